@@ -1,0 +1,64 @@
+"""Configuration defaults.
+
+Everything can be overridden from the environment:
+
+``DATABASE_URL``  SQLAlchemy URL; default SQLite file ``instance/companion.sqlite3``.
+``SECRET_KEY``    session signing key; default a random key generated once and kept in
+                  ``instance/secret_key`` (never a key written in the code).
+``REDIS_URL``     when set, live updates go through Redis pub/sub (several workers).
+``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+
+def database_url(instance_path: str) -> str:
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        # Heroku-style URLs name the dialect "postgres"; SQLAlchemy wants the driver too.
+        if url.startswith("postgres://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgres://")
+        elif url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        return url
+    return "sqlite:///" + str(Path(instance_path) / "companion.sqlite3")
+
+
+def secret_key(instance_path: str) -> str:
+    """The key from the environment, else one generated on first run and kept on disk."""
+    key = os.environ.get("SECRET_KEY")
+    if key:
+        return key
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(48)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Create readable by the owner only; never overwrite a key another process just wrote.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def defaults(instance_path: str) -> dict:
+    return {
+        "SECRET_KEY": secret_key(instance_path),
+        "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/") or None,
+        # Bring the schema up to date on start (the embedded default needs no extra command).
+        "AUTO_MIGRATE": os.environ.get("AUTO_MIGRATE", "1") != "0",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "WTF_CSRF_TIME_LIMIT": None,
+    }

@@ -1,0 +1,3 @@
+from .engine import GAME
+
+__all__ = ["GAME"]

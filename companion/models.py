@@ -1,0 +1,115 @@
+"""Database models.
+
+Score mode keeps *facts* (what happened each round) and derives totals with the game's
+pure ``sheet.py``; engine mode keeps a snapshot of the engine state plus an append-only
+action log, so that replaying the log from the first deal gives the same snapshot.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class ScoreSheet(db.Model):
+    """One game kept in score mode: the players, the options, and the rounds entered."""
+
+    __tablename__ = "score_sheet"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+    entries: Mapped[list[ScoreEntry]] = relationship(
+        back_populates="sheet", order_by="ScoreEntry.position", cascade="all, delete-orphan"
+    )
+
+
+class ScoreEntry(db.Model):
+    """The facts of one round (deal, hand, duel) of a score sheet."""
+
+    __tablename__ = "score_entry"
+    __table_args__ = (UniqueConstraint("sheet_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheet.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    sheet: Mapped[ScoreSheet] = relationship(back_populates="entries")
+
+
+class Table(db.Model):
+    """An engine-mode game: settings, the current state snapshot and its version."""
+
+    __tablename__ = "game_table"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    deal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=utcnow, onupdate=utcnow
+    )
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="table", order_by="Seat.index", cascade="all, delete-orphan"
+    )
+    actions: Mapped[list[Action]] = relationship(
+        back_populates="table", order_by="Action.version", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    """A player's seat at a table; the bearer token is stored hashed."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("table_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    index: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[Table] = relationship(back_populates="seats")
+
+
+class Action(db.Model):
+    """One accepted engine action; the log is append-only (undo appends, never deletes)."""
+
+    __tablename__ = "action"
+    __table_args__ = (UniqueConstraint("table_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[Table] = relationship(back_populates="actions")

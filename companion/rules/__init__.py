@@ -1,0 +1,3 @@
+from flask import Blueprint
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
