@@ -1,10 +1,469 @@
-"""PULL! engine (to be built: see its issue)."""
+"""PULL! engine mode: trap shooting as a trick-taking card game, for 2, 3 or 4 players.
 
-from ..base import Game, State
+Cards (``cards.json``; every value tagged ``seed`` = printed in the rulebook, or ``house`` =
+chosen here because the rulebook does not print it):
+
+- Six suits, named by this project (house): trap, skeet, tower, crosser, incomer, looper.
+- Shot deck: 48 cards, values 1-8 in each suit (seed); id ``"<suit>-<value>"``, e.g.
+  ``"trap-7"``.
+- Target deck: 24 cards, four per suit, id ``"<suit>-T<k>"``: ``T1`` = 0, ``T2`` = 5,
+  ``T3`` = 10, ``T4`` = -5 on the left (seed). Double values (house): 2, 7, 15 and -10,
+  so a Double is always worth more than the left value for the clays. Animals (house):
+  the -5 targets (``T4``). A group changes double values and animal flags to match its own
+  printed deck with the ``targets`` option, e.g. ``{"trap-T2": {"double": 9}}``; left
+  values cannot be changed.
+
+Options (:func:`rules.check_options`): ``teams`` (default true with 4 players, only
+possible with 4: partners sit across, seats 0+2 against 1+3), ``goal`` (target score,
+default 200) *or* ``hands`` (a fixed number of hands), ``max_hands`` (a safety stop,
+default 100) and ``targets`` (changes to house values, as above).
+
+Explicit first deal (``deal``), every key optional: ``{"dealer": seat, "hands": [[10 shot
+ids] per seat], "targets": [10 to 24 different target ids, top of the deck first]}``.
+Without it the first dealer is seat 0 and the cards come from the seed. Later hands are
+shuffled from the seed, one stream per hand.
+
+Actions: a first shot is ``{"type": "shoot", "card": id, "target": 0 | 1}`` (index into the
+two face-up targets); a second shot is ``{"type": "second", "card": id}`` and goes on the
+other target by itself.
+
+Our reading of the rulebook where it is silent or ambiguous:
+
+- Play order: the dealer deals 10 shots each, one at a time starting on their left; unused
+  shots stay face down all hand. The dealer flips two targets and hands the target deck
+  to the left; the deck holder shoots first. After each round the holder flips two new
+  targets and passes the deck left, so round r of a hand starts with the seat r places
+  left of the dealer. Five rounds a hand; the deal passes left each hand.
+- First shot: if you hold a card of either target's suit, your first shot must be a card
+  that matches the suit of the target you put it on (with two targets of one suit, either
+  target); otherwise any card on either target.
+- Second shots with 3 or 4 players are sealed: everyone picks at once, a pick is final
+  (no changing it), and all are revealed together once the last player has picked. Others
+  only see *that* you have picked. With 2 players the second shots are face up, taken in
+  turn starting with the round's first player. A second shot always goes on the target
+  the player did not shoot first.
+- Winning a target: a 1 (Distraction) cancels every 8 on that target. The highest value
+  left wins, the 1 included (a 1 beside only cancelled 8s takes the target). Among shots
+  tied for highest, the one matching the target's suit wins (there is only one card of
+  each suit and value, so two matching shots can't tie). A tie with no matching shot
+  voids the target (discarded, nobody scores) only when the tied shots belong to
+  opponents; partners tied with each other still take it for their side.
+- A Double belongs to a side: in team play the partners may take one target each. Doubled
+  targets score their double value. Every animal taken is a Foul, doubled or not. Points
+  are recorded at the end of each hand, and a side loses 20 points for each multiple of 5
+  its running foul count crosses in that hand (5th, 10th, ...).
+- Game end: after the hand in which a side reaches the goal (or after the fixed number of
+  hands), if one side is highest; a tie for highest plays one more hand, again and again.
+  Safety stop: after ``max_hands`` hands (default 100) the game ends whatever the scores,
+  and a tie for highest is then shared.
+- Views: your own hand only (not your partner's), the face-up targets and shots, who has
+  picked a sealed shot (not which card) and your own pick, each side's score pile for this
+  hand, fouls, scores, and the result of the last round. Never the unused shots, the
+  target deck's order, nor another player's hand or sealed pick. ``scores()`` gives each
+  seat its side's total (partners share one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Game, IllegalAction, State
+from ..cards import deal_one_at_a_time, rng, shuffled
+from . import rules
+
+FIRST = "first"
+SECOND = "second"
+OVER = "over"
+
+_SHOT_ORDER = {card: i for i, card in enumerate(rules.shot_ids())}
+
+
+def _sorted_hand(cards: list[str]) -> list[str]:
+    return sorted(cards, key=_SHOT_ORDER.__getitem__)
+
+
+def _suit_name(suit: str) -> str:
+    return rules.suits()[suit]["name"]
+
+
+def _card_name(card: str) -> str:
+    if rules.is_shot(card):
+        return f"{_suit_name(rules.shot_suit(card))} {rules.shot_value(card)}"
+    return card
 
 
 class PullState(State):
     slug = "pull"
+
+    sides: list[list[int]]
+    side_of: list[int]
+    hand_no: int
+    dealer: int
+    hands: list[list[str]]
+    unused: list[str]
+    target_deck: list[str]
+    targets: list[str]
+    round_no: int
+    holder: int
+    phase: str
+    shots: list[list[list]]
+    first_target: list[int | None]
+    second_placed: list[bool]
+    sealed: list[str | None]
+    piles: list[list[dict]]
+    void: list[str]
+    shot_discards: list[str]
+    totals: list[int]
+    fouls: list[int]
+    history: list[dict]
+    last_round: dict | None
+
+    # -- setup --------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        self.sides = rules.sides_for(self.players, self.options["teams"])
+        self.side_of = [0] * self.players
+        for side, seats in enumerate(self.sides):
+            for seat in seats:
+                self.side_of[seat] = side
+        count = len(self.sides)
+        self.totals = [0] * count
+        self.fouls = [0] * count
+        self.history = []
+        self.last_round = None
+        self.hand_no = 0
+        self.dealer = (self.deal or {}).get("dealer", 0)
+        self._start_hand()
+
+    def _start_hand(self) -> None:
+        self.hand_no += 1
+        n = self.players
+        given = (self.deal or {}) if self.hand_no == 1 else {}
+        if "hands" in given:
+            self.hands = [_sorted_hand(hand) for hand in given["hands"]]
+            held = {card for hand in given["hands"] for card in hand}
+            self.unused = [card for card in rules.shot_ids() if card not in held]
+        else:
+            deck = shuffled(rules.shot_ids(), rng(self.seed, "shots", self.hand_no))
+            dealt = deal_one_at_a_time(deck, n, rules.HAND_SIZE, (self.dealer + 1) % n)
+            self.hands = [_sorted_hand(hand) for hand in dealt]
+            self.unused = deck[n * rules.HAND_SIZE :]
+        if "targets" in given:
+            self.target_deck = list(given["targets"])
+        else:
+            self.target_deck = shuffled(rules.target_ids(), rng(self.seed, "targets", self.hand_no))
+        self.piles = [[] for _ in self.sides]
+        self.void = []
+        self.shot_discards = []
+        self.round_no = 0
+        self.holder = self.dealer  # flips the first two, then passes the deck left
+        self._start_round()
+
+    def _start_round(self) -> None:
+        self.round_no += 1
+        self.targets = self.target_deck[:2]
+        self.target_deck = self.target_deck[2:]
+        self.holder = (self.holder + 1) % self.players
+        self.phase = FIRST
+        self.shots = [[], []]
+        self.first_target = [None] * self.players
+        self.second_placed = [False] * self.players
+        self.sealed = [None] * self.players
+
+    # -- whose turn ---------------------------------------------------------------------
+
+    @property
+    def sealed_seconds(self) -> bool:
+        return self.players > 2
+
+    def _first_done(self) -> int:
+        return sum(1 for t in self.first_target if t is not None)
+
+    def _to_act(self) -> list[int]:
+        if self.phase == FIRST:
+            return [(self.holder + self._first_done()) % self.players]
+        if self.phase == SECOND:
+            if self.sealed_seconds:
+                return [seat for seat in range(self.players) if self.sealed[seat] is None]
+            done = sum(self.second_placed)
+            return [(self.holder + done) % self.players]
+        return []
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    # -- legal actions ------------------------------------------------------------------
+
+    def _first_options(self, seat: int) -> list[dict]:
+        hand = self.hands[seat]
+        suits = [rules.target_suit(t) for t in self.targets]
+        matching = [
+            {"type": "shoot", "card": card, "target": t}
+            for card in hand
+            for t in (0, 1)
+            if rules.shot_suit(card) == suits[t]
+        ]
+        if matching:
+            return matching
+        return [{"type": "shoot", "card": card, "target": t} for card in hand for t in (0, 1)]
+
+    def _legal(self, seat: int) -> list[dict]:
+        if self.phase == FIRST:
+            return self._first_options(seat)
+        if self.phase == SECOND:
+            return [{"type": "second", "card": card} for card in self.hands[seat]]
+        return []
+
+    def _not_your_turn(self, seat: int) -> str:
+        if self.phase == SECOND and self.sealed_seconds and self.sealed[seat] is not None:
+            return "You have already picked your second shot; waiting for the others."
+        return "It is not your turn to shoot."
+
+    def _explain(self, seat: int, action: dict) -> str:
+        kind = action.get("type")
+        card = action.get("card")
+        if self.phase == FIRST:
+            if kind != "shoot":
+                return 'Take your first shot: {"type": "shoot", "card": ..., "target": 0 or 1}.'
+            if card not in self.hands[seat]:
+                return "You don't hold that card."
+            target = action.get("target")
+            if target not in (0, 1) or isinstance(target, bool):
+                return "Shoot at target 0 or target 1."
+            if set(action) != {"type", "card", "target"}:
+                return 'A first shot has just a "card" and a "target".'
+            wanted = rules.target_suit(self.targets[target])
+            return (
+                f"You hold a card of a target's suit, so your first shot must match the "
+                f"target it goes on: {_card_name(card)} can't go on the "
+                f"{_suit_name(wanted)} target."
+            )
+        if self.phase == SECOND:
+            if kind != "second":
+                return 'Pick your second shot: {"type": "second", "card": ...}.'
+            if card not in self.hands[seat]:
+                return "You don't hold that card."
+            return "Your second shot goes on the other target by itself: send only the card."
+        return "The game is over."
+
+    # -- performing actions -------------------------------------------------------------
+
+    def _apply(self, seat: int, action: dict) -> None:
+        card = action["card"]
+        self.hands[seat].remove(card)
+        if action["type"] == "shoot":
+            target = action["target"]
+            self.first_target[seat] = target
+            self.shots[target].append([seat, card])
+            if self._first_done() == self.players:
+                self.phase = SECOND
+            return
+        if self.sealed_seconds:
+            self.sealed[seat] = card
+            if all(pick is not None for pick in self.sealed):
+                for k in range(self.players):
+                    who = (self.holder + k) % self.players
+                    self._place_second(who, self.sealed[who])
+                self.sealed = [None] * self.players
+                self._finish_round()
+            return
+        self._place_second(seat, card)
+        if all(self.second_placed):
+            self._finish_round()
+
+    def _place_second(self, seat: int, card: str) -> None:
+        other = 1 - self.first_target[seat]
+        self.shots[other].append([seat, card])
+        self.second_placed[seat] = True
+
+    def _finish_round(self) -> None:
+        results = [
+            rules.resolve_target(t, self.shots[i], self.side_of) for i, t in enumerate(self.targets)
+        ]
+        takers = [r["side"] for r in results]
+        double = takers[0] if takers[0] is not None and takers[0] == takers[1] else None
+        for target, result in zip(self.targets, results, strict=True):
+            if result["side"] is None:
+                self.void.append(target)
+            else:
+                self.piles[result["side"]].append(
+                    {"card": target, "double": double is not None, "round": self.round_no}
+                )
+        for shots in self.shots:
+            self.shot_discards.extend(card for _, card in shots)
+        self.last_round = {
+            "hand": self.hand_no,
+            "round": self.round_no,
+            "targets": [
+                {"card": t, "shots": [list(s) for s in self.shots[i]], **results[i]}
+                for i, t in enumerate(self.targets)
+            ],
+            "double": double,
+        }
+        if self.round_no < rules.ROUNDS_PER_HAND:
+            self._start_round()
+        else:
+            self._finish_hand()
+
+    def _finish_hand(self) -> None:
+        table = rules.target_table(self.options["targets"])
+        record: dict[str, Any] = {"hand": self.hand_no, "dealer": self.dealer}
+        points, fouls, penalties = [], [], []
+        for side, pile in enumerate(self.piles):
+            got, fouled = rules.pile_points(pile, table)
+            penalty = rules.foul_penalty(self.fouls[side], self.fouls[side] + fouled)
+            self.fouls[side] += fouled
+            self.totals[side] += got - penalty
+            points.append(got)
+            fouls.append(fouled)
+            penalties.append(penalty)
+        record.update(
+            points=points,
+            fouls=fouls,
+            penalties=penalties,
+            doubles=[sum(1 for e in pile if e["double"]) // 2 for pile in self.piles],
+            totals=list(self.totals),
+            foul_totals=list(self.fouls),
+        )
+        self.history.append(record)
+        self.targets = []
+        self.shots = [[], []]
+        if rules.game_over(self.totals, self.hand_no, self.options):
+            self.phase = OVER
+            return
+        self.dealer = (self.dealer + 1) % self.players
+        self._start_hand()
+
+    # -- what players see ---------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        return [self.totals[self.side_of[seat]] for seat in range(self.players)]
+
+    def winning_sides(self) -> list[int]:
+        return rules.winners(self.totals) if self.is_over() else []
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        table = rules.target_table(self.options["targets"])
+
+        def target_info(card: str) -> dict:
+            data = table[card]
+            return {
+                "card": card,
+                "suit": data["suit"],
+                "left": data["left"],
+                "double": data["double"],
+                "animal": data["animal"],
+                "tags": dict(data["tags"]),
+            }
+
+        live_fouls = []
+        hand_points = []
+        for side, pile in enumerate(self.piles):
+            got, fouled = rules.pile_points(pile, table)
+            hand_points.append(got)
+            live_fouls.append(self.fouls[side] + fouled if self.phase != OVER else self.fouls[side])
+        view: dict[str, Any] = {
+            "game": "pull",
+            "seat": seat,
+            "players": self.players,
+            "teams": self.options["teams"],
+            "sides": [list(s) for s in self.sides],
+            "side": None if seat is None else self.side_of[seat],
+            "goal": self.options["goal"],
+            "hands_to_play": self.options["hands"],
+            "max_hands": self.options["max_hands"],
+            "phase": self.phase,
+            "hand_no": self.hand_no,
+            "round": self.round_no,
+            "rounds_per_hand": rules.ROUNDS_PER_HAND,
+            "dealer": self.dealer,
+            "holder": self.holder,
+            "to_act": self.to_act(),
+            "sealed_seconds": self.sealed_seconds,
+            "suits": rules.suits(),
+            "targets": [
+                {
+                    **target_info(card),
+                    "shots": [
+                        {
+                            "seat": s,
+                            "card": c,
+                            "suit": rules.shot_suit(c),
+                            "value": rules.shot_value(c),
+                            "second": self.first_target[s] != i,
+                        }
+                        for s, c in self.shots[i]
+                    ],
+                }
+                for i, card in enumerate(self.targets)
+            ],
+            "picked": [pick is not None for pick in self.sealed],
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "piles": [
+                [
+                    {
+                        **entry,
+                        "points": rules.target_points(entry["card"], entry["double"], table),
+                        "animal": table[entry["card"]]["animal"],
+                    }
+                    for entry in pile
+                ]
+                for pile in self.piles
+            ],
+            "hand_points": hand_points,
+            "fouls": live_fouls,
+            "scores": list(self.totals),
+            "history": [dict(h) for h in self.history],
+            "last_round": None if self.last_round is None else _copy(self.last_round),
+            "over": self.is_over(),
+            "winners": self.winning_sides(),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+            view["my_second"] = self.sealed[seat]
+        return view
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def check_deal(players: int, deal: dict) -> None:
+    """Refuse an explicit first deal that is not a possible PULL! deal."""
+    unknown = sorted(set(deal) - {"dealer", "hands", "targets"})
+    if unknown:
+        raise IllegalAction(f"A PULL! deal has no {', '.join(unknown)}.")
+    dealer = deal.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise IllegalAction(f"The dealer must be a seat from 0 to {players - 1}.")
+    if "hands" in deal:
+        hands = deal["hands"]
+        if not isinstance(hands, list) or len(hands) != players:
+            raise IllegalAction(f"The deal needs one hand for each of the {players} players.")
+        seen: set[str] = set()
+        for hand in hands:
+            if not isinstance(hand, list) or len(hand) != rules.HAND_SIZE:
+                raise IllegalAction(f"Each hand has {rules.HAND_SIZE} shot cards.")
+            for card in hand:
+                if not rules.is_shot(card):
+                    raise IllegalAction(f"{card!r} is not a shot card.")
+                if card in seen:
+                    raise IllegalAction(f"{card} is dealt twice.")
+                seen.add(card)
+    if "targets" in deal:
+        targets = deal["targets"]
+        need = 2 * rules.ROUNDS_PER_HAND
+        if not isinstance(targets, list) or not need <= len(targets) <= 24:
+            raise IllegalAction(f"The target deck needs {need} to 24 target cards.")
+        for card in targets:
+            if not rules.is_target(card):
+                raise IllegalAction(f"{card!r} is not a target card.")
+        if len(set(targets)) != len(targets):
+            raise IllegalAction("A target card is in the deck twice.")
 
 
 class PullGame(Game):
@@ -14,6 +473,34 @@ class PullGame(Game):
     max_players = 4
     tagline = "Trap shooting as a trick-taker: two targets a round, first shot follows suit."
     state_class = PullState
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        return rules.check_options(players, options)
+
+    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> PullState:
+        if deal is not None:
+            check_deal(players, deal)
+        state = PullState(players, options, seed, deal)
+        state.setup()
+        return state
+
+    def card_rows(self, overrides: dict | None = None) -> list[dict[str, Any]]:
+        """The target cards for a rules page or a sheet: values with their seed/house tags."""
+        table = rules.target_table(rules.check_target_overrides(overrides))
+        suits = rules.suits()
+        return [
+            {
+                "card": card,
+                "suit": data["suit"],
+                "suit_name": suits[data["suit"]]["name"],
+                "symbol": suits[data["suit"]]["symbol"],
+                "left": data["left"],
+                "double": data["double"],
+                "animal": data["animal"],
+                "tags": dict(data["tags"]),
+            }
+            for card, data in table.items()
+        ]
 
 
 GAME = PullGame()

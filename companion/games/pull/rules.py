@@ -1,0 +1,350 @@
+"""PULL! rules shared by engine mode and score mode: card data, winning a target, scoring.
+
+Card data lives in ``cards.json`` beside this file (see the engine's module docstring for the
+ids and for why each value is tagged ``seed`` or ``house``). :func:`load_cards` reads and
+validates it once; :func:`check_target_overrides` validates a group's changes to the house
+values (double values, animal flags) and :func:`target_table` applies them.
+
+Everything here is pure: no Flask, no randomness, no I/O beyond reading ``cards.json``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..base import IllegalAction
+
+CARDS_FILE = Path(__file__).with_name("cards.json")
+TAGS = ("seed", "house")
+SHOT_VALUES = list(range(1, 9))
+LEFT_VALUES = [0, 5, 10, -5]
+HAND_SIZE = 10
+ROUNDS_PER_HAND = 5
+FOUL_STEP = 5  # every 5th foul of a side ...
+FOUL_PENALTY = 20  # ... costs this many points
+DISTRACTION = 1  # a 1 on a target cancels every ...
+CANCELLED = 8  # ... 8 on the same target
+OVERRIDABLE = ("double", "animal")
+
+
+class CardDataError(ValueError):
+    """cards.json is not the deck the rulebook describes."""
+
+
+def _tagged(entry: dict, key: str, kind: type, where: str) -> Any:
+    item = entry.get(key)
+    if not isinstance(item, dict) or set(item) != {"value", "tag"}:
+        raise CardDataError(f"{where}: {key!r} must be {{'value': ..., 'tag': ...}}")
+    if item["tag"] not in TAGS:
+        raise CardDataError(f"{where}: {key!r} tag must be one of {TAGS}")
+    value = item["value"]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise CardDataError(f"{where}: {key!r} must be a whole number")
+    if not isinstance(value, kind):
+        raise CardDataError(f"{where}: {key!r} must be a {kind.__name__}")
+    return value
+
+
+def validate_cards(data: dict) -> dict:
+    """Check the raw card data against the rulebook's deck; return it unchanged."""
+    suits = data.get("suits")
+    if not isinstance(suits, list) or len(suits) != 6:
+        raise CardDataError("there must be six suits")
+    suit_ids = [s.get("id") for s in suits]
+    if len(set(suit_ids)) != 6 or not all(isinstance(s, str) and s for s in suit_ids):
+        raise CardDataError("suit ids must be six different names")
+    for suit in suits:
+        for key in ("name", "symbol", "colour"):
+            _tagged(suit, key, str, f"suit {suit['id']}")
+    shots = data.get("shots")
+    if not isinstance(shots, list) or len(shots) != 48:
+        raise CardDataError("the shot deck must have 48 cards")
+    seen: set = set()
+    for shot in shots:
+        where = f"shot {shot.get('id')!r}"
+        value = _tagged(shot, "value", int, where)
+        if shot.get("suit") not in suit_ids or value not in SHOT_VALUES:
+            raise CardDataError(f"{where}: unknown suit or a value outside 1-8")
+        if shot["id"] != f"{shot['suit']}-{value}" or (shot["suit"], value) in seen:
+            raise CardDataError(f"{where}: ids are '<suit>-<value>', each card once")
+        seen.add((shot["suit"], value))
+    targets = data.get("targets")
+    if not isinstance(targets, list) or len(targets) != 24:
+        raise CardDataError("the target deck must have 24 cards")
+    ids = [t.get("id") for t in targets]
+    if len(set(ids)) != 24:
+        raise CardDataError("target ids must be unique")
+    for suit in suit_ids:
+        lefts = []
+        for target in (t for t in targets if t.get("suit") == suit):
+            where = f"target {target['id']!r}"
+            if not isinstance(target["id"], str) or not target["id"].startswith(f"{suit}-T"):
+                raise CardDataError(f"{where}: ids are '<suit>-T<k>'")
+            lefts.append(_tagged(target, "left", int, where))
+            _tagged(target, "double", int, where)
+            _tagged(target, "animal", bool, where)
+        if sorted(lefts) != sorted(LEFT_VALUES):
+            raise CardDataError(f"suit {suit}: targets must be worth 0, 5, 10 and -5")
+    return data
+
+
+@lru_cache(maxsize=1)
+def _raw_cards() -> str:
+    data = json.loads(CARDS_FILE.read_text(encoding="utf-8"))
+    validate_cards(data)
+    return json.dumps(data)
+
+
+def load_cards() -> dict:
+    """The validated card data of ``cards.json`` (a fresh copy each call)."""
+    return json.loads(_raw_cards())
+
+
+@lru_cache(maxsize=1)
+def _base() -> dict:
+    data = load_cards()
+    suits = {
+        s["id"]: {k: s[k]["value"] for k in ("name", "symbol", "colour")} for s in data["suits"]
+    }
+    shots = {s["id"]: (s["suit"], s["value"]["value"]) for s in data["shots"]}
+    targets = {
+        t["id"]: {
+            "suit": t["suit"],
+            "left": t["left"]["value"],
+            "double": t["double"]["value"],
+            "animal": t["animal"]["value"],
+            "tags": {k: t[k]["tag"] for k in ("left", "double", "animal")},
+        }
+        for t in data["targets"]
+    }
+    return {"suits": suits, "shots": shots, "targets": targets}
+
+
+def suits() -> dict[str, dict]:
+    """Suit id -> name, symbol, colour (all house: the rulebook names no suit)."""
+    return copy.deepcopy(_base()["suits"])
+
+
+def shot_ids() -> list[str]:
+    """All 48 shot card ids, in the fixed order of cards.json."""
+    return list(_base()["shots"])
+
+
+def target_ids() -> list[str]:
+    """All 24 target card ids, in the fixed order of cards.json."""
+    return list(_base()["targets"])
+
+
+def is_shot(card: object) -> bool:
+    return isinstance(card, str) and card in _base()["shots"]
+
+
+def is_target(card: object) -> bool:
+    return isinstance(card, str) and card in _base()["targets"]
+
+
+def shot_suit(card: str) -> str:
+    return _base()["shots"][card][0]
+
+
+def shot_value(card: str) -> int:
+    return _base()["shots"][card][1]
+
+
+def target_suit(card: str) -> str:
+    return _base()["targets"][card]["suit"]
+
+
+def check_target_overrides(overrides: Any) -> dict[str, dict]:
+    """Validate a group's changes to house target values; return them normalised.
+
+    Shape: ``{"trap-T2": {"double": 9}, "skeet-T1": {"animal": true}, ...}``. Only the
+    house values (``double``, ``animal``) can change: left values are printed in the
+    rulebook. Idempotent.
+    """
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, dict):
+        raise IllegalAction('Target changes must be an object like {"trap-T2": {"double": 9}}.')
+    base = _base()["targets"]
+    clean: dict[str, dict] = {}
+    for card, change in overrides.items():
+        if card not in base:
+            raise IllegalAction(f"There is no target card {card!r} to change.")
+        if not isinstance(change, dict):
+            raise IllegalAction(f'The change to {card} must be an object like {{"double": 9}}.')
+        for key, value in change.items():
+            if key == "left":
+                raise IllegalAction(
+                    f"The left value of {card} is printed in the rulebook; it can't be changed."
+                )
+            if key not in OVERRIDABLE:
+                raise IllegalAction(f"{card}: only 'double' and 'animal' can be changed.")
+            if key == "double" and (
+                isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1000
+            ):
+                raise IllegalAction(f"The double value of {card} must be a whole number.")
+            if key == "animal" and not isinstance(value, bool):
+                raise IllegalAction(f"Whether {card} is an animal must be true or false.")
+        if change:
+            clean[card] = {k: change[k] for k in OVERRIDABLE if k in change}
+    return clean
+
+
+@lru_cache(maxsize=64)
+def _table(key: str) -> dict:
+    overrides = json.loads(key)
+    table = copy.deepcopy(_base()["targets"])
+    for card, change in overrides.items():
+        for field, value in change.items():
+            table[card][field] = value
+            table[card]["tags"][field] = "table"
+    return table
+
+
+def target_table(overrides: dict | None = None) -> dict[str, dict]:
+    """Target id -> ``{suit, left, double, animal, tags}`` with a group's changes applied.
+
+    ``tags`` says where each value comes from: ``seed`` (rulebook), ``house`` (this
+    project's choice) or ``table`` (changed by the group). Read-only: do not modify.
+    """
+    return _table(json.dumps(overrides or {}, sort_keys=True))
+
+
+# -- winning a target ---------------------------------------------------------------------
+
+
+def resolve_target(target: str, shots: list, side_of: list[int]) -> dict[str, Any]:
+    """Who wins ``target`` given ``shots`` (``[seat, card]`` pairs) and each seat's side.
+
+    Returns ``{"side", "seat", "card", "cancelled", "void"}``: the winning side, seat and
+    shot (all ``None`` when nobody takes it), the 8s cancelled by a Distraction, and whether
+    the target is void (a tie for highest between opponents with no matching shot).
+    """
+    suit = target_suit(target)
+    distracted = any(shot_value(card) == DISTRACTION for _, card in shots)
+    cancelled = [card for _, card in shots if distracted and shot_value(card) == CANCELLED]
+    live = [(seat, card) for seat, card in shots if card not in cancelled]
+    result: dict[str, Any] = {
+        "side": None,
+        "seat": None,
+        "card": None,
+        "cancelled": cancelled,
+        "void": False,
+    }
+    if not live:
+        return result
+    best = max(shot_value(card) for _, card in live)
+    tied = [(seat, card) for seat, card in live if shot_value(card) == best]
+    matching = [(seat, card) for seat, card in tied if shot_suit(card) == suit]
+    if matching:
+        # One card per suit and value: at most one shot can match at the top value.
+        seat, card = matching[0]
+    elif len({side_of[seat] for seat, _ in tied}) == 1:
+        # Partners tied with no matching shot: their side still takes the target.
+        seat, card = tied[0]
+    else:
+        result["void"] = True
+        return result
+    result.update(side=side_of[seat], seat=seat, card=card)
+    return result
+
+
+# -- scoring ------------------------------------------------------------------------------
+
+
+def target_points(card: str, doubled: bool, table: dict) -> int:
+    data = table[card]
+    return data["double"] if doubled else data["left"]
+
+
+def foul_penalty(fouls_before: int, fouls_after: int) -> int:
+    """Points lost for the multiples of 5 fouls crossed going from one count to the other."""
+    crossed = fouls_after // FOUL_STEP - fouls_before // FOUL_STEP
+    return FOUL_PENALTY * max(crossed, 0)
+
+
+def pile_points(pile: list, table: dict) -> tuple[int, int]:
+    """``(points, fouls)`` of a score pile of ``{"card", "double"}`` entries."""
+    points = sum(target_points(e["card"], e["double"], table) for e in pile)
+    fouls = sum(1 for e in pile if table[e["card"]]["animal"])
+    return points, fouls
+
+
+def winners(totals: list[int]) -> list[int]:
+    """The sides with the highest total."""
+    best = max(totals)
+    return [side for side, total in enumerate(totals) if total == best]
+
+
+def game_over(totals: list[int], hands_played: int, options: dict) -> bool:
+    """Whether the game ends after ``hands_played`` hands with these side totals.
+
+    The game ends once a side has reached the goal (or the fixed number of hands has been
+    played) and exactly one side is highest; a tie for highest plays on, one hand at a
+    time. After ``max_hands`` hands it ends whatever the scores (a tie is then shared).
+    """
+    if hands_played >= options["max_hands"]:
+        return True
+    if options["hands"] is not None:
+        reached = hands_played >= options["hands"]
+    else:
+        reached = max(totals) >= options["goal"]
+    return reached and len(winners(totals)) == 1
+
+
+def sides_for(players: int, teams: bool) -> list[list[int]]:
+    """The seats of each side: partners across the table in a team game."""
+    if teams:
+        return [[0, 2], [1, 3]]
+    return [[seat] for seat in range(players)]
+
+
+DEFAULT_GOAL = 200
+DEFAULT_MAX_HANDS = 100
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise IllegalAction(f"{what} must be a whole number from {low} to {high}.")
+    return value
+
+
+def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Validate PULL! options (engine and score sheet alike) and fill in defaults.
+
+    ``teams`` (bool; default true for 4 players, only possible with 4), ``goal`` (target
+    score, default 200) or ``hands`` (a fixed number of hands) — one or the other,
+    ``max_hands`` (safety stop, default 100) and ``targets`` (changes to house values).
+    Idempotent.
+    """
+    known = {"teams", "goal", "hands", "max_hands", "targets"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise IllegalAction(f"PULL! has no option {', '.join(map(str, unknown))}.")
+    teams = options.get("teams", players == 4)
+    if not isinstance(teams, bool):
+        raise IllegalAction("Team play must be true or false.")
+    if teams and players != 4:
+        raise IllegalAction("Team play needs exactly 4 players; play as individuals instead.")
+    goal, hands = options.get("goal"), options.get("hands")
+    if goal is not None and hands is not None:
+        raise IllegalAction("Play either to a target score or for a number of hands, not both.")
+    if hands is None:
+        goal = _whole(DEFAULT_GOAL if goal is None else goal, "The target score", 1, 10_000)
+    else:
+        hands = _whole(hands, "The number of hands", 1, 1000)
+    max_hands = _whole(options.get("max_hands", DEFAULT_MAX_HANDS), "The hand limit", 1, 1000)
+    if hands is not None and max_hands < hands:
+        raise IllegalAction("The hand limit can't be lower than the number of hands to play.")
+    return {
+        "teams": teams,
+        "goal": goal,
+        "hands": hands,
+        "max_hands": max_hands,
+        "targets": check_target_overrides(options.get("targets")),
+    }
