@@ -1,10 +1,660 @@
-"""Pirate Tricks engine (to be built: see its issue)."""
+"""Pirate Tricks engine: bid loon for rows of crew, ditch two, then take ten tricks.
 
-from ..base import Game, State
+Crew cards are ``"R15"``, ``"G3"``, ``"B20"`` (suit letter, number); red is trump. The
+card data, the recruitment scoring and the end-of-round settlement live in ``rules.py``;
+this module is the state machine that runs a game on the phones.
+
+Phases of a round (``state.phase``)::
+
+    bid -> (reveal -> (assign)) -> ... -> ditch -> (predict) -> play -> next round / over
+
+Actions::
+
+    {"type": "bid", "loon": n}          0 .. own loon, sealed
+    {"type": "reveal", "card": "G12"}   a card from hand to break an auction tie, sealed
+    {"type": "assign", "seat": s}       the reveal winner of a zero tie on a second bid
+                                        hands the row to one of the tied players
+    {"type": "ditch", "cards": [a, b]}  two cards out of play for the round, sealed
+    {"type": "predict", "tricks": n}    0 .. 10, in turn, only with a prediction card
+    {"type": "play", "card": "R15"}     one card to the trick
+
+Options: ``rounds`` (3, 4 or 5; default 3) and ``catalog`` (a group's corrections to the
+score cards, passed to ``rules.load_catalog``).
+
+``deal`` (first round only; every part optional)::
+
+    {"score_cards": {"recruitment": [id, id], "treasure": id, "capture": id},
+     "hands": [[5 crew cards] per seat],
+     "rows": [{"up": [5 crew cards], "down": [2 crew cards]} per seat, top row first]}
+
+``hands`` and ``rows`` come together and must use the round's crew deck exactly once
+(3 players: 9-20, 4 players: 5-20, 5 players: 1-20 in each suit; 12 cards a player, so
+every card is dealt). Later rounds are shuffled with ``rng(seed, "round", k)``; the score
+card decks are shuffled once per game with ``rng(seed, "score-decks")`` and drawn without
+replacement (cards named in the deal are drawn first).
+
+Our reading of the row auction (the rulebook leaves the order loose):
+
+* Rows are auctioned from the top down. Everyone who has no row yet bids on the current
+  row, all at once and sealed; a bid is final once made (like closing your fist on the
+  coins). When every bidder has bid, all bids are shown.
+* A single highest bid takes the row: the winner pays the bank, takes the seven cards,
+  any loon lying on the row, and the Go First marker if it is the top row.
+* A tie above zero: the tied players each choose a card from hand, sealed, then show them.
+  The highest number wins, an equal number goes red over green over blue (so a reveal can
+  never tie); the winner pays their bid and takes the row. Shown cards go back to hand.
+* Everybody bids zero on a row without loon: the bank puts 2 loon on it and bidding moves
+  to the next open row below.
+* After the first pass down the rows, the rows still open (each now holds 2 loon) are
+  auctioned once more from the top, by the players still without a row. That is every
+  bidder's second bid on that row, and nobody bids three times on a row, so the second
+  pass settles every row: an all-zero tie on a row holding 2 loon is broken by a card
+  reveal, and the reveal winner chooses which of the tied players takes the row (they may
+  choose themselves); it costs nothing and the 2 loon go with the row. (We read the
+  rulebook's "more than two rows with 2 loon" as "any row still open".)
+* Whenever only one player still needs a row, exactly one row is left: that player takes
+  it free, with any loon on it (and the Go First marker if it is the top row). So the
+  auction always ends with each player holding one row: 12 cards.
+
+Other readings:
+
+* Ditching is simultaneous and sealed; ditched cards are never shown to anybody else.
+* Predictions (only when a score card in play asks for them, ``rules.needs_prediction``)
+  come after the ditch, in turn from the Go First holder to the left, and are public.
+* Recruitment is scored automatically after that, from each player's ten cards: the
+  cards each player shows for each recruitment card become public for the round.
+* Tricks: the Go First holder leads; follow the suit led if you can, otherwise play
+  anything; red may be led; the highest red wins, else the highest card of the suit led;
+  the winner leads next. Tricks are turned face down: the table sees the current trick,
+  the last completed trick and how many tricks each player holds, not the old tricks.
+* After the tenth trick, ``rules.settle`` pays or charges the treasure and capture cards
+  (ties all collect; nobody pays more than they have) and the next round starts at once.
+  At the start of rounds 2 and later anyone under 5 loon is topped up to 5.
+* Loon is behind a screen: a seat's view shows its own loon only, everybody's once the
+  game is over. Payments that happen in the open (a winning bid, a score card's payout)
+  are shown as they happen.
+* The game ends after the chosen number of rounds; the most loon wins and tied players
+  share the win (``winners()``).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from itertools import combinations
+from typing import Any
+
+from .. import cards
+from ..base import Action, Game, IllegalAction, State
+from . import rules
+
+START_LOON = 12
+TOP_UP = 5
+HAND_SIZE = 5
+ROW_UP = 5
+ROW_DOWN = 2
+ZERO_TIE_LOON = 2
+TRICKS = 10
+MAX_PREDICTION = 10
+ROUND_CHOICES = (3, 4, 5)
+SCORE_KINDS = ("recruitment", "treasure", "capture")
+
+SUIT_ORDER = "RGB"
+SUIT_NAMES = {"R": "red", "G": "green", "B": "blue"}
+
+BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
+    "bid",
+    "reveal",
+    "assign",
+    "ditch",
+    "predict",
+    "play",
+    "over",
+)
+
+
+def card_name(card: str) -> str:
+    """``"R15"`` -> ``"red 15"``."""
+    return f"{SUIT_NAMES[rules.suit(card)]} {rules.number(card)}"
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    return (SUIT_ORDER.index(rules.suit(card)), rules.number(card))
+
+
+@functools.lru_cache(maxsize=64)
+def _catalog_by_key(key: str) -> dict:
+    custom = json.loads(key)
+    return rules.load_catalog(custom or None)
+
+
+def catalog_for(options: dict) -> dict:
+    """The score-card catalog for these options (cached; callers must not change it)."""
+    return _catalog_by_key(json.dumps(options.get("catalog") or None, sort_keys=True))
+
+
+def _by_id(options: dict, kind: str) -> dict[str, dict]:
+    return {card["id"]: card for card in catalog_for(options)[kind]}
 
 
 class PirateTricksState(State):
     slug = "pirate_tricks"
+
+    rounds: int
+    round: int
+    phase: str
+    loon: list[int]
+    score_decks: dict[str, list[str]]
+    score_cards: dict[str, Any]
+    hands: list[list[str]]
+    rows: list[dict[str, Any]]
+    go_first: int | None
+    auction: dict[str, Any]
+    events: list[dict[str, Any]]
+    ditched: list[list[str] | None]
+    predicting: bool
+    predictions: list[int | None]
+    recruitment: list[list[dict]] | None
+    leader: int | None
+    turn: int | None
+    trick: list[list]
+    last_trick: dict[str, Any] | None
+    tricks: list[int]
+    won: list[list[str]]
+    top_ups: list[int]
+    history: list[dict[str, Any]]
+
+    # -- setup --------------------------------------------------------------------------
+
+    def _setup(self) -> None:
+        n = self.players
+        self.rounds = self.options["rounds"]
+        self.round = 0
+        self.loon = [START_LOON] * n
+        self.history = []
+        gen = cards.rng(self.seed, "score-decks")
+        self.score_decks = {
+            kind: cards.shuffled(sorted(_by_id(self.options, kind)), gen) for kind in SCORE_KINDS
+        }
+        given = (self.deal or {}).get("score_cards")
+        if given:
+            for kind in SCORE_KINDS:
+                first = given[kind] if kind == "recruitment" else [given[kind]]
+                rest = [c for c in self.score_decks[kind] if c not in first]
+                self.score_decks[kind] = list(first) + rest
+        self._start_round()
+
+    def _start_round(self) -> None:
+        n = self.players
+        self.round += 1
+        k = self.round
+        self.top_ups = [0] * n
+        if k > 1:
+            for seat in range(n):
+                if self.loon[seat] < TOP_UP:
+                    self.top_ups[seat] = TOP_UP - self.loon[seat]
+                    self.loon[seat] = TOP_UP
+        defs = {kind: _by_id(self.options, kind) for kind in SCORE_KINDS}
+        rec = self.score_decks["recruitment"][2 * (k - 1) : 2 * k]
+        self.score_cards = {
+            "recruitment": [copy.deepcopy(defs["recruitment"][c]) for c in rec],
+            "treasure": copy.deepcopy(defs["treasure"][self.score_decks["treasure"][k - 1]]),
+            "capture": copy.deepcopy(defs["capture"][self.score_decks["capture"][k - 1]]),
+        }
+        deal = self.deal or {}
+        if k == 1 and "hands" in deal:
+            hands = [list(h) for h in deal["hands"]]
+            rows = [{"up": list(r["up"]), "down": list(r["down"])} for r in deal["rows"]]
+        else:
+            deck = cards.shuffled(rules.crew_deck(n), cards.rng(self.seed, "round", k))
+            hands = cards.deal_one_at_a_time(deck, n, HAND_SIZE, 0)
+            rest = deck[n * HAND_SIZE :]
+            size = ROW_UP + ROW_DOWN
+            rows = []
+            for r in range(n):
+                chunk = rest[r * size : (r + 1) * size]
+                rows.append({"up": chunk[:ROW_UP], "down": chunk[ROW_UP:]})
+        self.hands = [sorted(h, key=sort_key) for h in hands]
+        self.rows = [
+            {"up": r["up"], "down": r["down"], "owner": None, "loon": 0, "took_loon": 0}
+            for r in rows
+        ]
+        self.go_first = None
+        self.events = []
+        self.ditched = [None] * n
+        self.predicting = any(
+            rules.needs_prediction(d)
+            for d in (self.score_cards["treasure"], self.score_cards["capture"])
+        )
+        self.predictions = [None] * n
+        self.recruitment = None
+        self.leader = None
+        self.turn = None
+        self.trick = []
+        self.last_trick = None
+        self.tricks = [0] * n
+        self.won = [[] for _ in range(n)]
+        self.auction = {
+            "pass": 1,
+            "row": None,
+            "bidders": [],
+            "bids": [None] * n,
+            "tied": [],
+            "reveals": [None] * n,
+            "chooser": None,
+        }
+        self.phase = BID
+        self._next_row(0)
+
+    # -- the auction --------------------------------------------------------------------
+
+    def _needy(self) -> list[int]:
+        owners = {row["owner"] for row in self.rows}
+        return [s for s in range(self.players) if s not in owners]
+
+    def _open_rows(self) -> list[int]:
+        return [r for r, row in enumerate(self.rows) if row["owner"] is None]
+
+    def _next_row(self, start: int) -> None:
+        """Move the auction to the next open row at or below ``start`` (or finish it)."""
+        a = self.auction
+        a.update(bids=[None] * self.players, tied=[], reveals=[None] * self.players)
+        a["chooser"] = None
+        needy = self._needy()
+        if not needy:
+            a["row"] = None
+            a["bidders"] = []
+            self.phase = DITCH
+            return
+        if len(needy) == 1:
+            (row,) = self._open_rows()
+            self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
+            self._take(row, needy[0], 0)
+            self._next_row(0)
+            return
+        later = [r for r in self._open_rows() if r >= start]
+        if not later:
+            # First pass done: the open rows are bid on once more, from the top.
+            a["pass"] = 2
+            later = self._open_rows()
+        a["row"] = later[0]
+        a["bidders"] = needy
+        self.phase = BID
+
+    def _take(self, row: int, seat: int, paid: int) -> None:
+        r = self.rows[row]
+        r["owner"] = seat
+        r["took_loon"] = r["loon"]
+        self.loon[seat] += r["loon"] - paid
+        r["loon"] = 0
+        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"], key=sort_key)
+        if row == 0:
+            self.go_first = seat
+        event = self.events[-1]
+        event["taker"] = seat
+        event["paid"] = paid
+        event["row_loon"] = r["took_loon"]
+
+    def _resolve_bids(self) -> None:
+        a = self.auction
+        row = a["row"]
+        bids = a["bids"]
+        high = max(bids[s] for s in a["bidders"])
+        top = [s for s in a["bidders"] if bids[s] == high]
+        event = {"row": row, "pass": a["pass"], "bids": list(bids)}
+        self.events.append(event)
+        if len(top) == 1:
+            event["result"] = "won"
+            self._take(row, top[0], high)
+            self._next_row(row + 1)
+        elif high > 0 or self.rows[row]["loon"] > 0:
+            event["result"] = "tie" if high > 0 else "zero-again"
+            event["tied"] = top
+            a["tied"] = top
+            a["reveals"] = [None] * self.players
+            self.phase = REVEAL
+        else:
+            event["result"] = "zero"
+            self.rows[row]["loon"] += ZERO_TIE_LOON
+            self._next_row(row + 1)
+
+    def _resolve_reveals(self) -> None:
+        a = self.auction
+        row = a["row"]
+        event = self.events[-1]
+        event["reveals"] = list(a["reveals"])
+        best = max(a["tied"], key=lambda s: rules.reveal_key(a["reveals"][s]))
+        event["reveal_winner"] = best
+        if event["result"] == "tie":
+            self._take(row, best, a["bids"][best])
+            self._next_row(row + 1)
+        else:
+            a["chooser"] = best
+            self.phase = ASSIGN
+
+    # -- after the auction --------------------------------------------------------------
+
+    def _after_ditch(self) -> None:
+        if self.predicting:
+            self.phase = PREDICT
+            self.turn = self.go_first
+        else:
+            self._recruit()
+
+    def _recruit(self) -> None:
+        result = []
+        for card in self.score_cards["recruitment"]:
+            per_seat = []
+            for seat in range(self.players):
+                detail = rules.recruitment_detail(card, list(self.hands[seat]))
+                gained = int(detail["loon"])
+                self.loon[seat] = max(0, self.loon[seat] + gained)
+                per_seat.append(
+                    {
+                        "loon": gained,
+                        "cards": list(detail["cards"]),
+                        "groups": [list(g) for g in detail.get("groups", [])],
+                    }
+                )
+            result.append(per_seat)
+        self.recruitment = result
+        self.phase = PLAY
+        self.leader = self.go_first
+        self.turn = self.go_first
+
+    def _trick_obj(self, plays: list) -> cards.Trick:
+        return cards.Trick.of(plays, "R", suit=rules.suit, rank=rules.number)
+
+    def _finish_trick(self) -> None:
+        winner = self._trick_obj(self.trick).winner
+        self.tricks[winner] += 1
+        self.won[winner].extend(card for _, card in self.trick)
+        self.last_trick = {"leader": self.leader, "plays": self.trick, "winner": winner}
+        self.trick = []
+        self.leader = winner
+        self.turn = winner
+        if sum(self.tricks) == TRICKS:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        predictions = list(self.predictions) if self.predicting else None
+        result = rules.settle(
+            self.score_cards["treasure"],
+            self.score_cards["capture"],
+            [list(w) for w in self.won],
+            list(self.tricks),
+            predictions,
+            list(self.loon),
+        )
+        self.loon = [int(x) for x in result["loon"]]
+        self.history.append(
+            {
+                "round": self.round,
+                "score_cards": {
+                    "recruitment": [c["id"] for c in self.score_cards["recruitment"]],
+                    "treasure": self.score_cards["treasure"]["id"],
+                    "capture": self.score_cards["capture"]["id"],
+                },
+                "top_ups": list(self.top_ups),
+                "go_first": self.go_first,
+                "paid_for_rows": [self._row_payment(s) for s in range(self.players)],
+                "recruitment": [
+                    [entry["loon"] for entry in per_seat] for per_seat in self.recruitment or []
+                ],
+                "predictions": predictions,
+                "tricks": list(self.tricks),
+                "treasure": list(result["treasure"]),
+                "capture": list(result["capture"]),
+                "paid": list(result["paid"]),
+            }
+        )
+        if self.round >= self.rounds:
+            self.phase = OVER
+            self.turn = None
+        else:
+            self._start_round()
+
+    def _row_payment(self, seat: int) -> int:
+        """Loon a seat paid for its row this round, minus loon it found on it."""
+        for event in self.events:
+            if event.get("taker") == seat:
+                return event.get("paid", 0) - event.get("row_loon", 0)
+        return 0
+
+    # -- contract -----------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.loon)
+
+    def winners(self) -> list[int]:
+        """The seats with the most loon (all of them share the win when tied)."""
+        best = max(self.loon)
+        return [s for s, loon in enumerate(self.loon) if loon == best]
+
+    def _to_act(self) -> list[int]:
+        a = self.auction
+        if self.phase == BID:
+            return [s for s in a["bidders"] if a["bids"][s] is None]
+        if self.phase == REVEAL:
+            return [s for s in a["tied"] if a["reveals"][s] is None]
+        if self.phase == ASSIGN:
+            return [a["chooser"]]
+        if self.phase == DITCH:
+            return [s for s in range(self.players) if self.ditched[s] is None]
+        if self.phase in (PREDICT, PLAY):
+            return [self.turn]
+        return []
+
+    def _legal(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        if self.phase == BID:
+            return [{"type": "bid", "loon": n} for n in range(self.loon[seat] + 1)]
+        if self.phase == REVEAL:
+            return [{"type": "reveal", "card": c} for c in hand]
+        if self.phase == ASSIGN:
+            return [{"type": "assign", "seat": s} for s in self.auction["tied"]]
+        if self.phase == DITCH:
+            return [{"type": "ditch", "cards": [a, b]} for a, b in combinations(hand, 2)]
+        if self.phase == PREDICT:
+            return [{"type": "predict", "tricks": n} for n in range(MAX_PREDICTION + 1)]
+        if self.phase == PLAY:
+            led = self._trick_obj(self.trick).led
+            playable = cards.follow_suit(hand, led, suit=rules.suit)
+            return [{"type": "play", "card": c} for c in playable]
+        return []
+
+    def apply(self, seat: int, action: Action) -> None:
+        # Two ditched cards may come in any order: put them in hand order first.
+        if (
+            isinstance(action, dict)
+            and action.get("type") == "ditch"
+            and isinstance(action.get("cards"), list)
+            and self._is_seat(seat)
+        ):
+            order = {c: i for i, c in enumerate(self.hands[seat])}
+            chosen = action["cards"]
+            if all(isinstance(c, str) and c in order for c in chosen):
+                action = {**action, "cards": sorted(chosen, key=order.__getitem__)}
+        super().apply(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        kind = action["type"]
+        a = self.auction
+        if kind == "bid":
+            a["bids"][seat] = action["loon"]
+            if all(a["bids"][s] is not None for s in a["bidders"]):
+                self._resolve_bids()
+        elif kind == "reveal":
+            a["reveals"][seat] = action["card"]
+            if all(a["reveals"][s] is not None for s in a["tied"]):
+                self._resolve_reveals()
+        elif kind == "assign":
+            event = self.events[-1]
+            event["chooser"] = seat
+            event["result"] = "chosen"
+            self._take(a["row"], action["seat"], 0)
+            self._next_row(a["row"] + 1)
+        elif kind == "ditch":
+            self.ditched[seat] = list(action["cards"])
+            self.hands[seat] = [c for c in self.hands[seat] if c not in action["cards"]]
+            if all(d is not None for d in self.ditched):
+                self._after_ditch()
+        elif kind == "predict":
+            self.predictions[seat] = action["tricks"]
+            nxt = (seat + 1) % self.players
+            if self.predictions[nxt] is None:
+                self.turn = nxt
+            else:
+                self._recruit()
+        elif kind == "play":
+            self.hands[seat].remove(action["card"])
+            self.trick.append([seat, action["card"]])
+            if len(self.trick) == self.players:
+                self._finish_trick()
+            else:
+                self.turn = (seat + 1) % self.players
+
+    # -- explanations -------------------------------------------------------------------
+
+    def _not_your_turn(self, seat: int) -> str:
+        a = self.auction
+        if self.phase == BID:
+            if seat not in a["bidders"]:
+                return "You already have your row; the others are still bidding."
+            return "You have already bid on this row; waiting for the others."
+        if self.phase == REVEAL:
+            if seat not in a["tied"]:
+                return "Only the tied bidders reveal a card now."
+            return "You have already chosen your card; waiting for the others."
+        if self.phase == ASSIGN:
+            return f"Seat {a['chooser']} won the reveal and chooses who takes the row."
+        if self.phase == DITCH:
+            return "You have already ditched your two cards; waiting for the others."
+        if self.phase == PREDICT:
+            return f"It is seat {self.turn}'s turn to predict."
+        if self.phase == PLAY:
+            return f"It is seat {self.turn}'s turn to play."
+        return "It is not your turn."
+
+    def _explain(self, seat: int, action: Action) -> str:
+        kind = action.get("type")
+        expected = {
+            BID: "bid",
+            REVEAL: "reveal",
+            ASSIGN: "assign",
+            DITCH: "ditch",
+            PREDICT: "predict",
+            PLAY: "play",
+        }[self.phase]
+        if kind != expected:
+            what = {
+                BID: "bid loon on the row",
+                REVEAL: "reveal a card from your hand to break the tie",
+                ASSIGN: "choose which tied player takes the row",
+                DITCH: "ditch two cards",
+                PREDICT: "predict how many tricks you will take",
+                PLAY: "play a card to the trick",
+            }[self.phase]
+            return f"Now you {what}, not {kind!s:.20}."
+        hand = self.hands[seat]
+        if kind == "bid":
+            return f"Bid a whole number of loon from 0 to {self.loon[seat]} (what you have)."
+        if kind == "reveal":
+            return "Reveal one card that is in your hand."
+        if kind == "assign":
+            tied = ", ".join(str(s) for s in self.auction["tied"])
+            return f"The row goes to one of the tied players: seat {tied}."
+        if kind == "ditch":
+            chosen = action.get("cards")
+            if not isinstance(chosen, list) or len(chosen) != 2:
+                return "Ditch exactly two cards."
+            if chosen[0] == chosen[1]:
+                return "Ditch two different cards."
+            return "Ditch two cards that are in your hand."
+        if kind == "predict":
+            return f"Predict a whole number of tricks from 0 to {MAX_PREDICTION}."
+        card = action.get("card")
+        if not isinstance(card, str) or card not in hand:
+            return "Play a card that is in your hand."
+        led = self._trick_obj(self.trick).led
+        return (
+            f"You must follow suit: {SUIT_NAMES[led]} was led and you hold "
+            f"{SUIT_NAMES[led]}; {card_name(card)} is not {SUIT_NAMES[led]}."
+        )
+
+    # -- views --------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        n = self.players
+        over = self.is_over()
+        a = self.auction
+        mine = seat is not None
+        rows = []
+        for r, row in enumerate(self.rows):
+            rows.append(
+                {
+                    "up": list(row["up"]),
+                    "down": list(row["down"]) if mine and row["owner"] == seat else None,
+                    "down_count": len(row["down"]),
+                    "owner": row["owner"],
+                    "loon": row["loon"],
+                    "go_first": r == 0,
+                }
+            )
+        auction = None
+        if self.phase in (BID, REVEAL, ASSIGN):
+            waiting = self._to_act()
+            auction = {
+                "step": self.phase,
+                "pass": a["pass"],
+                "row": a["row"],
+                "bidders": list(a["bidders"]),
+                "tied": list(a["tied"]),
+                "chooser": a["chooser"],
+                "waiting": waiting,
+                "your_bid": a["bids"][seat] if mine and self.phase == BID else None,
+                "your_reveal": a["reveals"][seat] if mine and self.phase == REVEAL else None,
+            }
+        trick = None
+        if self.phase == PLAY:
+            t = self._trick_obj(self.trick)
+            trick = {
+                "leader": self.leader,
+                "plays": [list(p) for p in self.trick],
+                "winning": t.winner,
+                "led": t.led,
+            }
+        return {
+            "round": self.round,
+            "rounds": self.rounds,
+            "phase": self.phase,
+            "players": n,
+            "seat": seat,
+            "hand": list(self.hands[seat]) if mine else None,
+            "ditched": list(self.ditched[seat]) if mine and self.ditched[seat] else None,
+            "ditch_done": [d is not None for d in self.ditched],
+            "loon": [self.loon[s] if over or (mine and s == seat) else None for s in range(n)],
+            "score_cards": copy.deepcopy(self.score_cards),
+            "rows": rows,
+            "go_first": self.go_first,
+            "auction": auction,
+            "events": copy.deepcopy(self.events),
+            "predicting": self.predicting,
+            "predictions": list(self.predictions) if self.predicting else None,
+            "recruitment": copy.deepcopy(self.recruitment),
+            "to_act": self.to_act(),
+            "turn": self.turn,
+            "trick": trick,
+            "last_trick": copy.deepcopy(self.last_trick),
+            "tricks": list(self.tricks),
+            "history": copy.deepcopy(self.history),
+            "over": over,
+            "winners": self.winners() if over else None,
+        }
 
 
 class PirateTricksGame(Game):
@@ -14,6 +664,95 @@ class PirateTricksGame(Game):
     max_players = 5
     tagline = "Bid loon for rows of crew, then take tricks for more loon."
     state_class = PirateTricksState
+
+    def catalog(self, options: dict | None = None) -> dict:
+        """The score cards (seed and house values) for these options."""
+        return rules.load_catalog((options or {}).get("catalog") or None)
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(options) - {"rounds", "catalog"})
+        if unknown:
+            raise IllegalAction(f"Pirate Tricks has no option {', '.join(unknown)}.")
+        rounds = options.get("rounds", 3)
+        if isinstance(rounds, bool) or rounds not in ROUND_CHOICES:
+            raise IllegalAction("A game of Pirate Tricks lasts 3, 4 or 5 rounds.")
+        checked: dict[str, Any] = {"rounds": rounds}
+        custom = options.get("catalog")
+        if custom is not None:
+            if not isinstance(custom, dict):
+                raise IllegalAction("The score-card corrections must be an object.")
+            rules.load_catalog(custom)  # raises IllegalAction with the reason
+            checked["catalog"] = copy.deepcopy(custom)
+        try:
+            json.dumps(checked)
+        except (TypeError, ValueError):
+            raise IllegalAction("The options must be plain JSON values.") from None
+        catalog = catalog_for(checked)
+        needs = {"recruitment": 2 * rounds, "treasure": rounds, "capture": rounds}
+        for kind, count in needs.items():
+            if len(catalog[kind]) < count:
+                raise IllegalAction(f"{rounds} rounds need at least {count} {kind} cards.")
+        return checked
+
+    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> State:
+        if deal is not None:
+            self._check_deal(players, options, deal)
+        state = PirateTricksState(players, options, seed, deal)
+        state._setup()
+        return state
+
+    def _check_deal(self, players: int, options: dict, deal: dict) -> None:
+        unknown = sorted(set(deal) - {"score_cards", "hands", "rows"})
+        if unknown:
+            raise IllegalAction(f"A Pirate Tricks deal has no {', '.join(unknown)}.")
+        given = deal.get("score_cards")
+        if given is not None:
+            if not isinstance(given, dict) or set(given) != set(SCORE_KINDS):
+                raise IllegalAction(
+                    "score_cards needs recruitment (two ids), treasure and capture."
+                )
+            rec = given["recruitment"]
+            if not isinstance(rec, list) or len(rec) != 2 or len(set(map(str, rec))) != 2:
+                raise IllegalAction("Name two different recruitment cards.")
+            for kind in SCORE_KINDS:
+                ids = rec if kind == "recruitment" else [given[kind]]
+                known = _by_id(options, kind)
+                for card in ids:
+                    if not isinstance(card, str) or card not in known:
+                        raise IllegalAction(f"There is no {kind} card {card!r}.")
+        if ("hands" in deal) != ("rows" in deal):
+            raise IllegalAction("A deal gives both the hands and the rows, or neither.")
+        if "hands" not in deal:
+            return
+        hands, rows = deal["hands"], deal["rows"]
+        if not isinstance(hands, list) or len(hands) != players:
+            raise IllegalAction(f"Deal one hand to each of the {players} players.")
+        if not isinstance(rows, list) or len(rows) != players:
+            raise IllegalAction(f"Lay out one row for each of the {players} players.")
+        dealt: list = []
+        for hand in hands:
+            if not isinstance(hand, list) or len(hand) != HAND_SIZE:
+                raise IllegalAction(f"Each hand has {HAND_SIZE} crew cards.")
+            dealt.extend(hand)
+        for row in rows:
+            if (
+                not isinstance(row, dict)
+                or set(row) != {"up", "down"}
+                or not isinstance(row["up"], list)
+                or not isinstance(row["down"], list)
+                or len(row["up"]) != ROW_UP
+                or len(row["down"]) != ROW_DOWN
+            ):
+                raise IllegalAction(
+                    f"Each row has {ROW_UP} face-up and {ROW_DOWN} face-down crew cards."
+                )
+            dealt.extend(row["up"] + row["down"])
+        deck = rules.crew_deck(players)
+        for card in dealt:
+            if not isinstance(card, str) or card not in deck:
+                raise IllegalAction(f"{card!r} is not a crew card in the {players}-player deck.")
+        if len(set(dealt)) != len(dealt):
+            raise IllegalAction("A crew card is dealt twice.")
 
 
 GAME = PirateTricksGame()
