@@ -6,19 +6,22 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, request, url_for
 
-from . import config
+from . import config, live
+from .assets import IMMUTABLE, static_url
 from .extensions import csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Only the app's own scripts, styles, images and connections; no inline script or style.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
         "img-src 'self' data:",
+        "font-src 'self'",
         "connect-src 'self'",
         "manifest-src 'self'",
         "worker-src 'self'",
@@ -29,9 +32,21 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
+# The main navigation: (label, endpoint). An entry whose blueprint is not built yet is shown
+# as "soon", never as a link to a page that does not exist.
+NAV = [
+    ("Score", "scorekeeper.index"),
+    ("Play", "tables.index"),
+    ("Rules", "rules.index"),
+]
+
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``instance/config.py``, then ``test_config``."""
+    """Build the app: defaults, then ``instance/config.py``, then ``test_config``.
+
+    ``test_config`` may name ``INSTANCE_PATH`` (where the SQLite file and the generated
+    secret key live); otherwise Flask's ``instance/`` folder beside the package is used.
+    """
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -53,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_blueprints(app)
     register_errorhandlers(app)
     register_headers(app)
+    register_template_helpers(app)
     register_commands(app)
 
     if app.config["AUTO_MIGRATE"]:
@@ -69,6 +85,7 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     csrf.init_app(app)
+    live.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:
@@ -91,7 +108,39 @@ def register_headers(app: Flask) -> None:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
+            response.headers["Cache-Control"] = IMMUTABLE
         return response
+
+
+def url_if(endpoint: str, **values: Any) -> str | None:
+    """``url_for(endpoint)`` if that page exists in this build, else ``None``."""
+    if endpoint not in current_app.view_functions:
+        return None
+    return url_for(endpoint, **values)
+
+
+def nav_items() -> list[dict[str, Any]]:
+    current = request.blueprint if request else None
+    items = []
+    for label, endpoint in NAV:
+        items.append(
+            {
+                "label": label,
+                "url": url_if(endpoint),
+                "current": current is not None and endpoint.split(".")[0] == current,
+            }
+        )
+    return items
+
+
+def register_template_helpers(app: Flask) -> None:
+    from .games import GAMES
+
+    app.add_template_global(static_url)
+    app.add_template_global(url_if)
+    app.add_template_global(nav_items)
+    app.add_template_global(GAMES, "GAMES")
 
 
 def register_commands(app: Flask) -> None:

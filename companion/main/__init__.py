@@ -1,5 +1,5 @@
-from flask import Blueprint
+"""Home page, PWA files (manifest, service worker, offline page) and error pages."""
 
-bp = Blueprint("main", __name__)
+from .routes import bp
 
-from . import routes  # noqa: E402,F401
+__all__ = ["bp"]

@@ -1,8 +1,114 @@
-from flask import render_template
+"""Home page and the PWA plumbing: web app manifest, service worker, offline page."""
 
-from . import bp
+from __future__ import annotations
+
+import hashlib
+import json
+
+from flask import Blueprint, Response, current_app, render_template, url_for
+from werkzeug.exceptions import HTTPException
+
+from ..assets import static_files, static_url
+from ..games import GAMES
+
+bp = Blueprint("main", __name__)
+
+NAME = "Table Companion"
+SHORT_NAME = "Companion"
+THEME_COLOUR = "#1e6b47"
+BACKGROUND_COLOUR = "#f6f3ec"
 
 
 @bp.get("/")
 def home():
-    return render_template("main/home.html")
+    return render_template("main/home.html", games=list(GAMES.values()))
+
+
+@bp.get("/offline")
+def offline():
+    return render_template("main/offline.html")
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    data = {
+        "name": NAME,
+        "short_name": SHORT_NAME,
+        "description": "Score sheets, a virtual deck and quick rules for four card games.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "lang": "en",
+        "dir": "ltr",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "categories": ["games", "utilities"],
+        "icons": [
+            {
+                "src": static_url("icons/icon-192.png"),
+                "sizes": "192x192",
+                "type": "image/png",
+                "purpose": "any",
+            },
+            {
+                "src": static_url("icons/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "any",
+            },
+            {
+                "src": static_url("icons/maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {
+                "src": static_url("icons/icon.svg"),
+                "sizes": "any",
+                "type": "image/svg+xml",
+                "purpose": "any",
+            },
+        ],
+    }
+    response = Response(json.dumps(data, indent=2), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _route_exists(path: str) -> bool:
+    adapter = current_app.url_map.bind("localhost")
+    try:
+        adapter.match(path, method="GET")
+    except HTTPException:  # not found, wrong method, or a redirect elsewhere
+        return False
+    return True
+
+
+def precache_pages() -> list[str]:
+    """Pages the service worker stores on install, so they open offline at once: home and
+    every rules page with its search index. Only those this build has."""
+    wanted = [url_for("main.home"), "/rules", "/rules/search.json"]
+    wanted += [f"/rules/{slug}" for slug in GAMES]
+    return [path for path in wanted if _route_exists(path)]
+
+
+def _render_worker() -> str:
+    context = {
+        "offline_url": url_for("main.offline"),
+        "static_urls": [static_url(name) for name in static_files()],
+        "page_urls": precache_pages(),
+        "static_prefix": current_app.static_url_path + "/",
+    }
+    # The version names the cache; it changes whenever anything the worker stores does.
+    body = render_template("main/sw.js", version="", **context)
+    version = hashlib.sha256(body.encode()).hexdigest()[:12]
+    return render_template("main/sw.js", version=version, **context)
+
+
+@bp.get("/sw.js")
+def service_worker():
+    response = Response(_render_worker(), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response

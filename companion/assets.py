@@ -1,0 +1,47 @@
+"""Static files served with a content-hash version, so browsers and the service worker
+may keep them forever (cache-first) and still never see a stale copy.
+
+``static_url("css/app.css")`` gives ``/static/css/app.css?v=<12 hex digits of sha256>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from flask import current_app, url_for
+from werkzeug.security import safe_join
+
+# A year: the URL changes whenever the file does.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+@lru_cache(maxsize=512)
+def _digest(path: str, mtime_ns: int, size: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:12]
+
+
+def file_version(filename: str) -> str:
+    """The content hash of one file under the static folder."""
+    path = safe_join(current_app.static_folder, filename)
+    if path is None:
+        raise FileNotFoundError(filename)
+    stat = os.stat(path)
+    return _digest(path, stat.st_mtime_ns, stat.st_size)
+
+
+def static_url(filename: str) -> str:
+    """URL of a static file, versioned by its content."""
+    return url_for("static", filename=filename, v=file_version(filename))
+
+
+def static_files() -> list[str]:
+    """Every file under the static folder (posix paths relative to it), sorted."""
+    root = Path(current_app.static_folder)
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
+    )
