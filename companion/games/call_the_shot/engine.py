@@ -1,10 +1,281 @@
-"""Call the Shot engine (to be built: see its issue)."""
+"""Call the Shot engine: a two-player bluffing duel with 14 cards.
 
-from ..base import Game, State
+Each duel the 14 cards are shuffled; two are set aside face down (nobody ever sees them),
+two face up (both see them) and each player gets five. The challenger starts and turns
+alternate. On a turn a player either plays a card face down while announcing which card it
+is (any of the six names; lying is allowed, except that a Man of Honour must be announced as
+one), or, once both have played a card, calls the shot. Both then reveal their last card;
+the higher value wins, a Man of Honour beats a Headshot or Shoot to Kill, a Deadly Aim
+doubles the card its owner played directly on top of it, and a player who did not call but
+still holds the Coward shows it and loses. The loser takes a shot card; the first with
+``shots_to_lose`` (default 3) shot cards loses the game.
+
+Settings
+    ``options``: ``{"shots_to_lose": 1..9}`` (default 3).
+    ``deal`` (optional, the first duel only): ``{"challenger": 0 | 1, "hands": [[5 cards],
+    [5 cards]], "face_up": [2 cards], "face_down": [2 cards]}``; together exactly the 14
+    cards. ``challenger`` may be left out (then a seeded coin toss decides). Later duels are
+    dealt from ``rng(seed, "duel", k)``, k counting duels from 0.
+    Card ids: ``man_of_honour``, ``deadly_aim``, ``shoot_to_wound``, ``shoot_to_kill``,
+    ``headshot``, ``coward``.
+
+Actions
+    ``{"type": "play", "card": id, "claim": id}`` and ``{"type": "call"}``.
+
+Our reading where the rulebook is silent (also on the rules page,
+``templates/rules/readings/call_the_shot.html``; each one is tested):
+
+* Equal values: nobody is shot; the next duel is dealt and the other player challenges.
+* Running out: a player whose turn comes with an empty hand must call. Turns alternate
+  strictly and the challenger starts, so after ten plays the challenger is empty-handed
+  and must call (the opponent has played too, so the call is always allowed): a duel lasts
+  at most eleven turns and can never get stuck.
+* Deadly Aim: only the card played directly before the revealed card, by the same player,
+  counts. A Deadly Aim there is revealed with the card (even when doubling changes
+  nothing) and doubles its printed value; a Deadly Aim revealed as the last card is worth
+  0, and with two in a row the last one is 0 doubled, still 0. Earlier cards stay hidden.
+* Man of Honour: beats a Headshot or Shoot to Kill, doubled or not; otherwise it is worth
+  0, so a Shoot to Wound beats it and against another 0 (Man of Honour, Deadly Aim, a
+  played Coward) it is a tie.
+* The Coward: only the player who did not call can be caught. If they still hold it, they
+  show it instead of their last card (which stays hidden) and are shot whatever was played;
+  the caller still reveals their own card. A caller holding the Coward gains and loses
+  nothing; a Coward played face down and revealed is worth 0; set aside it plays no part.
+* First challenger: the deal's ``challenger`` if given, else a coin toss from
+  ``rng(seed, "challenger")``; then the role alternates every duel, ties included.
+* Between duels the next duel is dealt at once; the view keeps every finished duel's
+  result (claims, revealed cards, any Deadly Aim and Coward shown, who was shot).
+
+Views: a seat sees its own hand and, while the duel runs, its own face-down cards with
+what it claimed; everybody sees the face-up set-aside cards, both sequences of claims,
+card counts, shots, whose turn it is and past results. Nobody ever sees the face-down
+set-aside cards, the other hand, or a played card that was not revealed, even after the
+duel (the state does not keep finished duels' hidden cards at all).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..base import Action, Game, IllegalAction, State
+from ..cards import deal_one_at_a_time, rng, shuffled
+from . import rules
+from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
+
+PLAYING = "playing"
+OVER = "over"
+
+CALL: Action = {"type": "call"}
+
+
+def _card_list(value: Any, size: int, what: str) -> list[str]:
+    if not isinstance(value, list) or len(value) != size:
+        raise IllegalAction(f"The deal needs exactly {size} cards {what}.")
+    for card in value:
+        if card not in CARDS:
+            raise IllegalAction(f"{card!r} ({what}) is not a Call the Shot card.")
+    return list(value)
+
+
+def check_deal(deal: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an explicit deal once checked; raises :class:`IllegalAction`."""
+    unknown = sorted(set(deal) - {"challenger", "hands", "face_up", "face_down"})
+    if unknown:
+        raise IllegalAction(f"A Call the Shot deal has no {', '.join(map(str, unknown))}.")
+    missing = [key for key in ("hands", "face_up", "face_down") if key not in deal]
+    if missing:
+        raise IllegalAction(f"The deal is missing {', '.join(missing)}.")
+    challenger = deal.get("challenger")
+    if challenger is not None and (isinstance(challenger, bool) or challenger not in (0, 1)):
+        raise IllegalAction("The challenger must be seat 0 or seat 1.")
+    hands = deal["hands"]
+    if not isinstance(hands, list) or len(hands) != 2:
+        raise IllegalAction("The deal needs two hands, one per player.")
+    checked = {
+        "hands": [_card_list(hand, HAND_SIZE, f"in hand {i}") for i, hand in enumerate(hands)],
+        "face_up": _card_list(deal["face_up"], FACE_UP, "face up"),
+        "face_down": _card_list(deal["face_down"], FACE_DOWN, "face down"),
+    }
+    every = checked["hands"][0] + checked["hands"][1] + checked["face_up"] + checked["face_down"]
+    if not rules.is_full_deck(every):
+        extra = Counter(every) - Counter(DECK)
+        short = Counter(DECK) - Counter(every)
+        raise IllegalAction(
+            "The deal must use each of the 14 cards exactly once"
+            f" (too many: {', '.join(sorted(extra)) or 'none'};"
+            f" missing: {', '.join(sorted(short)) or 'none'})."
+        )
+    if challenger is not None:
+        checked["challenger"] = challenger
+    return checked
 
 
 class CallTheShotState(State):
     slug = "call_the_shot"
+
+    shots: list[int]
+    first_challenger: int
+    duel: int  # 0-based number of the duel being played (or the last one, once over)
+    challenger: int
+    turn: int | None
+    phase: str
+    hands: list[list[str]]
+    face_up: list[str]
+    face_down: list[str]
+    played: list[list[dict[str, str]]]  # per seat: {"card", "claim"} in playing order
+    results: list[dict[str, Any]]  # public record of every finished duel
+    loser: int | None
+
+    # -- setting up ----------------------------------------------------------------------
+
+    def _setup(self, layout: dict[str, Any] | None) -> None:
+        """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled."""
+        self.challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
+        if layout is None:
+            deck = shuffled(DECK, rng(self.seed, "duel", self.duel))
+            self.face_down = deck[:FACE_DOWN]
+            self.face_up = deck[FACE_DOWN : FACE_DOWN + FACE_UP]
+            dealt = deal_one_at_a_time(deck[FACE_DOWN + FACE_UP :], 2, HAND_SIZE, self.challenger)
+        else:
+            self.face_down = list(layout["face_down"])
+            self.face_up = list(layout["face_up"])
+            dealt = layout["hands"]
+        self.hands = [rules.sort_cards(hand) for hand in dealt]
+        self.face_up = rules.sort_cards(self.face_up)
+        self.played = [[], []]
+        self.turn = self.challenger
+
+    # -- the contract --------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.shots)
+
+    def _to_act(self) -> list[int]:
+        return [] if self.turn is None else [self.turn]
+
+    def _may_call(self) -> bool:
+        return bool(self.played[0]) and bool(self.played[1])
+
+    def _legal(self, seat: int) -> list[Action]:
+        actions: list[Action] = []
+        for card in dict.fromkeys(self.hands[seat]):
+            claims = [MAN_OF_HONOUR] if card == MAN_OF_HONOUR else CARDS
+            actions.extend({"type": "play", "card": card, "claim": claim} for claim in claims)
+        if self._may_call():
+            actions.append(dict(CALL))
+        return actions
+
+    def _explain(self, seat: int, action: Action) -> str:
+        kind = action["type"]
+        if kind == "call":
+            if set(action) != {"type"}:
+                return 'To call the shot, send just {"type": "call"}.'
+            if not self.played[seat]:
+                return "You can't call the shot before you have played a card yourself."
+            return "You can't call the shot before your opponent has played a card."
+        if kind != "play":
+            return "On your turn you either play a card (and say which it is) or call the shot."
+        if not self.hands[seat]:
+            return "You have no cards left, so you must call the shot."
+        if set(action) != {"type", "card", "claim"}:
+            return (
+                "A play needs the card you put down and the card you claim it is: "
+                '{"type": "play", "card": ..., "claim": ...}.'
+            )
+        card, claim = action["card"], action["claim"]
+        if card not in CARDS:
+            return f"{str(card)[:40]!r} is not a Call the Shot card."
+        if claim not in CARDS:
+            return (
+                f"{str(claim)[:40]!r} is not a card you can claim; say one of: "
+                + ", ".join(rules.name(c) for c in CARDS)
+                + "."
+            )
+        if card not in self.hands[seat]:
+            return f"You don't have a {rules.name(card)} in your hand."
+        if card == MAN_OF_HONOUR:
+            return "A Man of Honour can't lie: you must announce it as a Man of Honour."
+        return super()._explain(seat, action)
+
+    def _not_your_turn(self, seat: int) -> str:
+        return "It is your opponent's turn."
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if action["type"] == "play":
+            self.hands[seat].remove(action["card"])
+            self.played[seat].append({"card": action["card"], "claim": action["claim"]})
+            self.turn = 1 - seat
+            return
+        self._showdown(caller=seat)
+
+    def _showdown(self, caller: int) -> None:
+        outcome = rules.resolve(caller, self.hands, self.played)
+        shot = outcome["shot"]
+        if shot is not None:
+            self.shots[shot] += 1
+        self.results.append(
+            {
+                "duel": self.duel + 1,
+                "challenger": self.challenger,
+                "caller": caller,
+                "claims": [[p["claim"] for p in plays] for plays in self.played],
+                "revealed": outcome["revealed"],
+                "coward": shot if outcome["reason"] == rules.COWARD_CAUGHT else None,
+                "shot": shot,
+                "reason": outcome["reason"],
+                "shots": list(self.shots),
+            }
+        )
+        if shot is not None and self.shots[shot] >= self.options["shots_to_lose"]:
+            self.loser = shot
+            self.phase = OVER
+            self.turn = None
+            return
+        self.duel += 1
+        self._setup(None)
+
+    # -- what a seat sees ----------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": self.slug,
+            "seat": seat,
+            "phase": self.phase,
+            "duel": self.duel + 1,
+            "first_challenger": self.first_challenger,
+            "challenger": self.challenger,
+            "turn": self.turn,
+            "shots": list(self.shots),
+            "shots_to_lose": self.options["shots_to_lose"],
+            "loser": self.loser,
+            "winner": None if self.loser is None else 1 - self.loser,
+            "face_up": list(self.face_up),
+            "claims": [[p["claim"] for p in plays] for plays in self.played],
+            "hand_counts": [len(hand) for hand in self.hands],
+            "face_down_count": len(self.face_down),
+            "can_call": self.phase == PLAYING and self._may_call(),
+            "must_call": self.phase == PLAYING and not self.hands[self.turn],
+            "last_duel": self.results[-1] if self.results else None,
+            "duels": list(self.results),
+        }
+        if seat is not None:
+            view["hand"] = list(self.hands[seat])
+            view["my_plays"] = [dict(p) for p in self.played[seat]] if self.phase == PLAYING else []
+            view["my_turn"] = self.turn == seat
+        return _copy(view)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data (a view must not share lists with the state)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
 
 
 class CallTheShotGame(Game):
@@ -14,6 +285,24 @@ class CallTheShotGame(Game):
     max_players = 2
     tagline = "A two-player bluffing duel: say what you played, lie if you dare."
     state_class = CallTheShotState
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        return rules.check_options(options)
+
+    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> State:
+        layout = None if deal is None else check_deal(deal)
+        state = CallTheShotState(players, options, seed, deal)
+        if layout is not None and "challenger" in layout:
+            state.first_challenger = layout["challenger"]
+        else:
+            state.first_challenger = rng(seed, "challenger").randrange(2)
+        state.shots = [0, 0]
+        state.duel = 0
+        state.phase = PLAYING
+        state.results = []
+        state.loser = None
+        state._setup(layout)
+        return state
 
 
 GAME = CallTheShotGame()
