@@ -1,3 +1,5 @@
-from flask import Blueprint
+"""Rules quick-reference blueprint (``/rules``): see :mod:`companion.rules.routes`."""
 
-bp = Blueprint("rules", __name__, url_prefix="/rules")
+from .routes import bp
+
+__all__ = ["bp"]

@@ -1,0 +1,121 @@
+"""Rules quick-reference: one page per game, an index with a search box, the search index.
+
+Each game page is ``templates/rules/game.html`` around the game's own content template
+``templates/rules/games/<slug>.html`` and, inside its "our-reading" section, the partial
+``templates/rules/readings/<slug>.html`` written by that game's engine owner. Every
+``<section id>`` on a page is a stable anchor other screens link to
+(``url_for("rules.game", slug="shoot", _anchor="follow-suit")``).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from markupsafe import Markup
+
+from ..games import GAMES
+from . import search as rules_search
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+_CACHE_KEY = "rules.search_index"
+
+
+def _game_or_404(slug: str):
+    game = GAMES.get(slug)
+    if game is None:
+        abort(404)
+    return game
+
+
+def _render_game(slug: str) -> tuple[str, list[dict]]:
+    """The full HTML of one game's page and its top-level sections (for the contents)."""
+    game = _game_or_404(slug)
+    context = {"game": game, "slug": slug}
+    # Render the game's content as a module, so its one-paragraph ``summary`` (a top-level
+    # ``{% set %}``) can sit in the page header above the contents.
+    module_context = dict(context)
+    current_app.update_template_context(module_context)
+    template = current_app.jinja_env.get_template(f"rules/games/{slug}.html")
+    module = template.make_module(module_context)
+    content = Markup(str(module))
+    summary = getattr(module, "summary", "")
+    contents = [s for s in rules_search.sections_of(content) if s["depth"] == 0]
+    contents.append({"anchor": "our-reading", "title": "Our reading", "depth": 0})
+    html = render_template(
+        "rules/game.html", content=content, summary=summary, contents=contents, **context
+    )
+    return html, contents
+
+
+def build_index() -> list[dict]:
+    """Every section of every game page, in page order, as JSON-safe dicts."""
+    index = []
+    for slug, game in GAMES.items():
+        html, _ = _render_game(slug)
+        for section in rules_search.sections_of(html):
+            index.append(
+                {
+                    "game": game.name,
+                    "slug": slug,
+                    "anchor": section["anchor"],
+                    "title": section["title"],
+                    "text": section["text"],
+                    "url": url_for("rules.game", slug=slug, _anchor=section["anchor"]),
+                    "depth": section["depth"],
+                    "parent": section["parent"],
+                }
+            )
+    return index
+
+
+def cached_index() -> list[dict]:
+    """The index, built once per process (rebuilt on every call while templates reload)."""
+    reload = current_app.debug or current_app.config.get("TEMPLATES_AUTO_RELOAD")
+    cached = current_app.extensions.get(_CACHE_KEY)
+    if cached is None or reload:
+        cached = build_index()
+        current_app.extensions[_CACHE_KEY] = cached
+    return cached
+
+
+@bp.get("")
+@bp.get("/")
+def index():
+    entries = cached_index()
+    query = request.args.get("q", "")[:200]
+    words = rules_search.terms(query)
+    results = [
+        {
+            **entry,
+            "title_html": rules_search.highlight(entry["title"], words),
+            "snippet_html": rules_search.highlight(
+                rules_search.snippet(entry["text"], words), words
+            ),
+        }
+        for entry in rules_search.search(entries, query)
+    ]
+    games = [
+        {"game": game, "sections": [e for e in entries if e["slug"] == slug]}
+        for slug, game in GAMES.items()
+    ]
+    return render_template("rules/index.html", games=games, query=query, results=results)
+
+
+@bp.get("/<slug>")
+def game(slug: str):
+    html, _ = _render_game(slug)
+    return html
+
+
+@bp.get("/search.json")
+def search_index():
+    response = jsonify(
+        [
+            {key: e[key] for key in ("game", "slug", "anchor", "title", "text", "url")}
+            for e in cached_index()
+        ]
+    )
+    # Let browsers and the service worker revalidate cheaply rather than trust a stale copy.
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
