@@ -25,7 +25,7 @@ and a player's entry::
 ones that matter for the treasure and capture cards in play. ``counts`` is the shortcut:
 for each of those cards that counts captured cards, how many matching cards the player
 took (a list when the card has several such effects, in the card's order). Both may be
-left out when no card in play looks at captured cards.
+left out when no card in play looks at captured cards, or by a player who took no trick.
 
 Derived for each player and round: the top-up (from the second round on, anyone under 5
 loon at the start is brought up to 5), the bid paid, the row's loon, recruitment (with
@@ -91,7 +91,10 @@ def check_options(players: int, options: dict[str, Any] | None = None) -> dict[s
         raise SheetError("A game lasts 3, 4 or 5 rounds.")
     checked: dict[str, Any] = {"rounds": rounds}
     if options.get("catalog"):
-        rules.load_catalog(options["catalog"])  # raises with the card and the problem
+        try:
+            rules.load_catalog(options["catalog"])
+        except IllegalAction as error:
+            raise SheetError(error.message, field="catalog") from None
         checked["catalog"] = options["catalog"]
     return checked
 
@@ -250,12 +253,14 @@ class _Round:
             for card in counting:
                 want = len(rules.filtered_effects(card))
                 value = counts.get(card["id"])
+                if value is None and out["tricks"] == 0:
+                    value = [0] * want  # no trick, no cards
                 if value is None:
                     self.fail(f"how many cards for {card['name']} were taken?", p, "counts")
                 values = [value] if _whole(value) and want == 1 else value
                 if not isinstance(values, list) or len(values) != want:
                     self.fail(f"{card['name']} needs {want} counts.", p, "counts")
-                limit = rules.TRICKS * self.players
+                limit = out["tricks"] * self.players  # each trick holds one card a player
                 label = f"the count for {card['name']}"
                 out["counts"][card["id"]] = [
                     self.whole(v, p, "counts", label, 0, limit) for v in values
