@@ -295,7 +295,15 @@ class PullState(State):
             "hand": self.hand_no,
             "round": self.round_no,
             "targets": [
-                {"card": t, "shots": [list(s) for s in self.shots[i]], **results[i]}
+                {
+                    "card": t,
+                    "shots": [list(shot) for shot in self.shots[i]],
+                    "side": results[i]["side"],
+                    "seat": results[i]["seat"],
+                    "winning_shot": results[i]["card"],
+                    "cancelled": results[i]["cancelled"],
+                    "void": results[i]["void"],
+                }
                 for i, t in enumerate(self.targets)
             ],
             "double": double,

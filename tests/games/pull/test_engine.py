@@ -242,7 +242,8 @@ def test_distracted_example_in_play():
         second(state, seat, card)
     result = state.last_round["targets"][0]
     assert result["cancelled"] == ["looper-8"]
-    assert result["seat"] == 0 and result["card"] == "incomer-6"
+    assert result["seat"] == 0 and result["winning_shot"] == "incomer-6"
+    assert result["card"] == "trap-T2"
     assert state.piles[0][0]["card"] == "trap-T2"
 
 

@@ -1,0 +1,90 @@
+"""PULL! under the generic random sweep: legal play, endings, replay, and no leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from companion.games.pull import rules
+from companion.games.pull.engine import GAME, SECOND
+from tests.games.sweep import run_sweep
+
+GAMES = 1000
+
+
+def hidden_from(state, seat):
+    """Card ids that ``seat`` (None: the table) must not find in its view right now."""
+    hidden = set(state.unused) | set(state.target_deck)
+    for other in range(state.players):
+        if other != seat:
+            hidden |= set(state.hands[other])
+            if state.sealed[other] is not None:
+                hidden.add(state.sealed[other])
+    return hidden
+
+
+def leak_check(state, seat, view):
+    # The last round is a record of shots already revealed to everybody; its ids may be
+    # dealt again in a later hand, so it is checked against the state instead.
+    assert view["last_round"] == state.last_round
+    rest = {k: v for k, v in view.items() if k != "last_round"}
+    text = json.dumps(rest)
+    for card in hidden_from(state, seat):
+        assert f'"{card}"' not in text, f"{card} leaked to seat {seat}"
+    if seat is None:
+        assert "hand" not in view and "my_second" not in view
+    else:
+        assert view["hand"] == state.hands[seat]
+        assert view["my_second"] == state.sealed[seat]
+    if state.phase == SECOND and state.players > 2:
+        assert view["picked"] == [pick is not None for pick in state.sealed]
+    assert view["scores"] == state.totals
+    assert view["to_act"] == state.to_act()
+
+
+def conservation_check(state):
+    shots = list(state.unused) + list(state.shot_discards)
+    shots += [card for hand in state.hands for card in hand]
+    shots += [pick for pick in state.sealed if pick is not None]
+    shots += [card for target in state.shots for _, card in target]
+    assert sorted(shots) == sorted(rules.shot_ids()), "a shot card was lost or doubled"
+    targets = list(state.target_deck) + list(state.targets) + list(state.void)
+    targets += [entry["card"] for pile in state.piles for entry in pile]
+    assert sorted(targets) == sorted(rules.target_ids()), "a target was lost or doubled"
+    assert len(state.targets) in (0, 2)
+
+
+def options(players, chooser):
+    opts = {"hands": chooser.randint(1, 2)}
+    if players == 4:
+        opts["teams"] = chooser.random() < 0.7
+    if chooser.random() < 0.1:
+        opts = {"goal": 40, "teams": opts.get("teams", False)}
+    if chooser.random() < 0.1:
+        opts["targets"] = {"trap-T1": {"animal": True, "double": -3}}
+    return opts
+
+
+def test_random_games_sweep():
+    totals = run_sweep(
+        GAME,
+        GAMES,
+        [2, 3, 4],
+        options=options,
+        leak_check=leak_check,
+        conservation_check=conservation_check,
+        deep_every=25,
+    )
+    assert totals["games"] == GAMES
+    assert totals["actions"] >= GAMES * 20
+
+
+def test_random_games_to_the_default_goal_end():
+    chooser = random.Random(0)
+    for seed in range(6):
+        players = 2 + seed % 3
+        state = GAME.new_state(players, seed=seed)
+        while not state.is_over():
+            seat = chooser.choice(state.to_act())
+            state.apply(seat, chooser.choice(state.legal_actions(seat)))
+        assert max(state.totals) >= 200 or len(state.history) == state.options["max_hands"]
