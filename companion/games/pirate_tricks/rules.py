@@ -199,15 +199,18 @@ def describe_effect(effect: dict) -> str:
         return f"{_signed(effect['loon'])} loon for each {describe_filter(effect['filter'])}"
     if kind == "groups":
         size, loon = effect["size"], effect["loon"]
-        run = f"{size} numbers in a row in one suit"
-        same = "one number in two suits" if size == 2 else f"one number in {size} suits"
-        name = "pair" if size == 2 else f"group of {size}"
+        run = f"run of {size} numbers in a row in one suit"
+        if size == 2:
+            name, same = "pair", "the same number in two suits"
+        else:
+            name, same = f"group of {size}", f"the same number in {size} suits"
         what = {
-            "run": f"run of {run}",
-            "set": f"{name} of {same}",
-            "run_or_set": f"{name}: either {run} or {same}",
+            "run": run,
+            "set": f"{name} ({same})",
+            "run_or_set": f"{name} (either {size} numbers in a row in one suit, or {same})",
         }[effect["shape"]]
-        return f"{loon} loon for each {what} (each card used once)"
+        unit = "run" if effect["shape"] == "run" else name
+        return f"{_signed(loon)} loon for each {what}, each card in one {unit} only"
     if kind == "per_trick":
         return f"{_signed(effect['loon'])} loon for each trick taken"
     if kind in ("trick_rank", "captured_rank"):
@@ -554,14 +557,90 @@ def recruitment_loon(carddef: dict, hand: list[str]) -> int:
 # -- end of round -----------------------------------------------------------------------
 
 
+def places(values: list[int]) -> list[int | None]:
+    """Dense places (1 = best) by value; ties share a place, a value of zero has none."""
+    distinct = sorted({v for v in values if v > 0}, reverse=True)
+    return [distinct.index(v) + 1 if v > 0 else None for v in values]
+
+
 def rank_payouts(values: list[int], payouts: list[int]) -> list[int]:
     """Dense ranking: every player on the k-th highest distinct count gets ``payouts[k]``.
 
-    A count of zero never places.
+    Ties all collect the amount of their place and the next count takes the next place (the
+    rulebook's Bountiful Booty example); a count of zero never places.
     """
-    distinct = sorted({v for v in values if v > 0}, reverse=True)
-    place = {v: i for i, v in enumerate(distinct)}
-    return [payouts[place[v]] if v > 0 and place[v] < len(payouts) else 0 for v in values]
+    return [
+        payouts[place - 1] if place is not None and place <= len(payouts) else 0
+        for place in places(values)
+    ]
+
+
+def payout_lines(
+    carddef: dict,
+    tricks: list[int],
+    predictions: list[int] | None = None,
+    won: list[list[str]] | None = None,
+    counts: list[list[int]] | None = None,
+) -> list[dict]:
+    """One treasure or capture card, effect by effect: what each player gets and why.
+
+    Each line is ``{"text", "kind", "measure", "places", "amounts"}``: ``measure`` is what
+    the effect looks at per player (tricks, matching cards taken, or how far off the
+    prediction was), ``places`` the dense place for ranked effects (else None).
+
+    The captured cards come either as ``won`` (every crew card each player took) or as
+    ``counts`` (for each player, how many cards matching each filtered effect they took, in
+    the card's effect order), the score sheet's shortcut.
+    """
+    n = len(tricks)
+    lines = []
+    filtered = 0
+    for effect in carddef["effects"]:
+        kind = effect["kind"]
+        ranked: list[int | None] | None = None
+        if kind in ("per_captured", "captured_rank"):
+            if counts is not None:
+                measure = [counts[p][filtered] for p in range(n)]
+            else:
+                if won is None:
+                    raise IllegalAction(f"{carddef['name']} needs the cards each player took.")
+                measure = [sum(matches(effect["filter"], c) for c in won[p]) for p in range(n)]
+            filtered += 1
+        else:
+            measure = list(tricks)
+        if kind == "per_trick":
+            pay = [effect["loon"] * t for t in tricks]
+        elif kind == "trick_rank":
+            ranked = places(tricks)
+            pay = rank_payouts(tricks, effect["payouts"])
+        elif kind == "fewest_tricks":
+            ranked = [1 if t == min(tricks) else None for t in tricks]
+            pay = [effect["loon"] if t == min(tricks) else 0 for t in tricks]
+        elif kind == "prediction":
+            if predictions is None:
+                raise IllegalAction(f"{carddef['name']} needs every player's prediction.")
+            measure = [abs(predictions[p] - tricks[p]) for p in range(n)]
+            pay = [
+                effect["hit"] if off == 0 else effect["miss"] + effect["per_off"] * off
+                for off in measure
+            ]
+        elif kind == "per_captured":
+            pay = [effect["loon"] * m for m in measure]
+        elif kind == "captured_rank":
+            ranked = places(measure)
+            pay = rank_payouts(measure, effect["payouts"])
+        else:
+            raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
+        lines.append(
+            {
+                "text": describe_effect(effect),
+                "kind": kind,
+                "measure": measure,
+                "places": ranked,
+                "amounts": pay,
+            }
+        )
+    return lines
 
 
 def card_payouts(
@@ -573,44 +652,11 @@ def card_payouts(
 ) -> list[int]:
     """What each player collects (or owes, negative) from one treasure or capture card.
 
-    The captured cards come either as ``won`` (every crew card each player took) or as
-    ``counts`` (for each player, how many cards matching each filtered effect they took, in
-    the card's effect order) — the score sheet's shortcut.
+    See :func:`payout_lines` for ``won`` and ``counts``.
     """
-    n = len(tricks)
-    total = [0] * n
-    filtered = 0
-    for effect in carddef["effects"]:
-        kind = effect["kind"]
-        if kind in ("per_captured", "captured_rank"):
-            if counts is not None:
-                matched = [counts[p][filtered] for p in range(n)]
-            else:
-                assert won is not None
-                matched = [sum(matches(effect["filter"], c) for c in won[p]) for p in range(n)]
-            filtered += 1
-        if kind == "per_trick":
-            pay = [effect["loon"] * t for t in tricks]
-        elif kind == "trick_rank":
-            pay = rank_payouts(tricks, effect["payouts"])
-        elif kind == "fewest_tricks":
-            pay = [effect["loon"] if t == min(tricks) else 0 for t in tricks]
-        elif kind == "prediction":
-            if predictions is None:
-                raise IllegalAction(f"{carddef['name']} needs every player's prediction.")
-            pay = [
-                effect["hit"]
-                if predictions[p] == tricks[p]
-                else effect["miss"] + effect["per_off"] * abs(predictions[p] - tricks[p])
-                for p in range(n)
-            ]
-        elif kind == "per_captured":
-            pay = [effect["loon"] * m for m in matched]
-        elif kind == "captured_rank":
-            pay = rank_payouts(matched, effect["payouts"])
-        else:
-            raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
-        total = [a + b for a, b in zip(total, pay, strict=True)]
+    total = [0] * len(tricks)
+    for line in payout_lines(carddef, tricks, predictions, won, counts):
+        total = [a + b for a, b in zip(total, line["amounts"], strict=True)]
     return total
 
 

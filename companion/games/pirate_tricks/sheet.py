@@ -27,11 +27,14 @@ for each of those cards that counts captured cards, how many matching cards the 
 took (a list when the card has several such effects, in the card's order). Both may be
 left out when no card in play looks at captured cards, or by a player who took no trick.
 
-Derived for each player and round: the top-up (from the second round on, anyone under 5
-loon at the start is brought up to 5), the bid paid, the row's loon, recruitment (with
-each card's detail when computed from shown cards), each treasure and capture payout with
-the tie rule, the amount actually paid after the pay-all-you-have floor, and the loon
-at the end; after the last round, the winner(s) (most loon; ties share the win).
+Derived for each player and round (:func:`summary`): the top-up (from the second round
+on, anyone under 5 loon at the start is brought up to 5), the bid paid, the row's loon,
+recruitment (with each card's detail when computed from shown cards), each treasure and
+capture payout with the tie rule, the amount actually paid after the pay-all-you-have
+floor, and the loon at the end. Each round also lists the treasure and capture cards
+effect by effect (``lines``: what each effect measured, the places of ranked effects, the
+amounts), so the table sees how a tie was paid. After the last round: the winner(s), most
+loon, ties sharing the win.
 
 :func:`add`, :func:`replace` and :func:`delete` return a *new* list of rounds or raise
 :class:`SheetError` (an :class:`IllegalAction`) naming the round, the player and the field;
@@ -290,11 +293,12 @@ def _score(clean: dict, catalog: dict, start: list[int], top_ups: list[int]) -> 
     capture = index[clean["cards"]["capture"]][1]
     tricks = [e["tricks"] for e in entries]
     predictions = [e["prediction"] for e in entries] if "prediction" in entries[0] else None
-    payouts = {}
+    payouts, lines = {}, {}
     for key, card in (("treasure", treasure), ("capture", capture)):
-        payouts[key] = rules.card_payouts(
+        lines[key] = rules.payout_lines(
             card, tricks, predictions, counts=_count_lists(card, entries)
         )
+        payouts[key] = [sum(line["amounts"][p] for line in lines[key]) for p in range(len(tricks))]
     before = []
     ledger = []
     for p, entry in enumerate(entries):
@@ -338,6 +342,7 @@ def _score(clean: dict, catalog: dict, start: list[int], top_ups: list[int]) -> 
             "capture": {"id": capture["id"], "name": capture["name"]},
         },
         "players": ledger,
+        "lines": lines,
         "loon": end,
     }
 

@@ -286,3 +286,48 @@ def test_winners_most_loon_and_ties_share():
 
 def test_starting_loon_is_twelve():
     assert rules.STARTING_LOON == 12 and rules.TOP_UP == 5
+
+
+def test_payout_lines_explain_the_places():
+    lines = rules.payout_lines(BOUNTIFUL_BOOTY, [3, 3, 2, 2])
+    assert lines == [
+        {
+            "text": "most tricks: +6 loon; 2nd most tricks: +4 loon; 3rd most tricks: +2 loon "
+            "(ties all collect)",
+            "kind": "trick_rank",
+            "measure": [3, 3, 2, 2],
+            "places": [1, 1, 2, 2],
+            "amounts": [6, 6, 4, 4],
+        }
+    ]
+    extra = rules.payout_lines(EXTRA_LOOT, [3, 7, 0], predictions=[3, 5, 0])
+    assert [line["amounts"] for line in extra] == [[3, 7, 0], [4, 0, 4]]
+    assert extra[1]["measure"] == [0, 2, 0]
+    with pytest.raises(IllegalAction, match="needs the cards each player took"):
+        rules.payout_lines(MUSTEL_BOUNTY, [5, 5, 0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=st.data(),
+    n=st.integers(3, 5),
+    treasure=st.sampled_from(CATALOG["treasure"]),
+    capture=st.sampled_from(CATALOG["capture"]),
+)
+def test_settle_never_leaves_negative_loon_and_pays_what_is_owed(data, n, treasure, capture):
+    deck = rules.crew_deck(n)
+    order = data.draw(st.permutations(deck))
+    cuts = sorted(data.draw(st.lists(st.integers(0, 10), min_size=n - 1, max_size=n - 1)))
+    tricks = [b - a for a, b in zip([0, *cuts], [*cuts, 10], strict=True)]
+    won, at = [], 0
+    for t in tricks:
+        won.append(order[at : at + t * n])
+        at += t * n
+    predictions = data.draw(st.lists(st.integers(0, 10), min_size=n, max_size=n))
+    loon = data.draw(st.lists(st.integers(0, 40), min_size=n, max_size=n))
+    result = rules.settle(treasure, capture, won, tricks, predictions, loon)
+    for p in range(n):
+        owed = result["treasure"][p] + result["capture"][p]
+        assert result["loon"][p] >= 0
+        assert result["paid"][p] == max(owed, -loon[p])
+        assert result["loon"][p] == loon[p] + result["paid"][p]

@@ -514,3 +514,16 @@ def test_counts_are_bounded_by_the_tricks_taken():
         player=2,
         field="counts",
     )
+
+
+def test_each_round_lists_its_payouts_effect_by_effect():
+    players = [entry(bid=0, tricks=4), entry(bid=0, tricks=4), entry(bid=0, tricks=2)]
+    for p in players:
+        p["counts"] = {"red_admiral": 3}
+    players[2]["counts"] = {"red_admiral": 1}
+    facts = round_facts(treasure="bountiful_booty", capture="red_admiral", players=players)
+    row = sheet.summary(3, {}, [facts])["rows"][0]
+    assert row["lines"]["treasure"][0]["places"] == [1, 1, 2]
+    assert row["lines"]["capture"][0]["places"] == [1, 1, 2]
+    assert row["lines"]["capture"][0]["amounts"] == [5, 5, 2]
+    assert [p["capture"] for p in row["players"]] == [5, 5, 2]
