@@ -40,17 +40,16 @@ def test_every_duel_sets_two_aside_face_down_two_face_up_and_deals_five_each(see
 def test_later_duels_are_shuffled_from_the_seed_per_duel():
     state = new(seed=99)
     chooser = random.Random(3)
-    layouts = []
+    face_downs = []
     while not state.is_over():
-        layouts.append((state.duel, sorted(state.face_down), sorted(state.face_up)))
         deck = shuffled(DECK, rng(99, "duel", state.duel))
         assert sorted(state.face_down) == sorted(deck[:2])
         assert sorted(state.face_up) == sorted(deck[2:4])
         assert sorted(state.hands[0] + state.hands[1]) == sorted(deck[4:])
+        face_downs.append(sorted(state.face_down))
         number = state.duel
         play_until(state, chooser, lambda s, n=number: s.duel != n)
-    again = new(seed=99)
-    assert again.hands == GAME.replay(state, 0).hands
+    assert len(face_downs) >= 3 and len({tuple(f) for f in face_downs}) > 1
 
 
 def test_an_explicit_deal_is_used_for_the_first_duel():
