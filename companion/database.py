@@ -1,11 +1,19 @@
-"""Schema management: Flask-Migrate (Alembic) migrations, applied on start or by command."""
+"""Schema management: Flask-Migrate (Alembic) migrations, applied on start or by command.
+
+``upgrade_schema`` is safe when several processes start at once: on PostgreSQL they queue
+on an advisory lock, on SQLite on a lock file beside the database.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 from flask_migrate import upgrade
 from sqlalchemy import text
 
@@ -17,23 +25,46 @@ MIGRATIONS = str(Path(__file__).parent / "migrations")
 _PG_LOCK_KEY = 7_231_115_002
 
 
+@contextlib.contextmanager
+def _file_lock(path: str) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: one process is the supported setup there
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def upgrade_schema(app: Flask) -> None:
     """Bring the database schema up to the newest migration."""
     with app.app_context():
-        if db.engine.dialect.name == "postgresql":
-            with db.engine.connect() as conn:
+        engine = db.engine
+        if engine.dialect.name == "postgresql":
+            with engine.connect() as conn:
                 conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _PG_LOCK_KEY})
                 try:
                     upgrade(directory=MIGRATIONS)
                 finally:
                     conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _PG_LOCK_KEY})
                     conn.commit()
+        elif engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+            database = os.path.abspath(engine.url.database)
+            os.makedirs(os.path.dirname(database), exist_ok=True)
+            with _file_lock(database + ".migrate-lock"):
+                upgrade(directory=MIGRATIONS)
         else:
             upgrade(directory=MIGRATIONS)
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create or upgrade the database schema to the newest migration."""
     upgrade_schema(current_app._get_current_object())
-    click.echo(f"Database is up to date: {current_app.config['SQLALCHEMY_DATABASE_URI']}")
+    url = db.engine.url.render_as_string(hide_password=True)
+    click.echo(f"Database is up to date: {url}")

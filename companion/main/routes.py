@@ -8,6 +8,7 @@ import json
 from flask import Blueprint, Response, current_app, render_template, url_for
 from werkzeug.exceptions import HTTPException
 
+from .. import url_if
 from ..assets import static_files, static_url
 from ..games import GAMES
 
@@ -88,9 +89,9 @@ def _route_exists(path: str) -> bool:
 def precache_pages() -> list[str]:
     """Pages the service worker stores on install, so they open offline at once: home and
     every rules page with its search index. Only those this build has."""
-    wanted = [url_for("main.home"), "/rules", "/rules/search.json"]
-    wanted += [f"/rules/{slug}" for slug in GAMES]
-    return [path for path in wanted if _route_exists(path)]
+    wanted = [url_for("main.home"), url_if("rules.index"), "/rules/search.json"]
+    wanted += [url_if("rules.game", slug=slug) for slug in GAMES]
+    return [path for path in wanted if path and _route_exists(path)]
 
 
 def _render_worker() -> str:

@@ -1,6 +1,7 @@
 /* Table Companion service worker, rendered by the app (companion/main/routes.py).
  *
  * - Versioned static files (…?v=<hash>): cache first; their URL changes with their content.
+ *   Unversioned ones: network first, falling back to any stored version of the file.
  * - Pages: network first, so an open game is never shown stale; when the network fails,
  *   the copy kept from an earlier visit, else the offline page.
  * - Home, /rules, every /rules/<game> page and the rules search index are stored on install
@@ -58,6 +59,9 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (url.pathname.startsWith(STATIC_PREFIX) && url.searchParams.has("v")) {
     event.respondWith(cacheFirst(request));
+  } else if (url.pathname.startsWith(STATIC_PREFIX)) {
+    // An unversioned static URL may change in place: network first, kept for offline.
+    event.respondWith(networkFirst(request, true));
   } else if (KEEP.some((pattern) => pattern.test(url.pathname))) {
     event.respondWith(networkFirst(request, true));
   } else if (request.mode === "navigate") {

@@ -1,0 +1,28 @@
+"""Security headers on every response."""
+
+from __future__ import annotations
+
+from .test_main import routes_to_check
+
+
+def assert_secure(response, url):
+    csp = response.headers.get("Content-Security-Policy", "")
+    directives = dict(
+        (part.strip().split(" ", 1) + [""])[:2] for part in csp.split(";") if part.strip()
+    )
+    assert directives.get("script-src") == "'self'", url
+    assert directives.get("style-src") == "'self'", url
+    assert directives.get("default-src") == "'self'", url
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp, url
+    assert "http" not in csp, url  # no outside origin allowed
+    assert response.headers.get("X-Content-Type-Options") == "nosniff", url
+    assert response.headers.get("Referrer-Policy") == "same-origin", url
+
+
+def test_every_route_and_error_and_static_file_sends_the_headers(app, client):
+    urls = routes_to_check(app) + ["/no-such-page", "/api/nothing", "/static/css/app.css"]
+    for url in urls:
+        with client.get(url) as response:
+            assert_secure(response, url)
+    with client.post("/") as response:
+        assert_secure(response, "POST /")
