@@ -51,6 +51,11 @@ Our reading (also on the rules page):
   total is a debt larger than their loon, they pay all they have (loon never goes below 0).
 - **Predictions.** Tempt Fortune: exact +6 loon, otherwise -1 loon per trick off.
   Extra Loot: +1 loon per trick taken, and +4 more for an exact prediction.
+- **House cards** follow the printed ones: odd/even cards of a suit, high or low numbers,
+  runs of 4 and three of a kind (recruitment); most tricks, fewest tricks, pay per trick
+  (treasure); cards of a suit or number range taken, some of them costing loon, and most
+  cards of a suit (capture).
+- **Top-up** is automatic: from the second round on, anyone under 5 loon starts with 5.
 """
 
 from __future__ import annotations

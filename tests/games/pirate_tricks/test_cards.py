@@ -371,3 +371,17 @@ def test_the_shipped_file_is_valid_and_every_kind_is_used():
     assert kinds == set(rules.RECRUITMENT_KINDS) | set(rules.END_KINDS)
     shapes = {e["shape"] for c in raw["recruitment"] for e in c["effects"] if "shape" in e}
     assert shapes == set(rules.SHAPES)
+
+
+def test_the_rules_page_lists_every_score_card_with_its_tag(client):
+    page = client.get("/rules/pirate_tricks").get_data(as_text=True)
+    assert "pirate-tricks-readings" in page
+    for deck in rules.DECKS:
+        assert f'id="pirate-tricks-{deck}-cards"' in page
+    for row in rules.catalog_for_display():
+        assert f"<td>{row['name'].replace(chr(39), '&#39;')}</td>" in page
+    # a house card, a seed card, and a seed card with house values are told apart
+    gang = page.index("<td>Gang of Four</td>")
+    assert 'class="tag tag-house"' in page[gang : gang + 400]
+    tempt = page[page.index("<td>Tempt Fortune</td>") :][:400]
+    assert 'tag-seed">seed' in tempt and 'tag-house">house' in tempt
