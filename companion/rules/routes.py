@@ -78,8 +78,8 @@ def cached_index() -> list[dict]:
     return cached
 
 
+@bp.get("/")  # registered second: url_for gives "/rules"
 @bp.get("")
-@bp.get("/")
 def index():
     entries = cached_index()
     query = request.args.get("q", "")[:200]
