@@ -47,7 +47,8 @@ Our reading of the rulebook where it is silent or ambiguous:
   tied for highest, the one matching the target's suit wins (there is only one card of
   each suit and value, so two matching shots can't tie). A tie with no matching shot
   voids the target (discarded, nobody scores) only when the tied shots belong to
-  opponents; partners tied with each other still take it for their side.
+  opponents; partners tied with each other still take it for their side (the one
+  who shot first is named as the winner).
 - A Double belongs to a side: in team play the partners may take one target each. Doubled
   targets score their double value. Every animal taken is a Foul, doubled or not. Points
   are recorded at the end of each hand, and a side loses 20 points for each multiple of 5
@@ -419,6 +420,7 @@ class PullState(State):
                 for pile in self.piles
             ],
             "hand_points": hand_points,
+            "doubles": [sum(1 for e in pile if e["double"]) // 2 for pile in self.piles],
             "fouls": live_fouls,
             "scores": list(self.totals),
             "history": [dict(h) for h in self.history],

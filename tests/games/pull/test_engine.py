@@ -281,6 +281,7 @@ def test_a_double_scores_both_targets_at_their_double_values():
     assert expected != table["trap-T3"]["left"] + table["skeet-T2"]["left"]
     view = state.view(None)
     assert view["hand_points"] == [0, expected]
+    assert view["doubles"] == [0, 1]
     assert all(e["double"] for e in view["piles"][1])
     # At the end of the hand the recorded points follow the piles, doubles included.
     play_random_until(state, lambda s: False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from companion.games.base import IllegalAction
@@ -171,3 +173,23 @@ def test_bad_options_are_refused(players, opts, message):
 def test_check_options_is_idempotent(players, opts):
     once = rules.check_options(players, opts)
     assert rules.check_options(players, once) == once
+
+
+def test_resolution_does_not_depend_on_the_order_of_shots():
+    chooser = random.Random(7)
+    cards = rules.shot_ids()
+    for _ in range(500):
+        players = chooser.choice([2, 3, 4])
+        side_of = chooser.choice([SOLO, TEAMS]) if players == 4 else SOLO
+        picks = chooser.sample(cards, players)
+        shots = [[seat, card] for seat, card in enumerate(picks)]
+        target = chooser.choice(rules.target_ids())
+        result = rules.resolve_target(target, shots, side_of)
+        chooser.shuffle(shots)
+        again = rules.resolve_target(target, shots, side_of)
+        assert (again["side"], again["void"]) == (result["side"], result["void"])
+        # (Between partners tied for the win, the seat named is the one that shot first.)
+        assert sorted(again["cancelled"]) == sorted(result["cancelled"])
+        if result["card"] is not None:
+            live = [c for c in picks if c not in result["cancelled"]]
+            assert rules.shot_value(result["card"]) == max(map(rules.shot_value, live))
