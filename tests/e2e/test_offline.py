@@ -1,0 +1,161 @@
+"""A real browser (Debian's Chromium through Playwright) at phone size: the home page and
+a rules page load, the service worker takes control, and with the network gone (browser
+offline *and* the server stopped) the rules page still reads and the rules search works."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion.games import GAMES
+
+pytestmark = pytest.mark.e2e
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+class Server:
+    """The app on 127.0.0.1, a free port, in a background thread."""
+
+    def __init__(self, app):
+        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join(10)
+            self.running = False
+
+
+@pytest.fixture
+def server(make_app):
+    server = Server(make_app(TESTING=False))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def browser(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def wait_until(page, expression: str, timeout: float = 20.0) -> None:
+    """Poll a JS expression from here: ``page.wait_for_function`` evaluates its predicate
+    with ``eval`` inside the page, which the app's Content-Security-Policy (rightly) blocks."""
+    for _ in range(int(timeout * 10)):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still false after {timeout} s: {expression}")
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_rules_work_offline_after_the_first_visit(server, browser):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
+    )
+
+    page.goto(server.url + "/")
+    assert page.locator("h1").inner_text() == "Table Companion"
+    cards = page.locator(".game-card")
+    assert cards.count() == len(GAMES)
+    for game in GAMES.values():
+        assert game.name in page.locator(f"#game-{game.slug}").inner_text()
+    assert no_sideways_scroll(page)
+
+    page.goto(server.url + "/rules/pull")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    heading = page.locator("h1").inner_text()
+    assert "PULL!" in heading
+    online_text = page.locator("main").inner_text()
+    assert no_sideways_scroll(page)
+
+    # The network goes away: the browser is offline and the server is gone.
+    context.set_offline(True)
+    server.stop()
+
+    page.reload()
+    assert page.locator("h1").inner_text() == heading
+    assert page.locator("main").inner_text() == online_text
+    assert page.locator("#offline-note").is_visible()
+
+    page.goto(server.url + "/rules")
+    search = page.locator("#rules-search")
+    search.fill("follow suit")
+    results = page.locator("#rules-results li")
+    results.first.wait_for(timeout=10_000)
+    assert results.count() >= 1
+    assert "follow" in page.locator("#rules-results").inner_text().lower()
+    search.fill("qqzzxxnothing")
+    wait_until(page, "document.querySelectorAll('#rules-results li').length === 0", 10)
+
+    # A page never opened before: the offline page, not the browser's error.
+    page.goto(server.url + "/never-visited")
+    assert page.locator("h1").inner_text() == "You are offline"
+
+    assert errors == [], errors
+    context.close()
+
+
+def test_pages_fit_a_320px_phone_and_a_tv(server, browser):
+    for viewport in ({"width": 320, "height": 640}, {"width": 1920, "height": 1080}):
+        context = browser.new_context(viewport=viewport)
+        page = context.new_page()
+        for path in ("/", "/rules/pull", "/offline", "/no-such-page"):
+            page.goto(server.url + path)
+            assert no_sideways_scroll(page), (viewport, path)
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_colour_scheme_follows_the_system(server, browser, scheme):
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == ("rgb(246, 243, 236)" if scheme == "light" else "rgb(15, 23, 20)")
+    context.close()
+
+
+def test_tap_targets_are_at_least_44px(server, browser):
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    sizes = page.evaluate(
+        """[...document.querySelectorAll('.site-nav a, .game-actions a, .brand, button')]
+             .filter((el) => el.offsetParent !== null)
+             .map((el) => { const r = el.getBoundingClientRect();
+                            return [el.textContent.trim(), r.width, r.height]; })"""
+    )
+    assert sizes
+    for label, width, height in sizes:
+        assert width >= 44 and height >= 44, (label, width, height)
+    context.close()
