@@ -1,10 +1,317 @@
-"""Shoot! engine (to be built: see its issue)."""
+"""Shoot! in engine mode: the app deals, collects sealed bids, runs the tricks and scores.
 
-from ..base import Game, State
+Settings
+    ``players`` 2 to 5. Options: ``schedule`` (list of hand sizes, one per deal; default
+    ``[10, 9, ..., 1]``; every deal must leave a card to turn up for trump, at most 30
+    deals) and ``chips`` (bool, default false: keep a pot and stacks as well as scores).
+
+Explicit first deal (``deal``)
+    ``{"dealer": seat, "hands": [[card, ...] per seat], "trump": card}``: the first deal
+    uses these hands (each of the schedule's first size) and this turned-up card exactly;
+    the cards left over form the out-of-play stock. ``dealer`` may be left out, and then
+    the one-card draw decides. Later deals are shuffled from the seed.
+
+Actions
+    ``{"type": "bid", "bid": n}`` while bidding: every seat may act; a seat that has
+    already locked a bid may change it until the last missing bid arrives, and at that
+    moment all bids are revealed. ``{"type": "play", "card": "QH"}`` during play.
+
+Phases ``"bid"``, ``"play"``, ``"over"``. The next deal starts as soon as the last trick of
+a deal is taken; the view keeps that trick (``last_trick``) and the score table
+(``results``) on show.
+
+Our reading where the rulebook is silent (also in ``templates/rules/readings/shoot.html``):
+
+- First dealer: one card each from a pack shuffled with ``rng(seed, "draw")``; the highest
+  rank deals, suits do not count; players tied for highest draw again from the same pack
+  until one is highest. The whole draw is public (``view["draw"]``).
+- Any total of bids is allowed (no "hook" rule); a void player may discard or trump.
+- Chips: see :func:`rules.settle_chips` (negative scores paid in first, then positive
+  ones taken out; when the pot is short every player adds another stake first); at the
+  end the pot is shared equally and any odd chips stay in it. A stack counts chips won or
+  lost including the stake, so it starts at -50.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Game, IllegalAction, State, plain_copy
+from ..cards import (
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    card_name,
+    deal_one_at_a_time,
+    follow_suit,
+    is_standard_card,
+    rank_of,
+    rng,
+    shuffled,
+    standard_deck,
+    suit_of,
+)
+from . import rules
+
+BID, PLAY, OVER = "bid", "play", "over"
+OPTION_NAMES = ("schedule", "chips")
+
+
+def sort_hand(hand: list[str]) -> list[str]:
+    """Suit by suit (clubs, diamonds, hearts, spades), low to high."""
+    return sorted(hand, key=lambda card: (SUITS.index(card[1]), RANKS.index(card[0])))
+
+
+def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
+    """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw."""
+    generator = rng(seed, "draw")
+    deck = shuffled(standard_deck(), generator)
+    contenders = list(range(players))
+    rounds: list[list[list]] = []
+    while True:
+        if len(deck) < len(contenders):
+            deck = shuffled(standard_deck(), generator)
+        this_round = [[seat, deck.pop()] for seat in contenders]
+        rounds.append(this_round)
+        top = max(rank_of(card) for _, card in this_round)
+        contenders = [seat for seat, card in this_round if rank_of(card) == top]
+        if len(contenders) == 1:
+            return rounds
+
+
+def draw_winner(rounds: list[list[list]]) -> int:
+    """The seat that drew the highest card in the deciding (last) round."""
+    return max(rounds[-1], key=lambda play: rank_of(play[1]))[0]
 
 
 class ShootState(State):
     slug = "shoot"
+
+    phase: str
+    draw: list | None
+    first_dealer: int
+    deal_index: int
+    dealer: int
+    hand_size: int
+    hands: list[list[str]]
+    trump: str
+    stock: list[str]
+    bids: list[int | None]
+    taken: list[int]
+    played: list[str]
+    trick: list[list]
+    turn: int | None
+    last_trick: dict | None
+    results: list[dict]
+    totals: list[int]
+    chips: dict | None
+    winners: list[int] | None
+
+    # -- dealing --------------------------------------------------------------------------
+
+    def _setup(self) -> None:
+        n = self.players
+        explicit = self.deal
+        if explicit is not None and "dealer" in explicit:
+            self.draw = None
+            self.first_dealer = explicit["dealer"]
+        else:
+            self.draw = draw_for_dealer(self.seed, n)
+            self.first_dealer = draw_winner(self.draw)
+        self.results = []
+        self.totals = [0] * n
+        self.last_trick = None
+        self.winners = None
+        if self.options["chips"]:
+            pot, stacks = rules.buy_in(n)
+            self.chips = {"pot": pot, "stacks": stacks, "stake": rules.STAKE, "shared": None}
+        else:
+            self.chips = None
+        self._start_deal(0)
+
+    def _start_deal(self, index: int) -> None:
+        n = self.players
+        size = self.options["schedule"][index]
+        self.deal_index = index
+        self.dealer = rules.dealer_of(self.first_dealer, index, n)
+        self.hand_size = size
+        if index == 0 and self.deal is not None:
+            hands = [list(hand) for hand in self.deal["hands"]]
+            trump = self.deal["trump"]
+            used = {card for hand in hands for card in hand} | {trump}
+            stock = [card for card in standard_deck() if card not in used]
+        else:
+            deck = shuffled(standard_deck(), rng(self.seed, "deal", index))
+            hands = deal_one_at_a_time(deck, n, size, first=(self.dealer + 1) % n)
+            trump = deck[n * size]
+            stock = deck[n * size + 1 :]
+        self.hands = [sort_hand(hand) for hand in hands]
+        self.trump = trump
+        self.stock = stock
+        self.bids = [None] * n
+        self.taken = [0] * n
+        self.played = []
+        self.trick = []
+        self.turn = None
+        self.phase = BID
+
+    # -- the contract ---------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def scores(self) -> list[int]:
+        return list(self.totals)
+
+    def _to_act(self) -> list[int]:
+        if self.phase == BID:
+            return list(range(self.players))
+        if self.phase == PLAY:
+            return [self.turn]
+        return []
+
+    def _legal(self, seat: int) -> list[dict]:
+        if self.phase == BID:
+            return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
+        if self.phase == PLAY and seat == self.turn:
+            return [{"type": "play", "card": card} for card in self._playable(seat)]
+        return []
+
+    def _playable(self, seat: int) -> list[str]:
+        led = suit_of(self.trick[0][1]) if self.trick else None
+        return follow_suit(self.hands[seat], led)
+
+    def _apply(self, seat: int, action: dict) -> None:
+        if action["type"] == "bid":
+            self._apply_bid(seat, action["bid"])
+        else:
+            self._apply_play(seat, action["card"])
+
+    def _apply_bid(self, seat: int, bid: int) -> None:
+        self.bids[seat] = bid
+        if all(b is not None for b in self.bids):
+            self.phase = PLAY
+            self.turn = (self.dealer + 1) % self.players
+
+    def _apply_play(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        self.trick.append([seat, card])
+        if len(self.trick) < self.players:
+            self.turn = (seat + 1) % self.players
+            return
+        winner = rules.trick_winner(self.trick, suit_of(self.trump))
+        self.taken[winner] += 1
+        self.played.extend(card for _, card in self.trick)
+        self.last_trick = {"deal": self.deal_index + 1, "plays": self.trick, "winner": winner}
+        self.trick = []
+        self.turn = winner
+        if not any(self.hands):
+            self._finish_deal()
+
+    def _finish_deal(self) -> None:
+        points = rules.deal_scores(self.bids, self.taken)
+        self.totals = [total + p for total, p in zip(self.totals, points, strict=True)]
+        result = {
+            "deal": self.deal_index + 1,
+            "cards": self.hand_size,
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "bids": list(self.bids),
+            "tricks": list(self.taken),
+            "points": points,
+            "totals": list(self.totals),
+        }
+        if self.chips is not None:
+            settled = rules.settle_chips(self.chips["pot"], self.chips["stacks"], points)
+            self.chips["pot"] = settled["pot"]
+            self.chips["stacks"] = list(settled["stacks"])
+            result["chips"] = settled
+        self.results.append(result)
+        if self.deal_index + 1 < len(self.options["schedule"]):
+            self._start_deal(self.deal_index + 1)
+            return
+        self.phase = OVER
+        self.turn = None
+        self.winners = rules.winners(self.totals)
+        if self.chips is not None:
+            before = self.chips["pot"]
+            pot, stacks = rules.share_pot(before, self.chips["stacks"])
+            self.chips.update(pot=pot, stacks=stacks, shared=(before - pot) // self.players)
+
+    # -- refusals in the player's words ---------------------------------------------------
+
+    def _explain(self, seat: int, action: dict) -> str:
+        kind = action.get("type")
+        if kind == "bid":
+            if self.phase != BID:
+                return "The bids are already revealed: it is time to play a card."
+            bid = action.get("bid")
+            if set(action) != {"type", "bid"} or isinstance(bid, bool) or not isinstance(bid, int):
+                return "A bid is a whole number of tricks."
+            return (
+                f"Bids go from 0 to {self.hand_size}: "
+                f"each hand has {self.hand_size} card{'s' if self.hand_size != 1 else ''}."
+            )
+        if kind == "play":
+            if self.phase == BID:
+                return "Wait until every bid is in: play starts once the bids are revealed."
+            card = action.get("card")
+            if set(action) != {"type", "card"} or not is_standard_card(card):
+                return f"{str(card)[:20]!r} is not a card."
+            if card not in self.hands[seat]:
+                return f"You don't hold the {card_name(card)}."
+            led = suit_of(self.trick[0][1])
+            return (
+                f"You must follow suit: {SUIT_NAMES[led]} were led and you hold {SUIT_NAMES[led]}."
+            )
+        return super()._explain(seat, action)
+
+    def _not_your_turn(self, seat: int) -> str:
+        return "It is not your turn to play: wait for the player whose turn it is."
+
+    # -- views ----------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        revealed = self.phase != BID
+        trick_winning = rules.winning_play(self.trick, suit_of(self.trump))
+        public: dict[str, Any] = {
+            "game": self.slug,
+            "players": self.players,
+            "phase": self.phase,
+            "deal": self.deal_index + 1,
+            "deals": len(self.options["schedule"]),
+            "schedule": list(self.options["schedule"]),
+            "hand_size": self.hand_size,
+            "dealer": self.dealer,
+            "draw": self.draw,
+            "trump": self.trump,
+            "trump_suit": suit_of(self.trump),
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "bids_in": [bid is not None for bid in self.bids],
+            "bids": list(self.bids) if revealed else [None] * self.players,
+            "bid_total": sum(self.bids) if revealed else None,
+            "tricks_available": self.hand_size,
+            "trick": [list(play) for play in self.trick],
+            "led": suit_of(self.trick[0][1]) if self.trick else None,
+            "winning": trick_winning[0] if trick_winning else None,
+            "last_trick": self.last_trick,
+            "taken": list(self.taken),
+            "turn": self.turn,
+            "to_act": self.to_act(),
+            "results": self.results,
+            "totals": list(self.totals),
+            "chips": self.chips,
+            "winners": self.winners,
+            "seat": seat,
+        }
+        public = plain_copy(public)
+        if seat is None:
+            return public
+        public["hand"] = list(self.hands[seat])
+        public["my_bid"] = self.bids[seat]
+        public["legal_cards"] = [a["card"] for a in self.legal_actions(seat) if a["type"] == "play"]
+        public["max_bid"] = self.hand_size if self.phase == BID else None
+        return public
 
 
 class ShootGame(Game):
@@ -14,6 +321,52 @@ class ShootGame(Game):
     max_players = 5
     tagline = "An Oh Hell relative: bid exactly, shouted all at once."
     state_class = ShootState
+
+    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise IllegalAction(f"Shoot! has no option {', '.join(map(str, unknown))}.")
+        schedule = rules.check_schedule(players, options.get("schedule", rules.default_schedule()))
+        chips = options.get("chips", False)
+        if not isinstance(chips, bool):
+            raise IllegalAction("The chips option is on or off (true or false).")
+        return {"schedule": schedule, "chips": chips}
+
+    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> ShootState:
+        if deal is not None:
+            check_deal(players, options["schedule"][0], deal)
+        state = ShootState(players, options, seed, deal)
+        state._setup()
+        return state
+
+
+def check_deal(players: int, size: int, deal: dict) -> None:
+    """Refuse an explicit first deal that could not come from one pack."""
+    unknown = sorted(set(deal) - {"dealer", "hands", "trump"})
+    if unknown:
+        raise IllegalAction(f"A Shoot! deal has no field {', '.join(map(str, unknown))}.")
+    if "dealer" in deal:
+        dealer = deal["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise IllegalAction(f"The dealer must be a seat from 0 to {players - 1}.")
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or len(hands) != players:
+        raise IllegalAction(f"The deal needs one hand for each of the {players} players.")
+    seen: set[str] = set()
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, list) or len(hand) != size:
+            raise IllegalAction(f"Seat {seat}'s hand must hold {size} cards in the first deal.")
+        for card in hand:
+            if not is_standard_card(card):
+                raise IllegalAction(f"Seat {seat}'s hand holds {str(card)[:20]!r}, not a card.")
+            if card in seen:
+                raise IllegalAction(f"The {card_name(card)} is dealt twice.")
+            seen.add(card)
+    trump = deal.get("trump")
+    if not is_standard_card(trump):
+        raise IllegalAction('The turned-up trump card must be a card, for example "7H".')
+    if trump in seen:
+        raise IllegalAction(f"The turned-up {card_name(trump)} is also in a hand.")
 
 
 GAME = ShootGame()
