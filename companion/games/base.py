@@ -34,6 +34,29 @@ class IllegalAction(ValueError):
 
 Action = dict[str, Any]
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of JSON data; :class:`TypeError` names anything that is not JSON-safe.
+
+    Much faster than :func:`copy.deepcopy` on plain data, and it catches a tuple, set,
+    enum or non-string key at the moment a state is saved rather than after a round trip.
+    """
+    kind = type(value)
+    if kind is dict:
+        copied = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"state keys must be strings, not {key!r}")
+            copied[key] = plain_copy(item)
+        return copied
+    if kind is list:
+        return [plain_copy(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    raise TypeError(f"a state may hold only JSON data, not {kind.__name__}: {value!r:.60}")
+
 
 class State:
     """One game in progress. See the module docstring for what a subclass provides."""
@@ -93,7 +116,7 @@ class State:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.slug, "state": copy.deepcopy(vars(self))}
+        return {"game": self.slug, "state": plain_copy(vars(self))}
 
     # -- hooks for subclasses -----------------------------------------------------------
 
@@ -168,7 +191,7 @@ class Game:
         if d.get("game") != self.slug:
             raise ValueError(f"not a {self.slug} state: {d.get('game')!r}")
         state = self.state_class.__new__(self.state_class)
-        state.__dict__.update(copy.deepcopy(d["state"]))
+        state.__dict__.update(plain_copy(d["state"]))
         return state
 
     def replay(self, state: State, upto: int | None = None) -> State:

@@ -98,7 +98,7 @@ def run_sweep(
     conservation_check: Callable[[State], None] | None = None,
     deep_every: int = 10,
 ) -> dict[str, int]:
-    """Play ``games`` seeded random games; every ``deep_every``-th also checks each step.
+    """Play ``games`` seeded random games; about one in ``deep_every`` checks every step.
 
     Returns counters (games, actions) so a test can assert the sweep really ran.
     """
@@ -107,7 +107,8 @@ def run_sweep(
         chooser = random.Random(seed)
         players = player_counts[seed % len(player_counts)]
         opts = options(players, chooser) if options else None
-        deep = seed % deep_every == 0
+        # Whole blocks of consecutive seeds, so deep games cover every player count.
+        deep = (seed // len(player_counts)) % deep_every == 0
 
         def step(state: State, deep=deep, chooser=chooser) -> None:
             if conservation_check is not None:
