@@ -61,6 +61,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(config.defaults(app.instance_path))
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
+        if app.config.get("DATABASE_URL"):
+            url = config.normalise_database_url(app.config["DATABASE_URL"])
+            app.config["SQLALCHEMY_DATABASE_URI"] = url
     else:
         app.config.from_mapping(test_config)
 

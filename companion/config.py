@@ -7,6 +7,10 @@ Everything can be overridden from the environment:
                   ``instance/secret_key`` (never a key written in the code).
 ``REDIS_URL``     when set, live updates go through Redis pub/sub (several workers).
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
+``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
+
+``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
+environment.
 """
 
 from __future__ import annotations
@@ -16,15 +20,19 @@ import secrets
 from pathlib import Path
 
 
+def normalise_database_url(url: str) -> str:
+    """``postgres://`` and ``postgresql://`` URLs get SQLAlchemy's psycopg 3 driver."""
+    if url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.removeprefix("postgres://")
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
 def database_url(instance_path: str) -> str:
     url = os.environ.get("DATABASE_URL")
     if url:
-        # Heroku-style URLs name the dialect "postgres"; SQLAlchemy wants the driver too.
-        if url.startswith("postgres://"):
-            url = "postgresql+psycopg://" + url.removeprefix("postgres://")
-        elif url.startswith("postgresql://"):
-            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-        return url
+        return normalise_database_url(url)
     return "sqlite:///" + str(Path(instance_path) / "companion.sqlite3")
 
 

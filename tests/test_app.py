@@ -118,3 +118,20 @@ def test_init_db_command_builds_the_schema(make_app):
     assert result.exit_code == 0, result.output
     assert "up to date" in result.output
     assert tables_of(app) >= TABLES
+
+
+def test_instance_config_file_is_read_when_not_testing(clean_env, tmp_path, monkeypatch):
+    from flask import Flask
+
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    target = tmp_path / "from-file.sqlite3"
+    (instance / "config.py").write_text(
+        f'DATABASE_URL = "sqlite:///{target}"\nPUBLIC_URL = "https://cards.example.org"\n'
+    )
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(instance))
+    app = create_app()
+    assert app.instance_path == str(instance)
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{target}"
+    assert app.config["PUBLIC_URL"] == "https://cards.example.org"
+    assert TABLES <= tables_of(app)

@@ -101,6 +101,7 @@ def started():
         dispose(app)
 
 
+@pytest.mark.scale
 def test_postgresql_from_database_url(postgres_url, tmp_path, monkeypatch, started):
     monkeypatch.setenv("DATABASE_URL", postgres_url)
     monkeypatch.delenv("AUTO_MIGRATE", raising=False)
@@ -113,6 +114,7 @@ def test_postgresql_from_database_url(postgres_url, tmp_path, monkeypatch, start
     round_trip(app)
 
 
+@pytest.mark.scale
 def test_postgresql_workers_starting_together_migrate_once(
     postgres_url, tmp_path, monkeypatch, started
 ):

@@ -11,7 +11,7 @@ import pytest
 from companion import live
 
 
-@pytest.fixture(params=["in-process", "redis"])
+@pytest.fixture(params=["in-process", pytest.param("redis", marks=pytest.mark.scale)])
 def make_broker(request):
     """A factory of brokers that share one message bus (two Redis brokers = two worker
     processes; in-process there is one broker per process, so it returns the same one)."""
@@ -134,6 +134,7 @@ def test_app_uses_in_process_broker_by_default(app):
         assert sub.get(timeout=1) == "7"
 
 
+@pytest.mark.scale
 def test_app_uses_redis_when_redis_url_is_set(make_app, redis_url):
     first = make_app(REDIS_URL=redis_url)
     second = make_app(REDIS_URL=redis_url)
@@ -147,6 +148,7 @@ def test_app_uses_redis_when_redis_url_is_set(make_app, redis_url):
         app.extensions["live"].close()
 
 
+@pytest.mark.scale
 def test_redis_url_from_the_environment(make_app, monkeypatch, tmp_path, redis_url):
     # make_app has cleared the developer's own settings from the environment.
     from companion import create_app

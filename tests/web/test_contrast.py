@@ -20,7 +20,8 @@ TEXT_PAIRS = [
     ("link", "bg"),
     ("link", "surface"),
     ("accent-text", "accent"),
-    ("accent", "accent-text"),  # the current page's nav pill
+    ("header-text", "header-bg"),
+    ("header-bg", "header-text"),  # the current page's nav pill
     ("suit-red", "surface-2"),
     ("suit-black", "surface-2"),
     ("suit-red", "surface"),
@@ -34,7 +35,7 @@ NON_TEXT_PAIRS = [
     ("accent", "surface"),
     ("focus", "bg"),
     ("focus", "surface"),
-    ("accent-text", "accent"),  # focus ring inside the header
+    ("header-text", "header-bg"),  # focus ring inside the header
 ]
 
 

@@ -1,0 +1,62 @@
+"""Take the README's screenshots: ``python tools/screenshots.py``.
+
+Starts the app on 127.0.0.1 (a temporary instance folder) and has Debian's Chromium,
+through Playwright, photograph a few pages at phone size in light and dark, into
+``docs/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion import create_app  # noqa: E402
+
+OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+SHOTS = [("home", "/"), ("rules", "/rules/pull"), ("search", "/rules?q=follow+suit")]
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as instance:
+        app = create_app({"INSTANCE_PATH": instance})
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}"
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                for scheme in ("light", "dark"):
+                    context = browser.new_context(
+                        viewport=PHONE, device_scale_factor=2, color_scheme=scheme
+                    )
+                    page = context.new_page()
+                    for name, path in SHOTS:
+                        page.goto(base + path)
+                        out = OUT / f"{name}-{scheme}.png"
+                        page.screenshot(path=str(out))
+                        print(out.relative_to(OUT.parent.parent))
+                    context.close()
+                browser.close()
+        finally:
+            server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
