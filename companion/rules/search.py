@@ -161,20 +161,21 @@ def sections_of(html: str) -> list[dict]:
     found = [
         {
             "anchor": s.anchor,
-            "title": _squash(s.title) or s.anchor.replace("-", " ").capitalize(),
+            "title": _squash(s.title),
             "text": _squash(s.text),
             "depth": s.depth,
             "parent": s.parent,
         }
         for s in parser.sections
     ]
-    # A section that only repeats its parent's heading (a partial wrapped in a section of
-    # the same name) is folded into the parent: one entry, one link, no duplicate result.
+    # A nested section with no heading of its own, or one that only repeats its parent's
+    # (a partial wrapped in a section of the same name), is folded into the parent: one
+    # entry, one link, no duplicate result.
     by_anchor = {s["anchor"]: s for s in found}
     kept = []
     for s in found:
         parent = by_anchor.get(s["parent"] or "")
-        if parent is not None and fold(parent["title"]) == fold(s["title"]):
+        if parent is not None and fold(s["title"]) in ("", fold(parent["title"])):
             parent["text"] = f"{parent['text']} {s['text']}".strip()
             for child in found:
                 if child["parent"] == s["anchor"]:
@@ -184,7 +185,9 @@ def sections_of(html: str) -> list[dict]:
         kept.append(s)
     for s in kept:
         parent = by_anchor.get(s["parent"] or "")
+        s["parent"] = parent["anchor"] if parent is not None else None
         s["depth"] = parent["depth"] + 1 if parent is not None else 0
+        s["title"] = s["title"] or s["anchor"].replace("-", " ").capitalize()
     return kept
 
 

@@ -267,13 +267,17 @@ def test_sections_of_reads_titles_text_and_nesting():
     <section id="a"><h2>Alpha<a class="permalink" href="#a">#</a></h2><p>one two</p>
       <section id="b"><h3>Beta</h3><p>three</p></section>
       <p>four</p><script>ignored()</script>
-      <section id="dup"><h2>Alpha</h2><p>five</p></section>
+      <section id="dup"><h2>Alpha</h2><p>five</p>
+        <section id="d"><h3>Delta</h3><p>six</p></section></section>
+      <section id="wrap"><p>seven</p></section>
     </section>
     <section id="c"><p>no heading</p></section>"""
     found = {s["anchor"]: s for s in rules_search.sections_of(html)}
-    assert list(found) == ["a", "b", "c"]  # "dup" repeats its parent's heading: folded in
+    # "dup" repeats its parent's heading and "wrap" has none: both folded into "a".
+    assert list(found) == ["a", "b", "d", "c"]
     assert found["a"]["title"] == "Alpha"
-    assert found["a"]["text"] == "one two four five"
+    assert found["a"]["text"] == "one two four five seven"
+    assert (found["d"]["parent"], found["d"]["depth"]) == ("a", 1)
     assert (found["b"]["depth"], found["b"]["parent"], found["b"]["text"]) == (1, "a", "three")
     assert found["c"]["title"] == "C" and found["c"]["depth"] == 0
 
