@@ -20,6 +20,16 @@ Phases ``"bid"``, ``"play"``, ``"over"``. The next deal starts as soon as the la
 a deal is taken; the view keeps that trick (``last_trick``) and the score table
 (``results``) on show.
 
+View (``view(None)`` for the table): ``phase``, ``deal`` / ``deals`` / ``schedule``,
+``hand_size``, ``dealer``, ``draw`` (rounds of ``[seat, card]``, or null with an explicit
+dealer), ``trump`` / ``trump_suit``, ``hand_sizes``, ``bids_in`` (who has locked a bid),
+``bids`` (all null until revealed), ``bid_total`` against ``tricks_available``, ``trick``
+(``[seat, card]`` in order), ``led``, ``winning``, ``last_trick``, ``taken``, ``turn``,
+``to_act``, ``results`` (one row per finished deal: cards, dealer, trump, bids, tricks,
+points, totals, and chips), ``totals``, ``chips`` (pot, stacks, stake, shared at the end;
+null without the option), ``winners`` (at the end). A seat's view adds ``hand``,
+``my_bid``, ``legal_cards`` and ``max_bid``.
+
 Our reading where the rulebook is silent (also in ``templates/rules/readings/shoot.html``):
 
 - First dealer: one card each from a pack shuffled with ``rng(seed, "draw")``; the highest
