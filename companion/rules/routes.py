@@ -14,8 +14,10 @@ from markupsafe import Markup
 
 from ..games import GAMES
 from . import search as rules_search
+from .anchors import rule_url
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
+bp.add_app_template_global(rule_url)
 
 _CACHE_KEY = "rules.search_index"
 

@@ -12,6 +12,7 @@ from flask import url_for
 from jinja2 import BaseLoader, ChoiceLoader, DictLoader, TemplateNotFound
 
 from companion.games import GAMES
+from companion.rules import ANCHORS, rule_url
 from companion.rules import routes as rules_routes
 from companion.rules import search as rules_search
 
@@ -148,6 +149,37 @@ def test_required_anchors_are_sections_with_permalinks(client, slug):
     for anchor in REQUIRED[slug]:
         assert anchor in parsed.sections, f"{slug}: no <section id={anchor!r}>"
         assert parsed.permalinks.get(anchor) == f"#{anchor}", f"{slug}#{anchor} permalink"
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_page_sections_are_exactly_the_stable_anchors(client, slug):
+    """Outside the "our reading" partial, no section appears, vanishes or is renamed
+    without the list in companion/rules/anchors.py changing with it."""
+    found = rules_search.sections_of(client.get(f"/rules/{slug}").get_data(as_text=True))
+    parent = {s["anchor"]: s["parent"] for s in found}
+
+    def in_reading(anchor):
+        while anchor is not None:
+            if parent.get(anchor) == "our-reading":
+                return True
+            anchor = parent.get(anchor)
+        return False
+
+    own = [s["anchor"] for s in found if not in_reading(s["anchor"])]
+    assert own == list(ANCHORS[slug])
+    assert set(REQUIRED[slug]) <= set(ANCHORS[slug])
+
+
+def test_rule_url_links_a_rule_and_refuses_a_typo(app):
+    with app.test_request_context():
+        assert rule_url("shoot", "follow-suit") == "/rules/shoot#follow-suit"
+        assert rule_url("pull") == "/rules/pull"
+        with pytest.raises(ValueError, match="follow-sute"):
+            rule_url("shoot", "follow-sute")
+        with pytest.raises(ValueError):
+            rule_url("bridge", "trump")
+        rendered = app.jinja_env.from_string('{{ rule_url("pull", "double") }}').render()
+        assert rendered == "/rules/pull#double"
 
 
 @pytest.mark.parametrize("path", ["/rules"] + [f"/rules/{slug}" for slug in GAMES])
