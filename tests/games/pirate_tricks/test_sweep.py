@@ -7,6 +7,8 @@ import os
 import re
 from collections import Counter
 
+import pytest
+
 from companion.games import GAMES
 from companion.games.pirate_tricks import rules
 from companion.games.pirate_tricks.engine import ASSIGN, BID, REVEAL
@@ -63,13 +65,47 @@ def leak_check(state, seat: int | None, view: dict) -> None:
             assert row["down"] is None, "a face-down row card is shown to a non-owner"
     a = state.auction
     if state.phase == BID:
-        current = [e for e in view["events"] if (e["row"], e["pass"]) == (a["row"], a["pass"])]
-        assert all(e["result"] == "zero" for e in current) or not current
-        assert all("bids" not in e or e["pass"] != a["pass"] for e in current)
         assert view["auction"]["your_bid"] == (None if seat is None else a["bids"][seat])
     if state.phase == REVEAL:
         assert view["events"][-1].get("reveals") is None, "reveals shown before all chose"
         assert view["auction"]["your_reveal"] == (None if seat is None else a["reveals"][seat])
+    assert_view_ignores_secrets(state, seat, view)
+
+
+def assert_view_ignores_secrets(state, seat: int | None, view: dict) -> None:
+    """Changing what ``seat`` may not know must not change its view.
+
+    The secrets: other seats' loon (until the end), their sealed bids and reveal picks,
+    their ditched cards, and the face-down cards of rows that are not ``seat``'s.
+    """
+    a = state.auction
+    saved = (
+        list(state.loon),
+        list(a["bids"]),
+        list(a["reveals"]),
+        list(state.ditched),
+        [list(row["down"]) for row in state.rows],
+    )
+    try:
+        for s in range(state.players):
+            if s == seat:
+                continue
+            if not state.is_over():
+                state.loon[s] += 1000
+            if a["bids"][s] is not None:
+                a["bids"][s] += 1000
+            if a["reveals"][s] is not None:
+                a["reveals"][s] = "secret reveal"
+            if state.ditched[s] is not None:
+                state.ditched[s] = ["secret ditch", "secret ditch"]
+        for row in state.rows:
+            if seat is None or row["owner"] != seat:
+                row["down"] = ["secret down", "secret down"]
+        assert state.view(seat) == view, f"seat {seat}'s view depends on a secret"
+    finally:
+        state.loon[:], a["bids"][:], a["reveals"][:], state.ditched[:], downs = saved
+        for row, down in zip(state.rows, downs, strict=True):
+            row["down"] = down
 
 
 DECKS = {n: frozenset(rules.crew_deck(n)) for n in (3, 4, 5)}
@@ -118,3 +154,89 @@ def test_sweep_many_games():
     )
     assert totals["games"] == SWEEP_GAMES
     assert totals["actions"] > SWEEP_GAMES * 100
+
+
+def _leaky(monkeypatch, extra):
+    original = GAME.state_class.view
+
+    def view(self, seat):
+        return {**original(self, seat), "extra": extra(self, seat)}
+
+    monkeypatch.setattr(GAME.state_class, "view", view)
+
+
+def _other(seat):
+    return 1 if seat in (None, 0) else 0
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        lambda st, seat: st.hands[_other(seat)][0],  # another seat's card
+        lambda st, seat: [list(h) for h in st.hands],  # every hand
+        lambda st, seat: st.rows[2]["down"],  # face-down cards of a row nobody owns
+        lambda st, seat: st.loon[_other(seat)],  # loon behind another screen
+        lambda st, seat: sum(st.loon),  # the total loon
+        lambda st, seat: st.auction["bids"][2],  # a sealed bid
+        lambda st, seat: sum(b or 0 for b in st.auction["bids"]),  # the sealed total
+    ],
+)
+def test_leak_check_catches_leaks_in_the_auction(monkeypatch, extra):
+    state = GAME.new_state(3, seed=4)
+    state.apply(0, {"type": "bid", "loon": 7})  # row 0 to seat 0
+    state.apply(1, {"type": "bid", "loon": 0})
+    state.apply(2, {"type": "bid", "loon": 0})
+    state.apply(2, {"type": "bid", "loon": 3})  # sealed, on row 1
+    for seat in (None, 0, 1):
+        leak_check(state, seat, state.view(seat))  # the real views pass
+    _leaky(monkeypatch, extra)
+    with pytest.raises(AssertionError):
+        for seat in (None, 0, 1):
+            leak_check(state, seat, state.view(seat))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        lambda st, seat: st.auction["reveals"],  # a sealed reveal pick
+        lambda st, seat: st.rows[0]["down"],  # the row not yet taken
+    ],
+)
+def test_leak_check_catches_a_sealed_reveal(monkeypatch, extra):
+    state = GAME.new_state(3, seed=4)
+    for seat in range(3):
+        state.apply(seat, {"type": "bid", "loon": 2})
+    state.apply(0, {"type": "reveal", "card": state.hands[0][0]})
+    leak_check(state, 1, state.view(1))
+    _leaky(monkeypatch, extra)
+    with pytest.raises(AssertionError):
+        leak_check(state, 1, state.view(1))
+
+
+def test_leak_check_catches_a_ditched_card(monkeypatch):
+    state = GAME.new_state(3, seed=4)
+    while state.phase == "bid":
+        state.apply(
+            state.to_act()[0],
+            {"type": "bid", "loon": 0} if len(state.to_act()) > 1 else {"type": "bid", "loon": 1},
+        )
+    while state.phase != "ditch":
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    state.apply(0, state.legal_actions(0)[-1])
+    leak_check(state, 1, state.view(1))
+    _leaky(monkeypatch, lambda st, seat: st.ditched[0])
+    with pytest.raises(AssertionError):
+        leak_check(state, 1, state.view(1))
+
+
+def test_conservation_check_catches_a_lost_card():
+    state = GAME.new_state(4, seed=4)
+    conservation_check(state)
+    state.hands[0].pop()
+    with pytest.raises(AssertionError, match="lost or doubled"):
+        conservation_check(state)
+    state = GAME.new_state(4, seed=4)
+    state.hands[0].append(state.hands[1][0])
+    with pytest.raises(AssertionError, match="lost or doubled"):
+        conservation_check(state)
