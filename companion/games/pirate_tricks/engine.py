@@ -33,6 +33,34 @@ every card is dealt). Later rounds are shuffled with ``rng(seed, "round", k)``; 
 card decks are shuffled once per game with ``rng(seed, "score-decks")`` and drawn without
 replacement (cards named in the deal are drawn first).
 
+``view(seat)`` (``seat`` None: the table) holds:
+
+``round``, ``rounds``, ``phase``, ``players``, ``seat``, ``to_act``, ``turn``
+``hand``, ``ditched``       this seat's own cards (None for the table)
+``loon``                    per seat: this seat's own only; everybody's once ``over``
+``score_cards``             the four score cards of the round (full catalog entries)
+``rows``                    per row: ``up`` (5 cards), ``down`` (the 2 face-down cards for
+                            the row's owner only, else None), ``down_count``, ``owner``,
+                            ``loon`` lying on it, ``go_first`` (the top row)
+``go_first``                the seat holding the Go First marker (None before row 0 is taken)
+``auction``                 during the auction: ``step``, ``pass``, ``row``, ``bidders``,
+                            ``tied``, ``chooser``, ``waiting`` (who still has to choose),
+                            ``your_bid``, ``your_reveal`` (this seat's sealed choice)
+``events``                  the round's settled auction steps: ``row``, ``pass``,
+                            ``bids`` (all shown together), ``result`` (won, tie, zero,
+                            zero-again, chosen, free), ``tied``, ``reveals``,
+                            ``reveal_winner``, ``chooser``, ``taker``, ``paid``, ``row_loon``
+``ditch_done``              per seat, whether it has ditched (never which cards)
+``predicting``, ``predictions``   public, None when no card asks for predictions
+``recruitment``             per recruitment card, per seat: ``loon``, ``cards`` shown,
+                            ``groups``; None until scored
+``trick``                   during play: ``leader``, ``plays``, ``winning``, ``led``
+``last_trick``, ``tricks``  the last finished trick and tricks taken per seat
+``history``                 per finished round: score card ids, ``top_ups``, ``go_first``,
+                            ``paid_for_rows``, ``recruitment``, ``predictions``, ``tricks``,
+                            ``treasure``, ``capture``, ``paid`` (changes, never totals)
+``over``, ``winners``
+
 Our reading of the row auction (the rulebook leaves the order loose):
 
 * Rows are auctioned from the top down. Everyone who has no row yet bids on the current
