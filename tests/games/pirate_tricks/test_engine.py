@@ -526,3 +526,16 @@ def test_no_predictions_without_a_prediction_card():
     ditch(state)
     assert state.phase == "play" and state.view(None)["predictions"] is None
     assert not state.predicting
+
+
+def test_tie_above_zero_on_the_second_pass_is_a_reveal_and_the_winner_pays():
+    state = new(3, {1: ["R11"], 2: ["G11"]})
+    bid(state, [0, 0, 0])
+    bid(state, [1, 0, 0])
+    bid(state, [None, 0, 0])
+    bid(state, [None, 3, 3])  # second bid on row 0
+    assert state.phase == "reveal" and state.to_act() == [1, 2]
+    reveal(state, [None, "R11", "G11"])  # equal numbers: red wins
+    assert state.rows[0]["owner"] == 1 and state.go_first == 1
+    assert state.loon == [11, 12 - 3 + 2, 14]
+    assert [e["result"] for e in state.events] == ["zero", "won", "zero", "tie", "free"]
