@@ -420,6 +420,8 @@ def test_index_searches_on_the_server_without_javascript(client):
     results = re.search(r'<ol id="rules-results".*?</ol>', html, re.S).group(0)
     assert 'href="/rules/shoot#follow-suit"' in results
     assert "<mark>" in results
+    assert "1 match<" in client.get("/rules?q=distracted+cancelled").get_data(as_text=True)
+    assert "No rule matches that." in client.get("/rules?q=zzqqxx").get_data(as_text=True)
     hostile = client.get("/rules?q=%3Cscript%3Ealert(1)%3C/script%3E").get_data(as_text=True)
     assert "<script>alert" not in hostile
 
