@@ -3,8 +3,9 @@
 Each game page is ``templates/rules/game.html`` around the game's own content template
 ``templates/rules/games/<slug>.html`` and, inside its "our-reading" section, the partial
 ``templates/rules/readings/<slug>.html`` written by that game's engine owner. Every
-``<section id>`` on a page is a stable anchor other screens link to
-(``url_for("rules.game", slug="shoot", _anchor="follow-suit")``).
+``<section id>`` on a page is a stable anchor other screens link to, listed in
+:mod:`companion.rules.anchors`: ``rule_url("shoot", "follow-suit")`` in Python or templates.
+The search index (``/rules/search.json``) is parsed from the rendered pages themselves.
 """
 
 from __future__ import annotations
