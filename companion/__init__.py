@@ -94,9 +94,13 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from .main import bp as main_bp
     from .rules import bp as rules_bp
+    from .scorekeeper import bp as scorekeeper_bp
+    from .tables import bp as tables_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(rules_bp)
+    app.register_blueprint(scorekeeper_bp)
+    app.register_blueprint(tables_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

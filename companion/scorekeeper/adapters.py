@@ -1,0 +1,174 @@
+"""One interface over the games' pure score sheets (``companion/games/<slug>/sheet.py``).
+
+Each game's sheet module has its own signatures; the web layer talks only to an
+:class:`Adapter`, which knows the player names, the options and the stored rows:
+
+``check_options(names, options)``     the options, checked and with defaults (idempotent)
+``add(names, options, rows, entry)``  a new list of rows with ``entry`` appended
+``replace(names, options, rows, index, entry)`` / ``delete(names, options, rows, index)``
+``summary(names, options, rows)``     everything derived (scores, totals, next deal, winners)
+
+All of them raise :class:`~companion.games.base.IllegalAction` (or a subclass that may name
+the ``player`` and ``field`` at fault) with a message for the table, and never change the
+rows they are given. Rows are the JSON facts stored in ``ScoreEntry.facts``.
+
+Only the games listed in :data:`ADAPTERS` have a score mode in the app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..games import GAMES
+from ..games.base import IllegalAction
+from ..games.call_the_shot import sheet as call_the_shot_sheet
+from ..games.pull import rules as pull_rules
+from ..games.pull import sheet as pull_sheet
+from ..games.shoot import sheet as shoot_sheet
+
+Rows = list[dict[str, Any]]
+
+
+class Adapter:
+    """The common interface; a subclass wraps one game's sheet module."""
+
+    slug: str = ""
+    round_word: str = "round"  # "deal", "duel", "hand" in messages and headings
+
+    @property
+    def game(self):
+        return GAMES[self.slug]
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def min_players(self) -> int:
+        return self.game.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.game.max_players
+
+    def check_players(self, names: list[str]) -> None:
+        if not self.min_players <= len(names) <= self.max_players:
+            if self.min_players == self.max_players:
+                raise IllegalAction(f"{self.name} is for exactly {self.min_players} players.")
+            raise IllegalAction(
+                f"{self.name} is for {self.min_players} to {self.max_players} players."
+            )
+
+    def check_options(self, names: list[str], options: dict | None) -> dict:
+        raise NotImplementedError
+
+    def add(self, names: list[str], options: dict, rows: Rows, entry: Any) -> Rows:
+        raise NotImplementedError
+
+    def replace(self, names: list[str], options: dict, rows: Rows, index: int, entry: Any) -> Rows:
+        raise NotImplementedError
+
+    def delete(self, names: list[str], options: dict, rows: Rows, index: int) -> Rows:
+        raise NotImplementedError
+
+    def summary(self, names: list[str], options: dict, rows: Rows) -> dict:
+        raise NotImplementedError
+
+
+class ShootAdapter(Adapter):
+    """Shoot!: a row is ``{"bids": [...], "tricks": [...]}``; options schedule, chips, dealer."""
+
+    slug = "shoot"
+    round_word = "deal"
+
+    def check_options(self, names, options):
+        self.check_players(names)
+        return shoot_sheet.check_options(len(names), options)
+
+    def add(self, names, options, rows, entry):
+        return shoot_sheet.add(len(names), options, rows, entry, names)
+
+    def replace(self, names, options, rows, index, entry):
+        return shoot_sheet.replace(len(names), options, rows, index, entry, names)
+
+    def delete(self, names, options, rows, index):
+        return shoot_sheet.delete(len(names), options, rows, index, names)
+
+    def summary(self, names, options, rows):
+        return shoot_sheet.summary(len(names), options, rows, names)
+
+
+class CallTheShotAdapter(Adapter):
+    """Call the Shot: a row is ``{"challenger": 0 | 1, "shot": 0 | 1 | None}``."""
+
+    slug = "call_the_shot"
+    round_word = "duel"
+
+    def check_options(self, names, options):
+        self.check_players(names)
+        return call_the_shot_sheet.check_options(options)
+
+    def add(self, names, options, rows, entry):
+        return call_the_shot_sheet.add(rows, entry, options)
+
+    def replace(self, names, options, rows, index, entry):
+        return call_the_shot_sheet.replace(rows, index, entry, options)
+
+    def delete(self, names, options, rows, index):
+        return call_the_shot_sheet.delete(rows, index, options)
+
+    def summary(self, names, options, rows):
+        return call_the_shot_sheet.summary(rows, options)
+
+
+class PullAdapter(Adapter):
+    """PULL!: a row is ``{"sides": [...]}`` (quick points and fouls, or targets per round)."""
+
+    slug = "pull"
+    round_word = "hand"
+
+    def check_options(self, names, options):
+        self.check_players(names)
+        return pull_sheet.check_options(len(names), options)
+
+    def add(self, names, options, rows, entry):
+        return pull_sheet.add(len(names), options, rows, entry)
+
+    def replace(self, names, options, rows, index, entry):
+        return pull_sheet.replace(len(names), options, rows, index, entry)
+
+    def delete(self, names, options, rows, index):
+        return pull_sheet.delete(len(names), options, rows, index)
+
+    def summary(self, names, options, rows):
+        result = pull_sheet.summary(len(names), options, rows)
+        # Side names with the players' own names ("Ann & Cy"), not "player 1 & player 3".
+        result["side_names"] = [
+            " & ".join(names[seat] for seat in side) for side in result["sides"]
+        ]
+        return result
+
+
+def pull_targets(overrides: dict | None = None) -> list[dict[str, Any]]:
+    """The 24 PULL! targets for forms and tables: id, label, values and their tags."""
+    suits = pull_rules.suits()
+    out = []
+    for card, data in pull_rules.target_table(overrides).items():
+        suit = suits[data["suit"]]
+        out.append(
+            {
+                "id": card,
+                "label": f"{suit['symbol']} {suit['name']} {data['left']}",
+                "suit": data["suit"],
+                "left": data["left"],
+                "double": data["double"],
+                "animal": data["animal"],
+                "tags": dict(data["tags"]),
+            }
+        )
+    return out
+
+
+ADAPTERS: dict[str, Adapter] = {
+    a.slug: a for a in (ShootAdapter(), CallTheShotAdapter(), PullAdapter())
+}
