@@ -1,0 +1,459 @@
+"""Engine-mode tables: creating, joining, acting and undoing, each in one transaction.
+
+The table row holds the engine state snapshot and a version number; the ``action`` table
+beside it is an append-only log (an undo is appended as ``{"type": "undo"}`` by seat
+``None``). Every change runs in one transaction that first locks the table row
+(PostgreSQL ``SELECT … FOR UPDATE``; SQLite ``BEGIN IMMEDIATE``, which takes the database
+write lock before anything is read), checks the version the client saw, applies, stores
+the new snapshot and version with an ``Action`` row, commits, and only then tells the live
+broker, so a listener that refetches sees the committed state.
+
+Tokens (host and seats) are ``secrets.token_urlsafe(32)``; only their SHA-256 is stored
+and a presented token is compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+import socket
+import struct
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from flask import current_app
+from sqlalchemy import select
+
+from .. import live
+from ..extensions import db
+from ..games import GAMES, IllegalAction
+from ..games.base import Game, State
+from ..models import Action, Seat, Table
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: read aloud safely
+CODE_LENGTH = 6
+NAME_MAX = 24
+UNDO = {"type": "undo"}
+
+
+class TableError(Exception):
+    """A request the table refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str, **extra: Any):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+# -- tokens -------------------------------------------------------------------------------
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def same_hash(presented: str, stored: str) -> bool:
+    return hmac.compare_digest(presented.encode(), stored.encode())
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who presented a token: the host, a seat, or nobody (public)."""
+
+    host: bool = False
+    seat: int | None = None
+
+
+def identify(table: Table, token: str | None) -> Who:
+    """The holder of ``token`` at ``table``; :class:`TableError` 401 for an unknown one."""
+    if token is None:
+        return Who()
+    digest = hash_token(token)
+    # Compare with every stored hash (no early exit), so timing tells nothing.
+    host = same_hash(digest, table.host_token_hash)
+    seat = None
+    for s in table.seats:
+        if same_hash(digest, s.token_hash):
+            seat = s.index
+    if host:
+        return Who(host=True)
+    if seat is not None:
+        return Who(seat=seat)
+    raise TableError(401, "That token does not belong to this table. Join it again.")
+
+
+# -- names --------------------------------------------------------------------------------
+
+
+def clean_name(name: Any) -> str:
+    """A seat name: trimmed, 1–24 characters, no control characters."""
+    if not isinstance(name, str):
+        raise TableError(400, "A name must be text.")
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise TableError(400, "Please enter a name.")
+    if len(name) > NAME_MAX:
+        raise TableError(400, f"A name can be at most {NAME_MAX} characters long.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+        raise TableError(400, "A name cannot contain control or invisible characters.")
+    return name
+
+
+# -- loading and locking ------------------------------------------------------------------
+
+
+def normalise_code(code: str) -> str:
+    return code.strip().upper()
+
+
+def get_table(code: str) -> Table:
+    table = db.session.scalar(select(Table).where(Table.code == normalise_code(code)))
+    if table is None:
+        raise TableError(404, "There is no table with that code.")
+    return table
+
+
+def lock_table(code: str) -> Table:
+    """Start a write transaction holding the table's row lock and load the table."""
+    db.session.rollback()  # a fresh transaction: nothing read before the lock counts
+    conn = db.session.connection()
+    if conn.dialect.name == "sqlite":
+        # pysqlite opens transactions lazily; take the write lock before reading.
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    table = db.session.scalar(
+        select(Table)
+        .where(Table.code == normalise_code(code))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    if table is None:
+        db.session.rollback()
+        raise TableError(404, "There is no table with that code.")
+    return table
+
+
+def game_of(table: Table) -> Game:
+    return GAMES[table.game]
+
+
+def state_of(table: Table) -> State:
+    return game_of(table).state_from_dict(table.state)
+
+
+def started(table: Table) -> bool:
+    return len(table.seats) == table.players
+
+
+def seat_names(table: Table) -> list[str | None]:
+    names: list[str | None] = [None] * table.players
+    for s in table.seats:
+        names[s.index] = s.name
+    return names
+
+
+# -- creating and joining -----------------------------------------------------------------
+
+
+def new_code() -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if db.session.scalar(select(Table.id).where(Table.code == code)) is None:
+            return code
+
+
+def create_table(
+    game: Any,
+    players: Any,
+    options: Any = None,
+    seed: int | None = None,
+    deal: dict | None = None,
+) -> tuple[Table, str]:
+    """A new table and its host token. Bad settings raise :class:`TableError` 422."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise TableError(422, f"Unknown game. Choose one of: {', '.join(GAMES)}.")
+    if options is None:
+        options = {}
+    try:
+        state = GAMES[game].new_state(players, options, seed=seed, deal=deal)
+    except IllegalAction as error:
+        raise TableError(422, error.message) from None
+    token = new_token()
+    table = Table(
+        code=new_code(),
+        game=game,
+        players=state.players,
+        options=state.options,
+        seed=state.seed,
+        deal=deal,
+        state=state.to_dict(),
+        version=0,
+        host_token_hash=hash_token(token),
+    )
+    db.session.add(table)
+    db.session.commit()
+    return table, token
+
+
+def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str]:
+    """Take a seat (the one asked for, else the lowest free one); returns its token."""
+    name = clean_name(name)
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        raise TableError(400, "A seat must be a whole number.")
+    table = lock_table(code)
+    try:
+        taken = {s.index: s.name for s in table.seats}
+        if seat is not None and not 0 <= seat < table.players:
+            raise TableError(422, f"This table has seats 1 to {table.players}.")
+        if len(taken) >= table.players:
+            raise TableError(409, "Every seat at this table is taken.")
+        if seat is not None and seat in taken:
+            raise TableError(409, f"Seat {seat + 1} is taken by {taken[seat]}.")
+        if any(other.casefold() == name.casefold() for other in taken.values()):
+            raise TableError(409, f"Someone at this table is already called {name}.")
+        if seat is None:
+            seat = min(i for i in range(table.players) if i not in taken)
+        token = new_token()
+        table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
+        table.version += 1
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    announce(table)
+    return table, seat, token
+
+
+# -- acting -------------------------------------------------------------------------------
+
+
+def check_version(table: Table, version: Any) -> None:
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise TableError(400, 'Send the "version" you last saw, as a whole number.')
+    if version != table.version:
+        raise TableError(
+            409,
+            "The table changed in the meantime; here is the current version.",
+            version=table.version,
+        )
+
+
+def act(code: str, token: str | None, action: Any, version: Any) -> Table:
+    """Apply one seat's action in one locked transaction; returns the updated table."""
+    table = lock_table(code)
+    try:
+        if token is None:
+            raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
+        who = identify(table, token)
+        if who.seat is None:
+            raise TableError(403, "Only a player's seat token can play; join the table first.")
+        check_version(table, version)
+        if not started(table):
+            missing = table.players - len(table.seats)
+            raise TableError(
+                422, f"The game starts when every seat is taken ({missing} still to join)."
+            )
+        if not isinstance(action, dict):
+            raise TableError(400, 'The "action" must be an object, e.g. {"type": "play", …}.')
+        state = state_of(table)
+        try:
+            state.apply(who.seat, action)
+        except IllegalAction as error:
+            raise TableError(422, error.message) from None
+        seat, canonical = state.log[-1]
+        save(table, state, seat, canonical)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    announce(table)
+    return table
+
+
+def undo(code: str, token: str | None, version: Any = None) -> Table:
+    """Host only: take back the last action by replaying all the others."""
+    table = lock_table(code)
+    try:
+        if token is None:
+            raise TableError(401, "Send the host token (Authorization: Bearer …) to undo.")
+        who = identify(table, token)
+        if not who.host:
+            raise TableError(403, "Only the host can undo.")
+        if version is not None:
+            check_version(table, version)
+        state = state_of(table)
+        if not state.log:
+            raise TableError(422, "There is nothing to undo.")
+        previous = game_of(table).replay(state, upto=len(state.log) - 1)
+        save(table, previous, None, dict(UNDO))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    announce(table)
+    return table
+
+
+def save(table: Table, state: State, seat: int | None, action: dict) -> None:
+    table.state = state.to_dict()
+    table.version += 1
+    db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
+
+
+def announce(table: Table) -> None:
+    """Tell every live listener of this table that it changed (after the commit)."""
+    live.publish(channel(table.code), str(table.version))
+
+
+def channel(code: str) -> str:
+    return f"table:{code}"
+
+
+def replay_log(table: Table) -> State:
+    """The state rebuilt from the settings and the stored action log (undo included)."""
+    game = game_of(table)
+    state = game.new_state(table.players, table.options, seed=table.seed, deal=table.deal)
+    steps: list[list[Any]] = []
+    for row in db.session.scalars(
+        select(Action).where(Action.table_id == table.id).order_by(Action.version)
+    ):
+        if row.seat is None and row.action == UNDO:
+            steps.pop()
+        else:
+            steps.append([row.seat, row.action])
+    for seat, action in steps:
+        state.apply(seat, action)
+    return state
+
+
+# -- what a client sees -------------------------------------------------------------------
+
+
+def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, Any]:
+    """The one answer shape for ``view`` and ``actions`` (see docs/api.md)."""
+    state = state or state_of(table)
+    seat = who.seat
+    is_started = started(table)
+    over = state.is_over()
+    body: dict[str, Any] = {
+        "version": table.version,
+        "seat": seat,
+        "to_act": state.to_act() if is_started else [],
+        "legal": state.legal_actions(seat) if seat is not None and is_started else [],
+        "over": over,
+        "view": state.view(seat),
+        "game": table.game,
+        "code": table.code,
+        "players": seat_names(table),
+        "started": is_started,
+        "host": who.host,
+        "can_undo": who.host and bool(state.log),
+        "scores": state.scores() if over else None,
+    }
+    return body
+
+
+# -- the address phones use ---------------------------------------------------------------
+
+
+def join_url(code: str, host_url: str) -> str:
+    """Where a phone joins: ``PUBLIC_URL``, else this request's address, with a loopback
+    host replaced by this machine's LAN address (phones cannot reach ``localhost``)."""
+    return base_url(host_url) + f"/t/{code}/seat"
+
+
+def base_url(host_url: str) -> str:
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/")
+    parts = urlsplit(host_url)
+    host = parts.hostname or ""
+    if is_loopback(host):
+        lan = lan_address()
+        if lan:
+            netloc = lan if parts.port is None else f"{lan}:{parts.port}"
+            parts = parts._replace(netloc=netloc)
+    return urlunsplit(parts._replace(path="", query="", fragment="")).rstrip("/")
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(
+        ".localhost"
+    ):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+_LAN_CACHE: dict[str, Any] = {"at": 0.0, "value": None}
+_VIRTUAL = ("docker", "br-", "veth", "virbr", "lxc", "tun", "tap", "wg", "zt", "cni", "flannel")
+
+
+def lan_address() -> str | None:
+    """This machine's private IPv4 address on a real interface, found locally only
+    (interface ioctls; no packet is sent). Cached for a minute."""
+    now = time.monotonic()
+    if now - _LAN_CACHE["at"] > 60:
+        _LAN_CACHE["value"] = pick_lan(interface_addresses())
+        _LAN_CACHE["at"] = now
+    return _LAN_CACHE["value"]
+
+
+def interface_addresses() -> list[tuple[str, str]]:
+    """(interface, IPv4 address) pairs of this machine, read without network traffic."""
+    pairs: list[tuple[str, str]] = []
+    try:
+        import fcntl
+
+        names = [name for _, name in socket.if_nameindex()]
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            for name in names:
+                request = struct.pack("256s", name.encode()[:15])
+                try:
+                    answer = fcntl.ioctl(sock.fileno(), 0x8915, request)  # SIOCGIFADDR
+                except OSError:
+                    continue  # no IPv4 address on this interface
+                pairs.append((name, socket.inet_ntoa(answer[20:24])))
+    except (ImportError, OSError, AttributeError):
+        # Not Linux: the addresses the system resolver already knows for this host name.
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+        except OSError:
+            infos = []
+        pairs = [("", info[4][0]) for info in infos]
+    return pairs
+
+
+def pick_lan(pairs: list[tuple[str, str]]) -> str | None:
+    """The best private, non-loopback, non-link-local IPv4 address: real interfaces first,
+    then 192.168/16, 10/8, 172.16/12."""
+    best: list[tuple[int, int, str]] = []
+    for name, address in pairs:
+        try:
+            ip = ipaddress.IPv4Address(address)
+        except ValueError:
+            continue
+        if not ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_unspecified:
+            continue
+        virtual = int(name.startswith(_VIRTUAL))
+        if ip in ipaddress.IPv4Network("192.168.0.0/16"):
+            rank = 0
+        elif ip in ipaddress.IPv4Network("10.0.0.0/8"):
+            rank = 1
+        elif ip in ipaddress.IPv4Network("172.16.0.0/12"):
+            rank = 2
+        else:
+            rank = 3
+        best.append((virtual, rank, address))
+    return min(best)[2] if best else None
