@@ -160,13 +160,18 @@ class PullNewForm(NewSheetForm):
     hands = WholeNumberField("Number of hands", validators=[Optional(), NumberRange(1, 1000)])
     dealer = _dealer_field()
 
-    def validate_custom_goal(self, field):
-        if self.goal.data == "custom" and field.data is None:
-            raise ValidationError("Enter the target score.")
-
-    def validate_hands(self, field):
-        if self.goal.data == "hands" and field.data is None:
-            raise ValidationError("Enter the number of hands.")
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        # Checked here, not inline: Optional() stops a field's own validators when empty.
+        if self.goal.data == "custom" and self.custom_goal.data is None:
+            if not self.custom_goal.errors:
+                self.custom_goal.errors = ["Enter the target score."]
+            ok = False
+        if self.goal.data == "hands" and self.hands.data is None:
+            if not self.hands.errors:
+                self.hands.errors = ["Enter the number of hands."]
+            ok = False
+        return ok
 
     def options(self):
         options: dict[str, Any] = {
