@@ -13,6 +13,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField, StringField, ValidationError
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ..games.base import Game
@@ -53,7 +54,9 @@ def table_form(game: Game, formdata: Any = None) -> FlaskForm:
     class TableForm(FlaskForm):
         players = SelectField(
             "Number of players",
-            choices=[(n, str(n)) for n in range(game.min_players, game.max_players + 1)],
+            choices=[
+                SelectChoice(n, str(n)) for n in range(game.min_players, game.max_players + 1)
+            ],
             coerce=int,
             validators=[InputRequired()],
         )
@@ -63,7 +66,11 @@ def table_form(game: Game, formdata: Any = None) -> FlaskForm:
         if kind == "bool":
             field = SelectField(
                 label,
-                choices=[(DEFAULT, "The rules' default"), ("yes", "Yes"), ("no", "No")],
+                choices=[
+                    SelectChoice(DEFAULT, "The rules' default"),
+                    SelectChoice("yes", "Yes"),
+                    SelectChoice("no", "No"),
+                ],
                 default=DEFAULT,
             )
         elif kind == "int":

@@ -1,0 +1,549 @@
+"""Engine mode over HTTP: the JSON API (create, join, view, act, undo) for every game.
+
+``TablePlayers`` (in the spirit of flaskr's ``AuthActions``) creates a table through the
+API and seats N phones, each with its own test client and token; every response it sees is
+kept, so a test can check that none of them ever carried the seed, a token hash or the
+state snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from companion.extensions import db
+from companion.games import GAMES, IllegalAction
+from companion.models import Action, Seat, Table
+from companion.tables import service
+
+
+class TablePlayers:
+    """A table made through the API, with one client (phone) per seat."""
+
+    def __init__(self, app, game: str, players: int | None = None, options: dict | None = None):
+        self.app = app
+        self.game = game
+        self.players = players or GAMES[game].min_players
+        self.responses: list[str] = []
+        self.host = app.test_client()
+        answer = self.post(self.host, "/api/tables", {"game": game, "players": self.players})
+        assert answer.status_code == 201, answer.get_json()
+        body = answer.get_json()
+        self.code: str = body["code"]
+        self.host_token: str = body["host_token"]
+        self.phones = [app.test_client() for _ in range(self.players)]
+        self.tokens: list[str] = []
+
+    # -- requests, each recorded -------------------------------------------------------
+
+    def _keep(self, response):
+        self.responses.append(response.get_data(as_text=True))
+        return response
+
+    def post(self, client, url: str, body: Any, token: str | None = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self._keep(client.post(url, json=body, headers=headers))
+
+    def get(self, client, url: str, token: str | None = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return self._keep(client.get(url, headers=headers))
+
+    # -- the table ---------------------------------------------------------------------
+
+    def join_all(self, names: list[str] | None = None) -> TablePlayers:
+        names = names or [f"Player {i + 1}" for i in range(self.players)]
+        for i, name in enumerate(names):
+            self.join(i, name)
+        return self
+
+    def join(self, phone: int, name: str, seat: int | None = None):
+        body = {"name": name} if seat is None else {"name": name, "seat": seat}
+        answer = self.post(self.phones[phone], f"/api/tables/{self.code}/seats", body)
+        if answer.status_code == 201:
+            assert answer.get_json()["seat"] == phone
+            self.tokens.append(answer.get_json()["token"])
+        return answer
+
+    def view(self, seat: int | None = None, token: str | None = None):
+        client = self.host if seat is None else self.phones[seat]
+        token = token if token is not None else (None if seat is None else self.tokens[seat])
+        return self.get(client, f"/api/tables/{self.code}/view", token)
+
+    def envelope(self, seat: int | None = None) -> dict:
+        answer = self.view(seat)
+        assert answer.status_code == 200, answer.get_json()
+        return answer.get_json()
+
+    def act(self, seat: int, action: Any, version: Any = None, token: str | None = None):
+        if version is None:
+            version = self.envelope(seat)["version"]
+        body = {"action": action, "version": version}
+        return self.post(
+            self.phones[seat], f"/api/tables/{self.code}/actions", body, token or self.tokens[seat]
+        )
+
+    def undo(self, token: str | None, body: Any = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        url = f"/api/tables/{self.code}/undo"
+        if body is None:
+            return self._keep(self.host.post(url, headers=headers))
+        return self._keep(self.host.post(url, json=body, headers=headers))
+
+    def random_move(self, rng: random.Random) -> tuple[int, dict]:
+        to_act = self.envelope(None)["to_act"]
+        seat = rng.choice(to_act)
+        env = self.envelope(seat)
+        action = rng.choice(env["legal"])
+        answer = self.act(seat, action, env["version"])
+        assert answer.status_code == 200, answer.get_json()
+        return seat, action
+
+    # -- the stored row ----------------------------------------------------------------
+
+    def row(self) -> Table:
+        with self.app.app_context():
+            table = db.session.scalar(db.select(Table).where(Table.code == self.code))
+            db.session.expunge(table)
+            return table
+
+    def state(self):
+        table = self.row()
+        return GAMES[self.game].state_from_dict(table.state)
+
+    def snapshot(self) -> tuple[int, dict, int, int]:
+        """Everything an accepted change would alter: version, state, log and seats."""
+        with self.app.app_context():
+            table = db.session.scalar(db.select(Table).where(Table.code == self.code))
+            actions = db.session.scalar(
+                db.select(db.func.count()).select_from(Action).where(Action.table_id == table.id)
+            )
+            seats = db.session.scalar(
+                db.select(db.func.count()).select_from(Seat).where(Seat.table_id == table.id)
+            )
+            return table.version, json.loads(json.dumps(table.state)), actions, seats
+
+    def secrets(self) -> list[str]:
+        with self.app.app_context():
+            table = db.session.scalar(db.select(Table).where(Table.code == self.code))
+            found = [str(table.seed), table.host_token_hash]
+            found += [seat.token_hash for seat in table.seats]
+            return found
+
+
+def walk_keys(value: Any) -> set[str]:
+    keys: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            keys.add(key)
+            keys |= walk_keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            keys |= walk_keys(item)
+    return keys
+
+
+def assert_nothing_secret(players: TablePlayers) -> None:
+    """No response ever held the seed, a token hash, or the raw state snapshot."""
+    secrets = players.secrets()
+    for text in players.responses:
+        for secret in secrets:
+            assert secret not in text
+        try:
+            body = json.loads(text)
+        except ValueError:
+            continue
+        assert not {"seed", "log", "token_hash", "host_token_hash"} & walk_keys(body)
+
+
+@pytest.fixture
+def table_players(app):
+    made: list[TablePlayers] = []
+
+    def make(game: str, players: int | None = None) -> TablePlayers:
+        made.append(TablePlayers(app, game, players))
+        return made[-1]
+
+    yield make
+    for players in made:
+        assert_nothing_secret(players)
+
+
+def replayed_from_log(app, code: str) -> dict:
+    with app.app_context():
+        table = service.get_table(code)
+        return service.replay_log(table).to_dict()
+
+
+# -- create, join, view, act ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_create_join_view_and_play_every_game(app, table_players, game):
+    players = table_players(game).join_all()
+    rng = random.Random(7)
+    for _ in range(8):
+        state = players.state()
+        if state.is_over():
+            break
+        before = players.envelope(None)["version"]
+        seat, action = players.random_move(rng)
+        after = players.state()
+        assert after.log[-1] == [seat, action]
+        assert players.envelope(None)["version"] == before + 1
+    table = players.row()
+    # The stored snapshot is what the stored log replays to, and what the engine replays.
+    assert replayed_from_log(app, players.code) == table.state
+    state = players.state()
+    assert GAMES[game].replay(state).to_dict() == table.state
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_envelope_is_the_engines_view_of_that_seat_only(table_players, game):
+    players = table_players(game).join_all()
+    rng = random.Random(3)
+    for _ in range(4):
+        state = players.state()
+        public = players.envelope(None)
+        assert public["seat"] is None and public["legal"] == []
+        assert public["view"] == json.loads(json.dumps(state.view(None)))
+        assert public["view"].get("hand") is None  # the table screen holds no hand
+        assert public["to_act"] == state.to_act()
+        for seat in range(players.players):
+            env = players.envelope(seat)
+            assert env["seat"] == seat
+            assert env["view"] == json.loads(json.dumps(state.view(seat)))
+            assert env["legal"] == json.loads(json.dumps(state.legal_actions(seat)))
+            mine = env["view"].get("hand") or []
+            for other in range(players.players):
+                theirs = state.view(other).get("hand") or []
+                if other != seat and GAMES[game].slug != "call_the_shot":
+                    # Card ids are unique in these decks: none of theirs is in my hand.
+                    assert not set(map(str, theirs)) & set(map(str, mine))
+        if state.is_over():
+            break
+        players.random_move(rng)
+
+
+def test_a_call_the_shot_game_plays_to_the_end_over_http(table_players):
+    players = table_players("call_the_shot").join_all(["Ann", "Bob"])
+    rng = random.Random(11)
+    for _ in range(500):
+        if players.envelope(None)["over"]:
+            break
+        players.random_move(rng)
+    end = players.envelope(0)
+    state = players.state()
+    assert end["over"] is True and state.is_over()
+    assert end["scores"] == state.scores()
+    assert end["legal"] == [] and end["to_act"] == []
+    assert max(end["scores"]) >= 0 and end["view"]["loser"] in (0, 1)
+    before = players.snapshot()
+    late = players.act(0, {"type": "call"}, end["version"])
+    assert late.status_code == 422
+    assert late.get_json()["error"] == "The game is over."
+    assert players.snapshot() == before
+
+
+def test_scores_are_hidden_until_the_game_is_over(table_players):
+    players = table_players("pirate_tricks").join_all()
+    assert players.envelope(None)["scores"] is None
+
+
+def test_the_view_says_who_is_missing_and_play_waits_for_every_seat(table_players):
+    players = table_players("shoot", 3)
+    players.join(0, "Ann")
+    env = players.envelope(0)
+    assert env["players"] == ["Ann", None, None]
+    assert env["started"] is False and env["legal"] == [] and env["to_act"] == []
+    state = players.state()
+    before = players.snapshot()
+    answer = players.act(0, state.legal_actions(0)[0], env["version"])
+    assert answer.status_code == 422
+    assert "2 still to join" in answer.get_json()["error"]
+    assert players.snapshot() == before
+
+
+# -- refusals change nothing ----------------------------------------------------------
+
+
+def test_a_stale_version_is_refused_with_the_current_one(table_players):
+    players = table_players("call_the_shot").join_all()
+    env = players.envelope(None)
+    seat = env["to_act"][0]
+    legal = players.envelope(seat)["legal"]
+    before = players.snapshot()
+    answer = players.act(seat, legal[0], env["version"] - 1)
+    assert answer.status_code == 409
+    assert answer.get_json()["version"] == env["version"]
+    assert players.snapshot() == before
+    # The same move with the current version goes through exactly once.
+    assert players.act(seat, legal[0], env["version"]).status_code == 200
+    again = players.act(seat, legal[0], env["version"])
+    assert again.status_code == 409
+    assert players.snapshot()[0] == env["version"] + 1
+
+
+def test_an_illegal_action_gets_the_engines_message_and_changes_nothing(table_players):
+    players = table_players("call_the_shot").join_all()
+    env = players.envelope(None)
+    seat = env["to_act"][0]
+    other = 1 - seat
+    state = players.state()
+    bogus = {"type": "play", "card": "joker", "claim": "headshot"}
+    with pytest.raises(IllegalAction) as expected:
+        state.apply(seat, bogus)
+    before = players.snapshot()
+    answer = players.act(seat, bogus, env["version"])
+    assert answer.status_code == 422
+    assert answer.get_json()["error"] == expected.value.message
+    assert players.snapshot() == before
+    # Out of turn: the engine's own words too.
+    with pytest.raises(IllegalAction) as turn:
+        state.apply(other, state.legal_actions(seat)[0])
+    answer = players.act(other, state.legal_actions(seat)[0], env["version"])
+    assert answer.status_code == 422
+    assert answer.get_json()["error"] == turn.value.message
+    assert players.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"version": 0},
+        {"action": {"type": "call"}},
+        {"action": "call", "version": 0},
+        {"action": ["call"], "version": 0},
+        {"action": {"type": "call"}, "version": "0"},
+        {"action": {"type": "call"}, "version": True},
+        [1, 2],
+    ],
+)
+def test_malformed_action_bodies_are_refused(table_players, body):
+    players = table_players("call_the_shot").join_all()
+    before = players.snapshot()
+    answer = players.post(
+        players.phones[0], f"/api/tables/{players.code}/actions", body, players.tokens[0]
+    )
+    assert answer.status_code in (400, 409, 422)
+    assert answer.status_code != 409 or body.get("version") == 0
+    assert isinstance(answer.get_json()["error"], str) and answer.get_json()["error"]
+    assert players.snapshot() == before
+
+
+def test_not_json_is_refused(app, table_players):
+    players = table_players("call_the_shot").join_all()
+    before = players.snapshot()
+    url = f"/api/tables/{players.code}/actions"
+    auth = {"Authorization": f"Bearer {players.tokens[0]}"}
+    broken = players._keep(
+        players.phones[0].post(url, data="{not json", headers=auth, content_type="application/json")
+    )
+    assert broken.status_code == 400 and "not valid JSON" in broken.get_json()["error"]
+    form = players._keep(players.phones[0].post(url, data={"action": "x"}, headers=auth))
+    assert form.status_code == 400 and "application/json" in form.get_json()["error"]
+    assert players.snapshot() == before
+
+
+# -- tokens ---------------------------------------------------------------------------
+
+
+def test_forged_and_foreign_tokens_get_401(app, table_players):
+    players = table_players("call_the_shot").join_all()
+    elsewhere = table_players("call_the_shot").join_all()
+    before = players.snapshot()
+    for token in ("forged-" + "x" * 40, elsewhere.tokens[0], elsewhere.host_token):
+        view = players.view(0, token=token)
+        assert view.status_code == 401
+        assert view.get_json()["error"]
+        assert view.headers["WWW-Authenticate"].startswith("Bearer")
+        acted = players.act(0, {"type": "call"}, before[0], token=token)
+        assert acted.status_code == 401
+    bad_scheme = players.phones[0].get(
+        f"/api/tables/{players.code}/view", headers={"Authorization": "Basic abc"}
+    )
+    assert bad_scheme.status_code == 401
+    assert players.snapshot() == before
+
+
+def test_no_token_is_the_public_view_and_the_host_token_adds_host_powers(table_players):
+    players = table_players("call_the_shot").join_all()
+    public = players.envelope(None)
+    host = players.view(None, token=players.host_token).get_json()
+    assert public["host"] is False and host["host"] is True
+    assert public["view"] == host["view"] and host["seat"] is None and host["legal"] == []
+    # The host cannot play a seat's cards, and nobody plays without a token.
+    version = public["version"]
+    answer = players.act(0, {"type": "call"}, version, token=players.host_token)
+    assert answer.status_code == 403
+    anonymous = players.host.post(
+        f"/api/tables/{players.code}/actions", json={"action": {"type": "call"}, "version": version}
+    )
+    assert anonymous.status_code == 401
+
+
+def test_tokens_are_stored_only_as_hashes(table_players):
+    players = table_players("pull").join_all()
+    table = players.row()
+    with players.app.app_context():
+        seats = db.session.scalars(db.select(Seat).where(Seat.table_id == table.id)).all()
+        stored = {seat.token_hash for seat in seats} | {table.host_token_hash}
+    assert stored == {service.hash_token(t) for t in players.tokens + [players.host_token]}
+    assert not set(players.tokens + [players.host_token]) & stored
+
+
+# -- creating and joining -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"game": "poker", "players": 2}, 422, "Unknown game"),
+        ({"game": "call_the_shot", "players": 3}, 422, "2 to 2 players"),
+        ({"game": "shoot", "players": "4"}, 400, "whole number"),
+        ({"game": "shoot", "players": 4, "options": []}, 400, "object"),
+        ({"game": "shoot", "players": 4, "options": {"colour": "red"}}, 422, ""),
+        ({"game": "call_the_shot", "players": 2, "options": {"shots_to_lose": -1}}, 422, ""),
+        ({"players": 4}, 400, "Missing field: game"),
+        ("shoot", 400, "object"),
+    ],
+)
+def test_bad_tables_are_refused_with_a_clear_message(app, client, body, status, words):
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == status
+    assert words in answer.get_json()["error"] and answer.get_json()["error"]
+    if status == 422 and isinstance(body, dict) and body.get("game") in GAMES:
+        with pytest.raises(IllegalAction) as expected:
+            GAMES[body["game"]].new_state(body["players"], body.get("options"))
+        assert answer.get_json()["error"] == expected.value.message
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Table)) == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("", "enter a name"),
+        ("   ", "enter a name"),
+        ("x" * 25, "at most 24"),
+        ("x" * 10_000, "at most 24"),
+        ("Ann\x00", "control"),
+        ("An\nn", "control"),
+        ("A\u202eB", "invisible"),
+        (42, "text"),
+        (None, "text"),
+    ],
+)
+def test_bad_names_are_refused_and_nothing_changes(table_players, name, words):
+    players = table_players("call_the_shot")
+    before = players.snapshot()
+    answer = players.join(0, name)
+    assert answer.status_code == 400
+    assert words in answer.get_json()["error"]
+    assert players.snapshot() == before
+
+
+def test_names_are_trimmed_unique_and_seats_are_not_taken_twice(table_players):
+    players = table_players("shoot", 3)
+    assert players.join(0, "  Ann  ").status_code == 201
+    assert players.envelope(None)["players"][0] == "Ann"
+    assert players.join(1, "ann").status_code == 409
+    assert players.join(1, "Bob", seat=0).status_code == 409
+    assert players.join(1, "Bob", seat=7).status_code == 422
+    assert players.join(1, "Bob", seat="1").status_code == 400
+    assert players.join(1, "Bob", seat=1).status_code == 201
+    assert players.join(2, "Cy").status_code == 201
+    before = players.snapshot()
+    assert players.join(2, "Dee").status_code == 409
+    assert players.snapshot() == before
+
+
+def test_an_unknown_table_is_404_json(client):
+    answer = client.get("/api/tables/NOPE42/view")
+    assert answer.status_code == 404 and "no table" in answer.get_json()["error"]
+
+
+def test_a_huge_body_is_refused(table_players):
+    players = table_players("call_the_shot")
+    before = players.snapshot()
+    answer = players.join(0, "x" * 100_000)
+    assert answer.status_code in (400, 413)
+    assert players.snapshot() == before
+
+
+# -- undo -----------------------------------------------------------------------------
+
+
+def test_undo_is_for_the_host_only_and_replays_the_rest(app, table_players):
+    players = table_players("call_the_shot").join_all()
+    rng = random.Random(5)
+    for _ in range(3):
+        players.random_move(rng)
+    state = players.state()
+    before = players.snapshot()
+    assert players.undo(players.tokens[0]).status_code == 403
+    assert players.undo(None).status_code == 401
+    assert players.undo("forged-token-" + "y" * 30).status_code == 401
+    assert players.snapshot() == before
+    stale = players.undo(players.host_token, {"version": before[0] - 1})
+    assert stale.status_code == 409 and players.snapshot() == before
+
+    answer = players.undo(players.host_token)
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert body["version"] == before[0] + 1 and body["host"] is True
+    expected = GAMES["call_the_shot"].replay(state, upto=len(state.log) - 1)
+    assert players.row().state == expected.to_dict()
+    # The log is append-only: the undo is a row of its own; replaying it gives the snapshot.
+    with app.app_context():
+        table = service.get_table(players.code)
+        rows = db.session.scalars(
+            db.select(Action).where(Action.table_id == table.id).order_by(Action.version)
+        ).all()
+        assert rows[-1].seat is None and rows[-1].action == {"type": "undo"}
+        assert len(rows) == 4
+    assert replayed_from_log(app, players.code) == players.row().state
+
+
+def test_undo_with_nothing_to_undo_is_refused(table_players):
+    players = table_players("call_the_shot").join_all()
+    before = players.snapshot()
+    answer = players.undo(players.host_token)
+    assert answer.status_code == 422 and "nothing to undo" in answer.get_json()["error"]
+    assert players.snapshot() == before
+
+
+# -- live events ----------------------------------------------------------------------
+
+
+def test_events_send_the_version_now_and_after_each_change(make_app):
+    app = make_app(TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
+    players = TablePlayers(app, "call_the_shot").join_all()
+    stream = players.host.get(f"/api/tables/{players.code}/events", buffered=False)
+    try:
+        assert stream.status_code == 200
+        assert stream.mimetype == "text/event-stream"
+        chunks = iter(stream.response)
+        text = ""
+        while "event: version" not in text:
+            text += next(chunks).decode()
+        version = players.envelope(None)["version"]
+        assert f"data: {version}\n" in text
+        players.random_move(random.Random(1))
+        rest = b"".join(chunks).decode()  # ends after the second event
+        assert f"event: version\ndata: {version + 1}\n\n" in rest
+    finally:
+        stream.close()
+
+
+def test_the_event_stream_ends_on_its_own(make_app):
+    app = make_app(TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=0.3)
+    players = TablePlayers(app, "call_the_shot")
+    stream = players.host.get(f"/api/tables/{players.code}/events", buffered=False)
+    try:
+        text = b"".join(stream.response).decode()
+    finally:
+        stream.close()
+    assert text.count("event: version") == 1 and ": keep-alive" in text
