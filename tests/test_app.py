@@ -134,4 +134,4 @@ def test_instance_config_file_is_read_when_not_testing(clean_env, tmp_path, monk
     assert app.instance_path == str(instance)
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{target}"
     assert app.config["PUBLIC_URL"] == "https://cards.example.org"
-    assert TABLES <= tables_of(app)
+    assert tables_of(app) >= TABLES

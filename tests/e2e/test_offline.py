@@ -4,7 +4,10 @@ offline *and* the server stopped) the rules page still reads and the rules searc
 
 from __future__ import annotations
 
+import logging
+import shutil
 import threading
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
@@ -24,11 +27,28 @@ ARGS = [
 PHONE = {"width": 390, "height": 844}
 
 
+def buffered(app):
+    """Each response read whole and its iterable closed at once. Werkzeug's development
+    server skips ``close()`` when the browser drops a connection (Chromium cancels some
+    requests), which would leave a static file open and fail the run with a
+    ResourceWarning. Not for streamed responses (server-sent events)."""
+
+    def wsgi(environ, start_response):
+        body = app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return wsgi
+
+
 class Server:
     """The app on 127.0.0.1, a free port, in a background thread."""
 
     def __init__(self, app):
-        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self._server = make_server("127.0.0.1", 0, buffered(app), threaded=True)
         self.url = f"http://127.0.0.1:{self._server.server_port}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
@@ -40,6 +60,16 @@ class Server:
             self._server.server_close()
             self._thread.join(10)
             self.running = False
+
+
+@pytest.fixture(autouse=True)
+def quiet_server_log():
+    """One log line per request drowns a failure's report: keep warnings only."""
+    logger = logging.getLogger("werkzeug")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    yield
+    logger.setLevel(level)
 
 
 @pytest.fixture
@@ -62,11 +92,21 @@ def browser(chromium):
 def wait_until(page, expression: str, timeout: float = 20.0) -> None:
     """Poll a JS expression from here: ``page.wait_for_function`` evaluates its predicate
     with ``eval`` inside the page, which the app's Content-Security-Policy (rightly) blocks."""
+    from playwright.sync_api import Error
+
     for _ in range(int(timeout * 10)):
-        if page.evaluate(expression):
-            return
+        try:
+            if page.evaluate(expression):
+                return
+        except Error:  # the page is between two documents (a reload): ask again
+            pass
         page.wait_for_timeout(100)
-    raise AssertionError(f"still false after {timeout} s: {expression}")
+    state = page.evaluate(
+        """navigator.serviceWorker.getRegistration().then((r) => r
+             ? ["installing", "waiting", "active"].map((k) => k + ":" + (r[k] && r[k].state))
+             : "no service worker registered")"""
+    )
+    raise AssertionError(f"still false after {timeout} s: {expression} (worker: {state})")
 
 
 def no_sideways_scroll(page) -> bool:
@@ -159,3 +199,47 @@ def test_tap_targets_are_at_least_44px(server, browser):
     for label, width, height in sizes:
         assert width >= 44 and height >= 44, (label, width, height)
     context.close()
+
+
+def test_a_new_version_waits_until_the_player_asks(make_app, browser, tmp_path):
+    """A new service worker never reloads the page by itself: it waits, the page offers a
+    reload, and only the player's tap swaps the version and reloads."""
+    static = tmp_path / "static"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "static", static)
+    app = make_app(TESTING=False)
+    app.static_folder = str(static)
+    server = Server(app)
+    try:
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(server.url + "/")
+        wait_until(page, "navigator.serviceWorker.controller !== null")
+        first = page.evaluate("navigator.serviceWorker.controller.scriptURL")
+        page.evaluate("window.inTheMiddleOfAGame = true")
+        assert not page.locator("#update-notice").is_visible()
+
+        # A new release: a static file changes, so the worker's script changes.
+        css = static / "css" / "app.css"
+        css.write_text(css.read_text() + "\n/* a new release */\n")
+        page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+        wait_until(page, "navigator.serviceWorker.getRegistration().then((r) => !!r.waiting)")
+        page.locator("#update-notice").wait_for(state="visible", timeout=10_000)
+        page.wait_for_timeout(500)
+        # Still the same page, still controlled by the old worker.
+        assert page.evaluate("window.inTheMiddleOfAGame") is True
+        assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == first
+        old_css = page.evaluate(
+            "document.querySelector('link[rel=stylesheet]').getAttribute('href')"
+        )
+
+        page.locator("#update-reload").click()
+        wait_until(page, "window.inTheMiddleOfAGame === undefined")
+        page.wait_for_load_state()
+        new_css = page.evaluate(
+            "document.querySelector('link[rel=stylesheet]').getAttribute('href')"
+        )
+        assert new_css != old_css
+        assert not page.locator("#update-notice").is_visible()
+        context.close()
+    finally:
+        server.stop()
