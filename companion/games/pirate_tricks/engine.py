@@ -114,7 +114,7 @@ from itertools import combinations
 from typing import Any
 
 from .. import cards
-from ..base import Action, Game, IllegalAction, State
+from ..base import Action, Game, IllegalAction, State, plain_copy
 from . import rules
 
 START_LOON = 12
@@ -666,20 +666,20 @@ class PirateTricksState(State):
             "ditched": list(self.ditched[seat]) if mine and self.ditched[seat] else None,
             "ditch_done": [d is not None for d in self.ditched],
             "loon": [self.loon[s] if over or (mine and s == seat) else None for s in range(n)],
-            "score_cards": copy.deepcopy(self.score_cards),
+            "score_cards": plain_copy(self.score_cards),
             "rows": rows,
             "go_first": self.go_first,
             "auction": auction,
-            "events": copy.deepcopy(self.events),
+            "events": plain_copy(self.events),
             "predicting": self.predicting,
             "predictions": list(self.predictions) if self.predicting else None,
-            "recruitment": copy.deepcopy(self.recruitment),
+            "recruitment": plain_copy(self.recruitment),
             "to_act": self.to_act(),
             "turn": self.turn,
             "trick": trick,
-            "last_trick": copy.deepcopy(self.last_trick),
+            "last_trick": plain_copy(self.last_trick),
             "tricks": list(self.tricks),
-            "history": copy.deepcopy(self.history),
+            "history": plain_copy(self.history),
             "over": over,
             "winners": self.winners() if over else None,
         }

@@ -138,8 +138,8 @@ def options(players, chooser):
     return {"rounds": chooser.choice([3, 4, 5])}
 
 
-# 600 random games (about 25 s); PT_SWEEP_GAMES=5000 for a longer run before a release.
-SWEEP_GAMES = int(os.environ.get("PT_SWEEP_GAMES", "600"))
+# 500 random games (about 20 s of CPU); PT_SWEEP_GAMES=3000 for a longer run.
+SWEEP_GAMES = int(os.environ.get("PT_SWEEP_GAMES", "500"))
 
 
 def test_sweep_many_games():
