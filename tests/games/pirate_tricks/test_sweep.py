@@ -138,8 +138,8 @@ def options(players, chooser):
     return {"rounds": chooser.choice([3, 4, 5])}
 
 
-# 500 random games (about 20 s of CPU); PT_SWEEP_GAMES=3000 for a longer run.
-SWEEP_GAMES = int(os.environ.get("PT_SWEEP_GAMES", "500"))
+# 1,000 random games (about 40 s of CPU); PT_SWEEP_GAMES=3000 for a longer run.
+SWEEP_GAMES = int(os.environ.get("PT_SWEEP_GAMES", "1000"))
 
 
 def test_sweep_many_games():
