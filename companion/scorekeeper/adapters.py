@@ -22,6 +22,8 @@ from typing import Any
 from ..games import GAMES
 from ..games.base import IllegalAction
 from ..games.call_the_shot import sheet as call_the_shot_sheet
+from ..games.pirate_tricks import rules as pirate_rules
+from ..games.pirate_tricks import sheet as pirate_sheet
 from ..games.pull import rules as pull_rules
 from ..games.pull import sheet as pull_sheet
 from ..games.shoot import sheet as shoot_sheet
@@ -149,6 +151,80 @@ class PullAdapter(Adapter):
         return result
 
 
+class PirateTricksAdapter(Adapter):
+    """Pirate Tricks: a row is the round's score cards plus each player's ledger facts."""
+
+    slug = "pirate_tricks"
+    round_word = "round"
+
+    def check_options(self, names, options):
+        self.check_players(names)
+        return pirate_sheet.check_options(len(names), options)
+
+    def add(self, names, options, rows, entry):
+        return pirate_sheet.add(len(names), options, rows, entry, names)
+
+    def replace(self, names, options, rows, index, entry):
+        return pirate_sheet.replace(len(names), options, rows, index, entry, names)
+
+    def delete(self, names, options, rows, index):
+        return pirate_sheet.delete(len(names), options, rows, index, names)
+
+    def summary(self, names, options, rows):
+        return pirate_sheet.summary(len(names), options, rows, names)
+
+
+def pirate_cards(options: dict | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The score cards of each deck (id, name, text, whether it asks for predictions)."""
+    catalog = pirate_rules.load_catalog((options or {}).get("catalog"))
+    return {
+        deck: [
+            {
+                "id": card["id"],
+                "name": card["name"],
+                "text": card["text"],
+                "tag": card["tag"],
+                "prediction": pirate_rules.needs_prediction(card),
+            }
+            for card in catalog[deck]
+        ]
+        for deck in pirate_rules.DECKS
+    }
+
+
+def pirate_counted(options: dict | None, card_ids: list[str]) -> list[dict[str, Any]]:
+    """The counts a round needs from each player: one per effect of the chosen treasure and
+    capture cards that counts captured cards, in the order the sheet expects them."""
+    catalog = pirate_rules.load_catalog((options or {}).get("catalog"))
+    index = pirate_rules.card_index(catalog)
+    counted = []
+    for card_id in card_ids:
+        found = index.get(card_id)
+        if found is None or found[0] == "recruitment":
+            continue
+        for slot, effect in enumerate(pirate_rules.filtered_effects(found[1])):
+            counted.append(
+                {
+                    "card": card_id,
+                    "name": found[1]["name"],
+                    "slot": slot,
+                    "label": pirate_rules.describe_filter(effect["filter"]).replace(
+                        "card", "cards", 1
+                    )
+                    + " taken",
+                }
+            )
+    return counted
+
+
+def pirate_predicting(options: dict | None, card_ids: list[str]) -> bool:
+    catalog = pirate_rules.load_catalog((options or {}).get("catalog"))
+    index = pirate_rules.card_index(catalog)
+    return any(
+        pirate_rules.needs_prediction(index[card_id][1]) for card_id in card_ids if card_id in index
+    )
+
+
 def pull_targets(overrides: dict | None = None) -> list[dict[str, Any]]:
     """The 24 PULL! targets for forms and tables: id, label, values and their tags."""
     suits = pull_rules.suits()
@@ -170,5 +246,5 @@ def pull_targets(overrides: dict | None = None) -> list[dict[str, Any]]:
 
 
 ADAPTERS: dict[str, Adapter] = {
-    a.slug: a for a in (ShootAdapter(), CallTheShotAdapter(), PullAdapter())
+    a.slug: a for a in (ShootAdapter(), CallTheShotAdapter(), PullAdapter(), PirateTricksAdapter())
 }

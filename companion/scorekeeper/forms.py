@@ -24,7 +24,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..games.pull import rules as pull_rules
-from .adapters import pull_targets
+from .adapters import pirate_cards, pirate_counted, pirate_predicting, pull_targets
 
 NAME_LENGTH = 24
 NUMBER = "Enter a whole number."
@@ -38,6 +38,18 @@ class WholeNumberField(IntegerField):
             super().process_formdata(valuelist)
         except ValueError:
             raise ValueError(NUMBER) from None
+
+
+class SeatList(FieldList):
+    """One entry per seat, always numbered 0 to n-1 (``max_entries``).
+
+    A plain FieldList numbers its entries by the indices found in the post, so a box the
+    browser leaves out (an unticked checkbox) would shift the later seats' values onto the
+    wrong players; here each value stays with its own seat.
+    """
+
+    def _extract_indices(self, prefix, formdata):
+        return iter(range(self.max_entries))
 
 
 def clean_name(value: Any) -> str:
@@ -200,7 +212,27 @@ class PullNewForm(NewSheetForm):
         return options
 
 
-NEW_FORMS = {"shoot": ShootNewForm, "call_the_shot": CallTheShotNewForm, "pull": PullNewForm}
+class PirateTricksNewForm(NewSheetForm):
+    rounds = RadioField(
+        "Rounds",
+        choices=[
+            SelectChoice("3", "3 rounds"),
+            SelectChoice("4", "4 rounds"),
+            SelectChoice("5", "5 rounds"),
+        ],
+        default="3",
+    )
+
+    def options(self):
+        return {"rounds": int(self.rounds.data)}
+
+
+NEW_FORMS = {
+    "shoot": ShootNewForm,
+    "call_the_shot": CallTheShotNewForm,
+    "pull": PullNewForm,
+    "pirate_tricks": PirateTricksNewForm,
+}
 
 
 def _pull_target_fields(cls) -> None:
@@ -226,7 +258,7 @@ def new_sheet_form(adapter, **kwargs) -> NewSheetForm:
     base = NEW_FORMS[adapter.slug]
     attrs = {
         "min_players": adapter.min_players,
-        "players": FieldList(
+        "players": SeatList(
             StringField("Name", validators=[Length(max=200)]),
             min_entries=adapter.max_players,
             max_entries=adapter.max_players,
@@ -397,16 +429,117 @@ class PullRoundForm(RoundForm):
         return False
 
 
-def round_form(slug: str, names: list[str], summary: dict[str, Any], **kwargs) -> RoundForm:
+PIRATE_CARD_FIELDS = ("recruitment_1", "recruitment_2", "treasure", "capture")
+PIRATE_COUNTS = 4  # count boxes per player: enough for a treasure and a capture card
+PIRATE_FIELDS = {  # the sheet's field name -> this form's field
+    "bid": "bids",
+    "row_loon": "row_loons",
+    "recruitment": "recruitments",
+    "shown": "recruitments",
+    "prediction": "predictions",
+    "tricks": "tricks",
+    "counts": "count_0",
+    "captured": "count_0",
+}
+
+
+class PirateTricksRoundForm(RoundForm):
+    """The round's four score cards, then each player's ledger facts.
+
+    Which boxes a player fills depends on the cards (a prediction only under a prediction
+    card; one count for each effect that counts captured cards), so without JavaScript the
+    cards are chosen first (a GET form) and the players' facts entered second.
+    """
+
+    options: dict[str, Any] = {}
+
+    def card_ids(self) -> list[str]:
+        return [self[name].data or "" for name in PIRATE_CARD_FIELDS]
+
+    def cards_chosen(self) -> bool:
+        return all(self.card_ids())
+
+    def counted(self) -> list[dict[str, Any]]:
+        return pirate_counted(self.options, self.card_ids()[2:])
+
+    def predicting(self) -> bool:
+        return pirate_predicting(self.options, self.card_ids()[2:])
+
+    def entry(self):
+        ids = self.card_ids()
+        counted = self.counted()
+        players = []
+        for p in range(len(self.bids)):
+            entry: dict[str, Any] = {
+                "bid": self.bids[p].data,
+                "row_loon": 2 if self.row_loons[p].data else 0,
+                "recruitment": self.recruitments[p].data,
+                "tricks": self.tricks[p].data,
+            }
+            if self.predicting():
+                entry["prediction"] = self.predictions[p].data
+            counts: dict[str, list] = {}
+            for k, count in enumerate(counted):
+                counts.setdefault(count["card"], []).append(self[f"count_{k}"][p].data)
+            # A card whose counts are all left empty: the sheet asks for them (or, for a
+            # player without a trick, knows they are 0).
+            entry["counts"] = {
+                card: values
+                for card, values in counts.items()
+                if any(v is not None for v in values)
+            }
+            players.append(entry)
+        return {
+            "cards": {"recruitment": ids[:2], "treasure": ids[2], "capture": ids[3]},
+            "players": players,
+        }
+
+    def fill(self, entry):
+        cards = entry["cards"]
+        self.recruitment_1.data, self.recruitment_2.data = cards["recruitment"]
+        self.treasure.data, self.capture.data = cards["treasure"], cards["capture"]
+        self.fill_players(entry)
+
+    def fill_players(self, entry):
+        """The players' facts of a stored round (counts only for the cards they belong to)."""
+        counted = self.counted()
+        for p, facts in enumerate(entry["players"]):
+            self.bids[p].data = facts.get("bid", 0)
+            self.row_loons[p].data = facts.get("row_loon", 0) == 2
+            self.recruitments[p].data = facts.get("recruitment")
+            self.tricks[p].data = facts.get("tricks")
+            self.predictions[p].data = facts.get("prediction")
+            counts = facts.get("counts") or {}
+            for k, count in enumerate(counted):
+                values = counts.get(count["card"])
+                if values is not None and count["slot"] < len(values):
+                    self[f"count_{k}"][p].data = values[count["slot"]]
+
+    def sheet_error(self, error) -> bool:
+        field = PIRATE_FIELDS.get(getattr(error, "field", None) or "")
+        player = getattr(error, "player", None)
+        if field and player is not None and player < len(self[field]):
+            self[field][player].errors = [*self[field][player].errors, error.message]
+            return True
+        return False
+
+
+def _players_list(field, n: int) -> SeatList:
+    return SeatList(field, min_entries=n, max_entries=n)
+
+
+def round_form(
+    slug: str, names: list[str], summary: dict[str, Any], options: dict | None = None, **kwargs
+) -> RoundForm:
     """The round form of a sheet, with one field per player or side."""
     if slug == "shoot":
         attrs = {
-            "bids": FieldList(
+            "bids": SeatList(
                 WholeNumberField("Bid", validators=[InputRequired(NUMBER)]),
                 min_entries=len(names),
                 max_entries=len(names),
             ),
-            "tricks": FieldList(
+            "tricks": SeatList(
                 WholeNumberField("Tricks", validators=[InputRequired(NUMBER)]),
                 min_entries=len(names),
                 max_entries=len(names),
@@ -450,4 +583,35 @@ def round_form(slug: str, names: list[str], summary: dict[str, Any], **kwargs) -
                     "taken by", choices=takers, default=""
                 )
         return type("PullRoundFormBound", (PullRoundForm,), attrs)(**kwargs)
+    if slug == "pirate_tricks":
+        n = len(names)
+        attrs = {
+            "bids": _players_list(WholeNumberField("Bid", validators=[InputRequired(NUMBER)]), n),
+            "row_loons": _players_list(BooleanField("Took a row with 2 loon on it"), n),
+            "recruitments": _players_list(
+                WholeNumberField("Recruitment", validators=[InputRequired(NUMBER)]), n
+            ),
+            "predictions": _players_list(
+                WholeNumberField("Prediction", validators=[Optional()]), n
+            ),
+            "tricks": _players_list(
+                WholeNumberField("Tricks", validators=[InputRequired(NUMBER)]), n
+            ),
+        }
+        for k in range(PIRATE_COUNTS):
+            attrs[f"count_{k}"] = _players_list(
+                WholeNumberField("Count", validators=[Optional()]), n
+            )
+        cards = pirate_cards(options)
+        for name in PIRATE_CARD_FIELDS:
+            deck = "recruitment" if name.startswith("recruitment") else name
+            choices = [SelectChoice("", "— choose —")]
+            choices += [SelectChoice(c["id"], c["name"]) for c in cards[deck]]
+            # Not checked against the list here: the sheet names an unknown card.
+            attrs[name] = SelectField(
+                f"{deck.capitalize()} card", choices=choices, default="", validate_choice=False
+            )
+        form = type("PirateTricksRoundFormBound", (PirateTricksRoundForm,), attrs)(**kwargs)
+        form.options = options or {}
+        return form
     raise KeyError(slug)

@@ -25,8 +25,8 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..games.base import IllegalAction
 from ..models import ScoreEntry, ScoreSheet, utcnow
-from .adapters import ADAPTERS, Adapter, pull_targets
-from .forms import ConfirmForm, OpenForm, new_sheet_form, round_form
+from .adapters import ADAPTERS, Adapter, pirate_cards, pull_targets
+from .forms import PIRATE_CARD_FIELDS, ConfirmForm, OpenForm, new_sheet_form, round_form
 
 bp = Blueprint("scorekeeper", __name__, url_prefix="/score")
 
@@ -109,7 +109,19 @@ def context(sheet: ScoreSheet, adapter: Adapter) -> dict[str, Any]:
         "word": adapter.round_word,
         "Word": adapter.round_word.capitalize(),
         "targets": {t["id"]: t for t in pull_targets()} if adapter.slug == "pull" else {},
+        "cards": pirate_card_names(sheet.options) if adapter.slug == "pirate_tricks" else {},
     }
+
+
+def pirate_card_names(options: dict) -> dict[str, dict[str, Any]]:
+    return {card["id"]: card for deck in pirate_cards(options).values() for card in deck}
+
+
+def cards_from_args(adapter: Adapter) -> bool:
+    """Pirate Tricks: whether the page was asked for with the round's cards chosen."""
+    return adapter.slug == "pirate_tricks" and any(
+        request.args.get(name) for name in PIRATE_CARD_FIELDS
+    )
 
 
 def prefill(adapter: Adapter, form, summary: dict[str, Any]) -> None:
@@ -181,7 +193,13 @@ def sheet(code: str):
     sheet = load(code)
     adapter = ADAPTERS[sheet.game]
     ctx = context(sheet, adapter)
-    form = round_form(sheet.game, sheet.players, ctx["summary"])
+    if cards_from_args(adapter):
+        # Pirate Tricks, second step: the cards were chosen, now the players' facts.
+        form = round_form(
+            sheet.game, sheet.players, ctx["summary"], sheet.options, formdata=request.args
+        )
+    else:
+        form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
     form.position.data = str(len(ctx["rows"]))
     prefill(adapter, form, ctx["summary"])
     return render_template("scorekeeper/sheet.html", form=form, undo=ConfirmForm(), **ctx)
@@ -193,7 +211,7 @@ def add_round(code: str):
     adapter = ADAPTERS[sheet.game]
     ctx = context(sheet, adapter)
     rows = ctx["rows"]
-    form = round_form(sheet.game, sheet.players, ctx["summary"])
+    form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
     status = 422
     if form.validate_on_submit():
         if int_or_none(form.position.data) != len(rows):
@@ -232,14 +250,16 @@ def edit_round(code: str, number: int):
     adapter = ADAPTERS[sheet.game]
     ctx = context(sheet, adapter)
     index, facts = _round(sheet, number)
-    form = round_form(sheet.game, sheet.players, ctx["summary"])
+    form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
     current = fingerprint(index, facts)
     status = 200
     if request.method == "POST":
         status = 422
         if form.validate_on_submit():
             if form.version.data != current or int_or_none(form.position.data) != index:
-                form = round_form(sheet.game, sheet.players, ctx["summary"], formdata=None)
+                form = round_form(
+                    sheet.game, sheet.players, ctx["summary"], sheet.options, formdata=None
+                )
                 form.fill(facts)
                 form.form_errors.append(
                     f"{ctx['Word']} {number} was changed on another phone since you opened it. "
@@ -259,6 +279,10 @@ def edit_round(code: str, number: int):
                     return redirect(url_for(".sheet", code=sheet.code) + f"#round-{number}")
     else:
         form.fill(facts)
+        if cards_from_args(adapter):
+            for name in PIRATE_CARD_FIELDS:
+                form[name].data = request.args.get(name, "")
+            form.fill_players(facts)
     form.position.data = str(index)
     form.version.data = current
     return render_template(
