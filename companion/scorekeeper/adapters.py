@@ -17,6 +17,7 @@ Only the games listed in :data:`ADAPTERS` have a score mode in the app.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..games import GAMES
@@ -29,6 +30,33 @@ from ..games.pull import sheet as pull_sheet
 from ..games.shoot import sheet as shoot_sheet
 
 Rows = list[dict[str, Any]]
+
+_PLAYER = re.compile(r"\b[Pp]layer ([1-9])\b")
+
+
+def with_names(names: list[str], error: IllegalAction) -> IllegalAction:
+    """The same refusal with "player 2" written as that player's name (for sheet modules
+    that number the players in their messages)."""
+
+    def name(match: re.Match) -> str:
+        seat = int(match.group(1)) - 1
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return IllegalAction(_PLAYER.sub(name, error.message))
+
+
+def _named(call):
+    """Decorate an adapter method ``(self, names, ...)``: its refusals use the names."""
+
+    def wrapper(self, names, *args):
+        try:
+            return call(self, names, *args)
+        except IllegalAction as error:
+            raise with_names(names, error) from None
+
+    wrapper.__name__ = call.__name__
+    wrapper.__doc__ = call.__doc__
+    return wrapper
 
 
 class Adapter:
@@ -110,12 +138,15 @@ class CallTheShotAdapter(Adapter):
         self.check_players(names)
         return call_the_shot_sheet.check_options(options)
 
+    @_named
     def add(self, names, options, rows, entry):
         return call_the_shot_sheet.add(rows, entry, options)
 
+    @_named
     def replace(self, names, options, rows, index, entry):
         return call_the_shot_sheet.replace(rows, index, entry, options)
 
+    @_named
     def delete(self, names, options, rows, index):
         return call_the_shot_sheet.delete(rows, index, options)
 
@@ -133,12 +164,15 @@ class PullAdapter(Adapter):
         self.check_players(names)
         return pull_sheet.check_options(len(names), options)
 
+    @_named
     def add(self, names, options, rows, entry):
         return pull_sheet.add(len(names), options, rows, entry)
 
+    @_named
     def replace(self, names, options, rows, index, entry):
         return pull_sheet.replace(len(names), options, rows, index, entry)
 
+    @_named
     def delete(self, names, options, rows, index):
         return pull_sheet.delete(len(names), options, rows, index)
 

@@ -410,7 +410,8 @@ def test_call_the_shot_challenger_must_alternate(app, client):
     response = add(client, code, duel(0, 1, 1))
     assert response.status_code == 422
     message = field_error(response.get_data(as_text=True), "challenger")
-    assert message == "Duel 2: player 1 challenged duel 1, so player 2 challenges this one."
+    # The sheet module numbers the players; the page names them.
+    assert message == "Duel 2: Ann challenged duel 1, so Bo challenges this one."
     assert len(stored(app, code)[2]) == 1
     missing = add(client, code, {"position": "1", "challenger": "1"})
     assert missing.status_code == 422 and len(stored(app, code)[2]) == 1
@@ -566,6 +567,11 @@ def test_pull_targets_taken_with_a_double_and_house_values(app, client):
         ({"points_0": "5", "fouls_0": "0", "points_1": "5"}, "fouls_1", "Enter the fouls"),
         ({"points_0": "5", "fouls_0": "11", "points_1": "5", "fouls_1": "0"}, "fouls_0", "10"),
         ({}, "points_0", "Enter the points"),
+        (
+            {"target_1_0": "trap-T2", "taker_1_0": "0", "target_2_0": "trap-T2", "taker_2_0": "1"},
+            None,
+            "trap-T2 is listed twice in this hand (Ann, round 1 and Bo, round 2).",
+        ),
     ],
 )
 def test_pull_bad_hand_refused_nothing_stored(app, client, data, where, message):
@@ -802,3 +808,33 @@ def test_pirate_tricks_needs_three_players(app, client):
     response = client.post("/score/new/pirate_tricks", data=data)
     assert response.status_code == 422
     assert "Enter at least 3 player names." in errors(response.get_data(as_text=True))
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------
+
+
+def test_a_sheet_on_postgresql(make_app, postgres_url):
+    """The same pages on PostgreSQL (row locks, JSON facts updated in place)."""
+    from companion.config import normalise_database_url
+
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=normalise_database_url(postgres_url), WTF_CSRF_ENABLED=False
+    )
+    client = app.test_client()
+    code = new_sheet(client, "shoot", ["Ann", "Bo", "Cy"])
+    for position, (bids, tricks) in enumerate(SHOOT_DEALS):
+        assert add(client, code, shoot_deal(bids, tricks, position)).status_code == 302
+    edit = client.get(f"/score/{code}/rounds/1/edit").get_data(as_text=True)
+    data = shoot_deal([0, 3, 4], [3, 3, 4], 0) | {"version": hidden(edit, "version")}
+    assert client.post(f"/score/{code}/rounds/1/edit", data=data).status_code == 302
+    confirm = client.get(f"/score/{code}/rounds/3/delete").get_data(as_text=True)
+    data = {"position": "2", "version": hidden(confirm, "version")}
+    assert client.post(f"/score/{code}/rounds/3/delete", data=data).status_code == 302
+    _, options, rows = stored(app, code)
+    assert rows == [
+        {"bids": [0, 3, 4], "tricks": [3, 3, 4]},
+        {"bids": [2, 0, 4], "tricks": [5, 0, 4]},
+    ]
+    totals = shoot_sheet.summary(3, options, rows)["totals"]
+    page = text(client.get(f"/score/{code}").get_data(as_text=True))
+    assert "Total " + " ".join(map(str, totals)) in page
