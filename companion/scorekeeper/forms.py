@@ -96,6 +96,14 @@ class NewSheetForm(FlaskForm):
                 raise ValidationError(f"Two players are called {name}: give each a different name.")
             seen.add(name.casefold())
 
+    def validate(self, extra_validators=None):
+        ok = super().validate(extra_validators)
+        dealer = getattr(self, "dealer", None)
+        if ok and dealer is not None and int(dealer.data) >= len(self.names()):
+            dealer.errors = ["Choose one of the players listed as the first dealer."]
+            ok = False
+        return ok
+
     def names(self) -> list[str]:
         names = [clean_name(entry.data) for entry in self.players.entries]
         return [name for name in names if name]

@@ -294,6 +294,21 @@ def test_shoot_bad_deal_refused_next_to_the_field_nothing_stored(
     assert f'value="{bids[2]}"' in html
 
 
+def test_stale_delete_refused(app, client):
+    code = new_sheet(client, "shoot", ["Ann", "Bo", "Cy"])
+    add(client, code, shoot_deal([3, 3, 4], [3, 3, 4], 0))
+    confirm = client.get(f"/score/{code}/rounds/1/delete").get_data(as_text=True)
+    edit = client.get(f"/score/{code}/rounds/1/edit").get_data(as_text=True)
+    data = shoot_deal([3, 3, 3], [3, 3, 4], 0) | {"version": hidden(edit, "version")}
+    assert client.post(f"/score/{code}/rounds/1/edit", data=data).status_code == 302
+    # The confirmation was shown before the correction: refused, the round is kept.
+    data = {"position": "0", "version": hidden(confirm, "version")}
+    response = client.post(f"/score/{code}/rounds/1/delete", data=data)
+    assert response.status_code == 409
+    assert "changed on another phone" in text(response.get_data(as_text=True))
+    assert stored(app, code)[2] == [{"bids": [3, 3, 3], "tricks": [3, 3, 4]}]
+
+
 def test_shoot_edit_delete_undo(app, client):
     names = ["Ann", "Bo", "Cy"]
     code = new_sheet(client, "shoot", names)
@@ -593,7 +608,8 @@ def test_pull_bad_hand_refused_nothing_stored(app, client, data, where, message)
         ({"goal": "custom"}, "custom_goal", "Enter the target score"),
         ({"goal": "hands"}, "hands", "Enter the number of hands"),
         ({"play": "teams"}, None, "Team play needs exactly 4 players"),
-        ({"dealer": "2"}, None, "The first dealer must be player 1 to 2"),
+        ({"dealer": "2"}, "dealer", "Choose one of the players listed as the first dealer."),
+        ({"dealer": "7"}, "dealer", "Not a valid choice"),
         ({"double_trap-T2": "x"}, "double_trap-T2", "Enter a whole number."),
     ],
 )
