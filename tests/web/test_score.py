@@ -262,7 +262,9 @@ def test_shoot_game_over_shows_winner_and_no_entry_form(app, client):
     # Ann 6 + 5 = 11, Bo 6 + 6 = 12
     assert "Winner: Bo with 12 points." in text(html)
     assert f'action="/score/{code}/rounds' not in html
-    assert add(client, code, shoot_deal([0, 1], [0, 1], 2)).status_code == 422
+    late = add(client, code, shoot_deal([0, 1], [0, 1], 2))
+    assert late.status_code == 422
+    assert "This game has only 2 deals." in errors(late.get_data(as_text=True))
     assert len(stored(app, code)[2]) == 2
 
 
