@@ -31,10 +31,18 @@ def buffered(app):
     """Each response read whole and its iterable closed at once. Werkzeug's development
     server skips ``close()`` when the browser drops a connection (Chromium cancels some
     requests), which would leave a static file open and fail the run with a
-    ResourceWarning. Not for streamed responses (server-sent events)."""
+    ResourceWarning. Streams (server-sent events) pass through unbuffered."""
 
     def wsgi(environ, start_response):
-        body = app(environ, start_response)
+        seen = {}
+
+        def remember(status, headers, *rest):
+            seen["type"] = dict((k.lower(), v) for k, v in headers).get("content-type", "")
+            return start_response(status, headers, *rest)
+
+        body = app(environ, remember)
+        if seen.get("type", "").startswith("text/event-stream"):
+            return body
         try:
             return [b"".join(body)]
         finally:
@@ -131,8 +139,13 @@ def test_rules_work_offline_after_the_first_visit(server, browser):
         assert game.name in page.locator(f"#game-{game.slug}").inner_text()
     assert no_sideways_scroll(page)
 
-    page.goto(server.url + "/rules/pull")
+    # The worker installs (storing the shell and the rules) and takes control of this page.
+    # Waiting here, not after the next navigation: a page whose loading began before the
+    # worker was active stays uncontrolled until it is opened again.
     wait_until(page, "navigator.serviceWorker.controller !== null")
+
+    page.goto(server.url + "/rules/pull")
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
     heading = page.locator("h1").inner_text()
     assert "PULL!" in heading
     online_text = page.locator("main").inner_text()
