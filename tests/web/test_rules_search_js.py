@@ -12,10 +12,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from companion.rules import routes as rules_routes
 from companion.rules import search as rules_search
+
+from ..conftest import unavailable
 
 MODULE = Path(__file__).resolve().parents[2] / "static" / "js" / "rules-search.js"
 NODE = shutil.which("node")
@@ -54,8 +54,9 @@ process.stdin.on("end", () => {
 """
 
 
-@pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 def test_javascript_search_matches_the_python_search(app):
+    if NODE is None:
+        unavailable("Node.js is not installed")
     with app.test_request_context():
         index = rules_routes.build_index()
     samples = ["Café “Shoot!” – naïve", "İ", "ﬁre"]
