@@ -1,0 +1,92 @@
+// The host screen (/t/<code>): who has joined, the public table, live; the undo button
+// appears only in the browser that holds the host token (kept in localStorage).
+
+import { api, ApiError, LiveTable, storedToken, storeToken, takeFragmentToken, WakeLock, el } from "./table-live.js";
+import { renderBoard, seatName, statusText } from "./table-games.js";
+
+const root = document.getElementById("host");
+const code = root.dataset.code;
+const status = document.getElementById("status");
+const board = document.getElementById("board");
+const seatList = document.getElementById("seat-list");
+const tools = document.getElementById("host-tools");
+const undoButton = document.getElementById("undo-button");
+const wake = new WakeLock();
+
+const handed = takeFragmentToken("host");
+if (handed) storeToken(code, "host", handed);
+let hostToken = storedToken(code, "host");
+let current = null;
+let undoArmed = null;
+
+function renderSeats(names) {
+  const items = names.map((name, seat) => {
+    const item = el("li", { class: `seat-item${name ? "" : " is-open"}` });
+    item.append(el("span", { class: "seat-name", text: name || "Waiting for a player…" }));
+    if (current && current.started && (current.to_act || []).includes(seat) && !current.over) {
+      item.append(el("span", { class: "acting-mark", text: " ◀ to play" }));
+    }
+    return item;
+  });
+  seatList.replaceChildren(...items);
+}
+
+function render(env) {
+  current = env;
+  const names = env.players.map((name, seat) => name || (env.started ? seatName(null, seat) : null));
+  status.textContent = statusText(env, names);
+  renderSeats(env.players);
+  if (env.started) {
+    board.replaceChildren(renderBoard(env, names));
+  } else {
+    board.replaceChildren(el("p", { class: "muted", text: "The game starts when every seat is taken. Scan the code to join." }));
+  }
+  tools.hidden = !env.host;
+  undoButton.disabled = !env.can_undo;
+  wake.set(env.started && !env.over);
+}
+
+async function refresh() {
+  try {
+    render(await api(root.dataset.api, { token: hostToken }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401 && hostToken) {
+      // A host key from an old table with the same code: forget it, show the public view.
+      storeToken(code, "host", null);
+      hostToken = null;
+      return refresh();
+    }
+    status.textContent = error instanceof ApiError ? error.message : "Cannot reach the app; trying again…";
+    throw error;
+  }
+}
+
+undoButton.addEventListener("click", async () => {
+  if (!current) return;
+  if (!undoArmed) {
+    undoButton.textContent = "Tap again to undo";
+    undoArmed = setTimeout(() => {
+      undoArmed = null;
+      undoButton.textContent = "Undo the last move";
+    }, 4000);
+    return;
+  }
+  clearTimeout(undoArmed);
+  undoArmed = null;
+  undoButton.textContent = "Undo the last move";
+  undoButton.disabled = true;
+  try {
+    render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
+    status.textContent = "The last move was taken back.";
+  } catch (error) {
+    status.textContent = error.message;
+    live.update();
+  }
+});
+
+const live = new LiveTable({
+  eventsUrl: root.dataset.events,
+  refresh,
+  onState: (state) => root.classList.toggle("is-reconnecting", state === "reconnecting"),
+});
+live.start();

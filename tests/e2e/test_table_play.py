@@ -1,0 +1,151 @@
+"""Engine mode in a real browser: the host starts a Call the Shot table, two phones (each
+its own browser context) join, each plays a card and one calls; the host screen follows
+live, with no console error and no sideways scrolling on the phones."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+pytestmark = pytest.mark.e2e
+
+# The same Chromium launch settings as the foundation's browser test.
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+class Server:
+    """The app on 127.0.0.1, a free port, in a background thread (threaded, so that the
+    live event streams do not block other requests)."""
+
+    def __init__(self, app):
+        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(10)
+
+
+def wait_until(page, expression: str, timeout: float = 20.0) -> None:
+    """Poll a JS expression from the test (``wait_for_function`` would need ``eval``,
+    which the app's Content-Security-Policy blocks)."""
+    from playwright.sync_api import Error
+
+    for _ in range(int(timeout * 10)):
+        try:
+            if page.evaluate(expression):
+                return
+        except Error:  # between two documents: ask again
+            pass
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still false after {timeout} s: {expression}")
+
+
+@pytest.fixture
+def server(make_app):
+    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def browser(chromium):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def watch(page, errors: list[str]) -> None:
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+
+
+def my_turn(phone) -> bool:
+    return phone.evaluate("document.getElementById('seat-page').classList.contains('is-my-turn')")
+
+
+def play_first_card(phone) -> None:
+    phone.locator("#hand button.hand-card:not([disabled])").first.click()
+    options = phone.locator("#choices .option-list button.choice-button")
+    if options.count():
+        options.first.click()
+    phone.locator("#confirm-button").click()
+
+
+def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser):
+    errors: list[str] = []
+    host_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    host = host_context.new_page()
+    watch(host, errors)
+    host.goto(server.url + "/play")
+    host.locator("a[href='/play/call_the_shot']").click()
+    host.locator("button[type=submit]").click()
+    host.wait_for_url("**/t/*")
+    assert "#" not in host.url  # the host token left the address bar for storage
+    code = host.locator("#host").get_attribute("data-code")
+    assert host.locator("img.join-qr").evaluate("img => img.naturalWidth > 0")
+    wait_until(host, "document.getElementById('status').textContent.includes('Waiting for 2')")
+
+    phones = []
+    for name in ("Ann", "Bob"):
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        phone = context.new_page()
+        watch(phone, errors)
+        phone.goto(f"{server.url}/t/{code}/seat")
+        phone.locator("#join-name").fill(name)
+        phone.locator("#join-form button[type=submit]").click()
+        phone.locator("#play").wait_for(state="visible")
+        phones.append(phone)
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Bob')")
+    wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+    for phone in phones:
+        wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 5")
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    # Each phone plays one card, in turn.
+    played = 0
+    for _ in range(40):
+        if played == 2:
+            break
+        for phone in phones:
+            if my_turn(phone):
+                play_first_card(phone)
+                played += 1
+                wait_until(
+                    phone, "!document.getElementById('seat-page').classList.contains('is-my-turn')"
+                )
+                break
+        else:
+            host.wait_for_timeout(100)
+    assert played == 2
+    wait_until(host, "document.getElementById('board').textContent.includes('Claims this duel')")
+    wait_until(
+        host,
+        "[...document.querySelectorAll('.seats-table tbody tr')]"
+        ".every(r => !r.textContent.includes('none yet'))",
+    )
+
+    # The next player calls the shot: the duel is settled and the host shows it at once.
+    caller = next(p for p in phones if my_turn(p))
+    caller.locator("#choices button", has_text="Call the shot").click()
+    assert caller.locator("#confirm-button").inner_text() == "Call the shot"
+    caller.locator("#confirm-button").click()
+    wait_until(host, "document.getElementById('board').textContent.includes('Last duel (1)')")
+    wait_until(host, "document.getElementById('board').textContent.includes('called')")
+    assert not errors, errors
