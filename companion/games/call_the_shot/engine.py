@@ -58,7 +58,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..base import Action, Game, IllegalAction, State
+from ..base import Action, Game, IllegalAction, State, plain_copy
 from ..cards import deal_one_at_a_time, rng, shuffled
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
@@ -266,16 +266,7 @@ class CallTheShotState(State):
             view["hand"] = list(self.hands[seat])
             view["my_plays"] = [dict(p) for p in self.played[seat]] if self.phase == PLAYING else []
             view["my_turn"] = self.turn == seat
-        return _copy(view)
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON data (a view must not share lists with the state)."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+        return plain_copy(view)
 
 
 class CallTheShotGame(Game):

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Game, IllegalAction, State
+from ..base import Game, IllegalAction, State, plain_copy
 from ..cards import deal_one_at_a_time, rng, shuffled
 from . import rules
 
@@ -424,7 +424,7 @@ class PullState(State):
             "fouls": live_fouls,
             "scores": list(self.totals),
             "history": [dict(h) for h in self.history],
-            "last_round": None if self.last_round is None else _copy(self.last_round),
+            "last_round": None if self.last_round is None else plain_copy(self.last_round),
             "over": self.is_over(),
             "winners": self.winning_sides(),
         }
@@ -432,14 +432,6 @@ class PullState(State):
             view["hand"] = list(self.hands[seat])
             view["my_second"] = self.sealed[seat]
         return view
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 def check_deal(players: int, deal: dict) -> None:
