@@ -29,7 +29,13 @@ ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
-SHOTS = [("home", "/"), ("rules", "/rules/pull"), ("search", "/rules?q=follow+suit")]
+SHOTS = [
+    ("home", "/"),
+    ("rules", "/rules/pull"),
+    ("search", "/rules?q=follow+suit"),
+    ("score", "/score"),
+    ("play", "/play"),
+]
 
 
 def main() -> None:
