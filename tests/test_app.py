@@ -135,3 +135,16 @@ def test_instance_config_file_is_read_when_not_testing(clean_env, tmp_path, monk
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{target}"
     assert app.config["PUBLIC_URL"] == "https://cards.example.org"
     assert tables_of(app) >= TABLES
+
+
+def test_wsgi_module_builds_the_app(clean_env, tmp_path, monkeypatch):
+    import runpy
+    from pathlib import Path
+
+    from flask import Flask
+
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(tmp_path))
+    wsgi = Path(__file__).resolve().parent.parent / "wsgi.py"
+    app = runpy.run_path(str(wsgi))["app"]
+    assert isinstance(app, Flask)
+    assert app.test_client().get("/").status_code == 200
