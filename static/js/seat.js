@@ -99,12 +99,13 @@ function choose(action) {
 function renderHand() {
   const { myHand, byCard, many } = groups(env);
   const multi = many.length > 0;
+  const someCardPlays = multi || byCard.size > 0; // else the hand is only to look at
   const cards = myHand.map((card, index) => {
     const playable = multi || byCard.has(card);
     const selected = multi ? pickedSet.has(index) : picked === index;
     const button = cardNode(game, card, env.view, "button", {
       type: "button",
-      class: `hand-card${playable ? "" : " is-dead"}${selected ? " is-selected" : ""}`,
+      class: `hand-card${playable || !someCardPlays ? "" : " is-dead"}${selected ? " is-selected" : ""}`,
       "aria-pressed": selected ? "true" : "false",
       disabled: !playable || sending,
     });

@@ -160,8 +160,8 @@ function seatTable(env, names, columns) {
     const acting = (env.to_act || []).includes(seat);
     const row = el("tr", { class: acting ? "is-acting" : "" });
     const who = el("th", { scope: "row" }, seatName(names, seat));
-    if (acting) who.append(el("span", { class: "acting-mark", text: " ◀ to play" }));
     if (seat === env.seat) who.append(el("span", { class: "you-mark", text: " (you)" }));
+    if (acting) who.append(el("span", { class: "acting-mark badge", text: "to play" }));
     row.append(who);
     for (const [, value] of columns) {
       const cell = value(seat);
