@@ -96,6 +96,9 @@ def test_shoot_sheet_in_a_phone_browser(base_url, page):
     for seat in range(5):
         page.fill(f"#bids-{seat}", "1")
         page.fill(f"#tricks-{seat}", "1")
+    # The live count (static/js/score.js) warns before the form is sent.
+    assert page.inner_text("[data-tricks-sum]") == "Tricks entered: 5 of 8"
+    assert "sum-off" in page.get_attribute("[data-tricks-sum]", "class")
     page.get_by_role("button", name="Add deal 3").click()
     assert "the tricks add up to 5, but 8 tricks were played" in page.inner_text("#form-errors")
     assert page.input_value("#tricks-4") == "1"
@@ -164,6 +167,7 @@ def test_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
         page.fill(f"#count_0-{p}", str(green))
         page.fill(f"#count_1-{p}", str(high))
     page.check("#row_loons-1")
+    assert page.inner_text("[data-tricks-sum]") == "Tricks entered: 10 of 10"
     check(page, "pirate-players")
     page.get_by_role("button", name="Add round 1").click()
     assert "Round 1 added." in page.inner_text(".flashes")
