@@ -18,7 +18,16 @@ import json
 import secrets
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -49,6 +58,16 @@ def fingerprint(position: int, facts: Any) -> str:
     """A short digest of one stored round: changes whenever the round does."""
     data = json.dumps([position, facts], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(data.encode()).hexdigest()[:20]
+
+
+def remember(code: str) -> None:
+    """Keep ``code`` in this browser's list of recent sheets (newest first).
+
+    The list lives in the signed session cookie, so a phone sees the sheets it made or
+    opened, never the other groups' sheets on the same server.
+    """
+    codes = [c for c in session.get("sheets", []) if c != code]
+    session["sheets"] = [code, *codes][:RECENT]
 
 
 def new_code() -> str:
@@ -149,11 +168,11 @@ def index():
             if found is not None and found.game in ADAPTERS:
                 return redirect(url_for(".sheet", code=found.code))
         form.code.errors = ["There is no score sheet with that code."]
+    mine = [str(code) for code in session.get("sheets", [])][:RECENT]
     recent = db.session.scalars(
         select(ScoreSheet)
-        .where(ScoreSheet.game.in_(list(ADAPTERS)))
+        .where(ScoreSheet.game.in_(list(ADAPTERS)), ScoreSheet.code.in_(mine))
         .order_by(ScoreSheet.updated_at.desc(), ScoreSheet.id.desc())
-        .limit(RECENT)
     ).all()
     status = 404 if form.code.errors else 200
     return render_template(
@@ -177,6 +196,7 @@ def new(game: str):
             sheet = ScoreSheet(code=new_code(), game=game, players=names, options=options)
             db.session.add(sheet)
             db.session.commit()
+            remember(sheet.code)
             return redirect(url_for(".sheet", code=sheet.code))
     if request.method == "POST":
         status = 422
@@ -191,6 +211,7 @@ def new(game: str):
 @bp.get("/<code>")
 def sheet(code: str):
     sheet = load(code)
+    remember(sheet.code)
     adapter = ADAPTERS[sheet.game]
     ctx = context(sheet, adapter)
     if cards_from_args(adapter):

@@ -214,6 +214,14 @@ def test_open_by_code_and_recent_sheets(client):
     assert f"Call the Shot {code} Ann, Bo 0 rounds" in listing
 
 
+def test_recent_sheets_are_only_this_phones(app, client):
+    code = new_sheet(client, "call_the_shot", ["Ann", "Bo"])
+    stranger = app.test_client()
+    assert code not in stranger.get("/score").get_data(as_text=True)
+    stranger.get(f"/score/{code}")  # opening a sheet by its code keeps it in the list
+    assert code in stranger.get("/score").get_data(as_text=True)
+
+
 # -- Shoot! ---------------------------------------------------------------------------------
 
 SHOOT_DEALS = [
