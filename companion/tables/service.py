@@ -28,6 +28,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from flask import current_app
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from .. import live
 from ..extensions import db
@@ -126,16 +127,21 @@ def get_table(code: str) -> Table:
 def lock_table(code: str) -> Table:
     """Start a write transaction holding the table's row lock and load the table."""
     db.session.rollback()  # a fresh transaction: nothing read before the lock counts
-    conn = db.session.connection()
-    if conn.dialect.name == "sqlite":
-        # pysqlite opens transactions lazily; take the write lock before reading.
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-    table = db.session.scalar(
-        select(Table)
-        .where(Table.code == normalise_code(code))
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
+    try:
+        conn = db.session.connection()
+        if conn.dialect.name == "sqlite":
+            # pysqlite opens transactions lazily; take the write lock before reading.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        table = db.session.scalar(
+            select(Table)
+            .where(Table.code == normalise_code(code))
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
+    except OperationalError:
+        # The lock wait timed out (a very busy SQLite file): nothing was changed.
+        db.session.rollback()
+        raise TableError(503, "The table is busy; try again in a moment.") from None
     if table is None:
         db.session.rollback()
         raise TableError(404, "There is no table with that code.")

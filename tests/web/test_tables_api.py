@@ -547,3 +547,24 @@ def test_the_event_stream_ends_on_its_own(make_app):
     finally:
         stream.close()
     assert text.count("event: version") == 1 and ": keep-alive" in text
+
+
+@pytest.mark.scale
+def test_events_reach_a_stream_held_by_another_worker_through_redis(make_app, redis_url):
+    """Two app instances (two workers) on one database and one Redis: an action taken in
+    one reaches the event stream held open by the other."""
+    one = make_app(REDIS_URL=redis_url, TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_SECONDS=10)
+    two = make_app(REDIS_URL=redis_url, TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_SECONDS=10)
+    players = TablePlayers(one, "call_the_shot").join_all()
+    stream = two.test_client().get(f"/api/tables/{players.code}/events", buffered=False)
+    try:
+        chunks = iter(stream.response)
+        text = ""
+        while "event: version" not in text:
+            text += next(chunks).decode()
+        version = players.envelope(None)["version"]
+        players.random_move(random.Random(2))
+        rest = b"".join(chunks).decode()
+        assert f"event: version\ndata: {version + 1}\n\n" in rest
+    finally:
+        stream.close()

@@ -96,6 +96,32 @@ def test_hostile_names_are_escaped_on_the_host_and_phone_pages(app):
         assert "&lt;b onclick=x()&gt;&amp;amp;&lt;/b&gt;" in html
 
 
+def test_pages_never_hold_the_seed_a_hash_or_a_hand(app):
+    players = TablePlayers(app, "shoot", 2).join_all()
+    state = players.state()
+    for url in (f"/t/{players.code}", f"/t/{players.code}/seat"):
+        html = players.host.get(url).get_data(as_text=True)
+        for secret in players.secrets():
+            assert secret not in html
+        assert not any(f'"{card}"' in html for card in state.view(0)["hand"])
+
+
+def test_the_phone_page_offers_only_free_seats(app):
+    players = TablePlayers(app, "shoot", 3)
+    players.join(0, "Ann")
+    radios = [
+        a
+        for t, a in page(players.host.get(f"/t/{players.code}/seat")).tags
+        if a.get("name") == "seat"
+    ]
+    assert [(r["value"], "disabled" in r) for r in radios] == [
+        ("", False),
+        ("0", True),
+        ("1", False),
+        ("2", False),
+    ]
+
+
 @pytest.mark.parametrize("path", ["/play", "/play/pull", "/t/{code}", "/t/{code}/seat"])
 def test_pages_have_no_inline_script_or_style(app, path):
     players = TablePlayers(app, "pull")
