@@ -322,8 +322,10 @@ export function renderBoard(env, names) {
     box.append(el("pre", { text: JSON.stringify(env.view, null, 2) }));
   }
   if (env.over && env.scores) {
+    // Call the Shot counts the shots each player has taken: fewer is better.
+    const title = env.game === "call_the_shot" ? "Shots taken" : "Score";
     box.append(el("h3", { text: "Final scores" }));
-    box.append(seatTable({ ...env, to_act: [] }, names, [["Score", (s) => env.scores[s]]]));
+    box.append(seatTable({ ...env, to_act: [] }, names, [[title, (s) => env.scores[s]]]));
   }
   return box;
 }
