@@ -148,4 +148,15 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     caller.locator("#confirm-button").click()
     wait_until(host, "document.getElementById('board').textContent.includes('Last duel (1)')")
     wait_until(host, "document.getElementById('board').textContent.includes('called')")
+
+    # The host (this browser holds the host token) takes the call back: two taps.
+    undo = host.locator("#undo-button")
+    assert undo.is_visible() and undo.is_enabled()
+    undo.click()
+    assert undo.inner_text() == "Tap again to undo"
+    undo.click()
+    wait_until(host, "!document.getElementById('board').textContent.includes('Last duel')")
+    wait_until(caller, "document.getElementById('seat-page').classList.contains('is-my-turn')")
+    for phone in phones:  # the phones never get the host's powers
+        assert phone.locator("#undo-button").count() == 0
     assert not errors, errors
