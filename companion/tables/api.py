@@ -119,6 +119,14 @@ def api_undo(code: str):
     return no_store(jsonify(service.envelope(table, service.Who(host=True))))
 
 
+@bp.post("/api/tables/<code>/seats/<int:seat>/release")
+@csrf.exempt
+def api_release(code: str, seat: int):
+    token = bearer_token()
+    table = service.release(code, token, seat)
+    return no_store(jsonify(service.envelope(table, service.Who(host=True))))
+
+
 @bp.get("/api/tables/<code>/events")
 def api_events(code: str):
     """Server-sent events: a ``version`` event now and on every change, a comment as a

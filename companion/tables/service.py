@@ -239,6 +239,31 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str]:
     return table, seat, token
 
 
+def release(code: str, token: str | None, seat: Any) -> Table:
+    """Host only: free a seat (its phone was lost without its rejoin link). The seat's old
+    token stops working; whoever takes the seat next gets its hand back. Play pauses until
+    the seat is taken again."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TableError(400, "A seat must be a whole number.")
+    table = lock_table(code)
+    try:
+        if token is None:
+            raise TableError(401, "Send the host token (Authorization: Bearer …) to free a seat.")
+        if not identify(table, token).host:
+            raise TableError(403, "Only the host can free a seat.")
+        taken = [s for s in table.seats if s.index == seat]
+        if not taken:
+            raise TableError(422, f"Seat {seat + 1} is not taken.")
+        table.seats.remove(taken[0])
+        table.version += 1
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    announce(table)
+    return table
+
+
 # -- acting -------------------------------------------------------------------------------
 
 

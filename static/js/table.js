@@ -24,11 +24,40 @@ function renderSeats(names) {
     const item = el("li", { class: `seat-item${name ? "" : " is-open"}` });
     item.append(el("span", { class: "seat-name", text: name || "Waiting for a player…" }));
     if (current && current.started && (current.to_act || []).includes(seat) && !current.over) {
-      item.append(el("span", { class: "acting-mark", text: " ◀ to play" }));
+      item.append(el("span", { class: "acting-mark", text: "◀ to play" }));
     }
+    if (name && current && current.host && !current.over) item.append(releaseButton(seat, name));
     return item;
   });
   seatList.replaceChildren(...items);
+}
+
+// The host can free a seat whose phone is gone (and its rejoin link with it): the next
+// person to take that seat gets its hand. Two taps, like undo.
+function releaseButton(seat, name) {
+  const button = el("button", { type: "button", class: "secondary small-button", text: "Free seat" });
+  button.setAttribute("aria-label", `Free seat ${seat + 1} (${name})`);
+  let armed = null;
+  button.addEventListener("click", async () => {
+    if (!armed) {
+      button.textContent = "Tap again to free";
+      armed = setTimeout(() => {
+        armed = null;
+        button.textContent = "Free seat";
+      }, 4000);
+      return;
+    }
+    clearTimeout(armed);
+    button.disabled = true;
+    try {
+      render(await api(`${root.dataset.seats}/${seat}/release`, { token: hostToken, method: "POST", body: {} }));
+      status.textContent = `Seat ${seat + 1} is free: ${name} can take it again from the join link.`;
+    } catch (error) {
+      status.textContent = error.message;
+      live.update();
+    }
+  });
+  return button;
 }
 
 function render(env) {

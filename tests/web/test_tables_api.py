@@ -568,3 +568,34 @@ def test_events_reach_a_stream_held_by_another_worker_through_redis(make_app, re
         assert f"event: version\ndata: {version + 1}\n\n" in rest
     finally:
         stream.close()
+
+
+# -- freeing a seat -------------------------------------------------------------------
+
+
+def test_the_host_frees_a_lost_phones_seat_and_a_new_phone_gets_its_hand(table_players):
+    players = table_players("shoot", 3).join_all(["Ann", "Bob", "Cy"])
+    hand = players.envelope(1)["view"]["hand"]
+    url = f"/api/tables/{players.code}/seats/1/release"
+    before = players.snapshot()
+    assert players.post(players.host, url, {}, players.tokens[0]).status_code == 403
+    assert players.post(players.host, url, {}).status_code == 401
+    assert players.snapshot() == before
+
+    freed = players.post(players.host, url, {}, players.host_token)
+    assert freed.status_code == 200
+    body = freed.get_json()
+    assert body["players"] == ["Ann", None, "Cy"] and body["started"] is False
+    assert players.view(1).status_code == 401  # the lost phone's token is dead
+    # Play waits for the seat to be taken again.
+    waiting = players.act(0, players.state().legal_actions(0)[0], body["version"])
+    assert waiting.status_code == 422 and "1 still to join" in waiting.get_json()["error"]
+    again = players.post(players.host, url, {}, players.host_token)
+    assert again.status_code == 422 and "not taken" in again.get_json()["error"]
+
+    joined = players.post(players.phones[1], f"/api/tables/{players.code}/seats", {"name": "Bo"})
+    assert joined.status_code == 201 and joined.get_json()["seat"] == 1
+    players.tokens[1] = joined.get_json()["token"]
+    env = players.envelope(1)
+    assert env["view"]["hand"] == hand and env["started"] is True
+    assert env["players"] == ["Ann", "Bo", "Cy"]
