@@ -58,8 +58,10 @@ export async function api(url, { token = null, method = "GET", body } = {}) {
 }
 
 // Keeps a page in step with the table: an EventSource on /events tells it when the version
-// changes and the page refetches its view. If the stream breaks it reconnects with growing
-// pauses (1 s, 2 s, 4 s … 30 s) and polls meanwhile; returning to the tab reconnects at once.
+// changes and the page refetches its view. While the stream is down the page polls every
+// 4 s; if the browser gives up on the stream we reconnect with growing pauses (1 s, 2 s,
+// 4 s … 30 s); returning to the tab or coming back online reconnects at once; and a slow
+// poll every 30 s covers a stream that stays open but silent.
 export class LiveTable {
   constructor({ eventsUrl, refresh, onState }) {
     this.eventsUrl = eventsUrl;
@@ -76,6 +78,8 @@ export class LiveTable {
 
   start() {
     this.connect();
+    // A safety net for a proxy that holds the stream open but never passes an event on.
+    setInterval(() => this.update(), 30000);
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") {
         this.update();
@@ -127,10 +131,9 @@ export class LiveTable {
     source.addEventListener("error", () => {
       // The server ends each stream after a while; the browser reconnects by itself while
       // readyState is CONNECTING. Once it gives up (CLOSED), we take over.
-      if (source.readyState === EventSource.CLOSED) {
-        this.onState("reconnecting");
-        this.scheduleReconnect();
-      }
+      this.onState("reconnecting");
+      if (source.readyState === EventSource.CLOSED) this.scheduleReconnect();
+      else this.startPolling(4000); // until the browser's own retry opens it again
     });
   }
 

@@ -160,3 +160,52 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     for phone in phones:  # the phones never get the host's powers
         assert phone.locator("#undo-button").count() == 0
     assert not errors, errors
+
+
+def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(make_app, browser):
+    """Streams that end every half second (as behind a strict proxy) still keep the host
+    live; a seat moves to a new phone with its rejoin link, and the token leaves the
+    address bar."""
+    server = Server(make_app(TESTING=False, TABLES_SSE_SECONDS=0.5, TABLES_SSE_KEEPALIVE=0.2))
+    try:
+        errors: list[str] = []
+        host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        watch(host, errors)
+        host.goto(server.url + "/play/shoot")
+        host.locator("#players").select_option("2")
+        host.locator("button[type=submit]").click()
+        host.wait_for_url("**/t/*")
+        code = host.locator("#host").get_attribute("data-code")
+
+        first = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        watch(first, errors)
+        first.goto(f"{server.url}/t/{code}/seat")
+        first.locator("#join-name").fill("Ann")
+        first.locator("#join-form button[type=submit]").click()
+        first.locator("#play").wait_for(state="visible")
+        host.wait_for_timeout(1500)  # a few streams come and go
+        wait_until(host, "document.getElementById('seat-list').textContent.includes('Ann')")
+
+        first.locator(".move-phone summary").click()
+        first.locator("#rejoin-button").click()
+        first.locator("#rejoin").wait_for(state="visible")
+        link = first.locator("#rejoin-link").get_attribute("href")
+        assert "#token=" in link
+        assert first.locator("#rejoin-qr").evaluate("img => img.naturalWidth > 0")
+
+        second = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        watch(second, errors)
+        # The link names this machine's LAN address; the test server listens on loopback.
+        path = link.split("/t/", 1)[1]
+        second.goto(f"{server.url}/t/{path}")
+        second.locator("#play").wait_for(state="visible")
+        assert "#" not in second.url
+        hand = first.locator("#hand button.hand-card").all_inner_texts()
+        assert len(hand) == 10
+        wait_until(second, "document.querySelectorAll('#hand button.hand-card').length === 10")
+        assert second.locator("#hand button.hand-card").all_inner_texts() == hand
+        wait_until(second, "document.getElementById('status').textContent.includes('Waiting')")
+        assert second.locator("#join-form").is_hidden()
+        assert not errors, errors
+    finally:
+        server.stop()
