@@ -39,6 +39,7 @@ from ..models import Action, Seat, Table
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: read aloud safely
 CODE_LENGTH = 6
 NAME_MAX = 24
+ZWJ = "\u200d"
 UNDO = {"type": "undo"}
 
 
@@ -97,7 +98,8 @@ def identify(table: Table, token: str | None) -> Who:
 
 
 def clean_name(name: Any) -> str:
-    """A seat name: trimmed, 1–24 characters, no control characters."""
+    """A seat name: trimmed, 1–24 characters (code points, after NFC), no control or
+    invisible formatting characters."""
     if not isinstance(name, str):
         raise TableError(400, "A name must be text.")
     name = unicodedata.normalize("NFC", name).strip()
@@ -105,7 +107,12 @@ def clean_name(name: Any) -> str:
         raise TableError(400, "Please enter a name.")
     if len(name) > NAME_MAX:
         raise TableError(400, f"A name can be at most {NAME_MAX} characters long.")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for ch in name):
+    # Format characters are refused (they can reverse or hide text), except the zero-width
+    # joiner that builds emoji such as a family or a flag-waving pirate.
+    if any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and ch != ZWJ
+        for ch in name
+    ):
         raise TableError(400, "A name cannot contain control or invisible characters.")
     return name
 

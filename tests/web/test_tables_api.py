@@ -445,6 +445,13 @@ def test_bad_names_are_refused_and_nothing_changes(table_players, name, words):
     assert players.snapshot() == before
 
 
+def test_names_may_be_any_script_or_emoji(table_players):
+    players = table_players("pirate_tricks", 3)
+    for phone, name in enumerate(["Zoë", "海賊", "🏴\u200d☠️ Jack"]):
+        assert players.join(phone, name).status_code == 201
+    assert players.envelope(None)["players"] == ["Zoë", "海賊", "🏴\u200d☠️ Jack"]
+
+
 def test_names_are_trimmed_unique_and_seats_are_not_taken_twice(table_players):
     players = table_players("shoot", 3)
     assert players.join(0, "  Ann  ").status_code == 201
