@@ -62,6 +62,7 @@ function releaseButton(seat, name) {
 
 function render(env) {
   current = env;
+  root.dataset.version = String(env.version);
   const names = env.players.map((name, seat) => name || (env.started ? seatName(null, seat) : null));
   status.textContent = statusText(env, names);
   renderSeats(env.players);
