@@ -87,8 +87,8 @@ def api_create():
 @csrf.exempt
 def api_join(code: str):
     data = json_body("name")
-    table, seat, token = service.join(code, data["name"], data.get("seat"))
-    body = {"seat": seat, "token": token, "version": table.version}
+    table, seat, token, version = service.join(code, data["name"], data.get("seat"))
+    body = {"seat": seat, "token": token, "version": version}
     return no_store(jsonify(body)), 201
 
 
@@ -105,9 +105,7 @@ def api_view(code: str):
 def api_act(code: str):
     token = bearer_token()
     data = json_body("action", "version")
-    table = service.act(code, token, data["action"], data["version"])
-    who = service.identify(table, token)
-    return no_store(jsonify(service.envelope(table, who)))
+    return no_store(jsonify(service.act(code, token, data["action"], data["version"])))
 
 
 @bp.post("/api/tables/<code>/undo")
@@ -115,16 +113,14 @@ def api_act(code: str):
 def api_undo(code: str):
     token = bearer_token()
     data = json_body() if request.content_length else {}
-    table = service.undo(code, token, data.get("version"))
-    return no_store(jsonify(service.envelope(table, service.Who(host=True))))
+    return no_store(jsonify(service.undo(code, token, data.get("version"))))
 
 
 @bp.post("/api/tables/<code>/seats/<int:seat>/release")
 @csrf.exempt
 def api_release(code: str, seat: int):
     token = bearer_token()
-    table = service.release(code, token, seat)
-    return no_store(jsonify(service.envelope(table, service.Who(host=True))))
+    return no_store(jsonify(service.release(code, token, seat)))
 
 
 @bp.get("/api/tables/<code>/events")

@@ -217,8 +217,9 @@ def create_table(
     return table, token
 
 
-def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str]:
-    """Take a seat (the one asked for, else the lowest free one); returns its token."""
+def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str, int]:
+    """Take a seat (the one asked for, else the lowest free one); returns the table, the
+    seat, its token and the version the join made."""
     name = clean_name(name)
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise TableError(400, "A seat must be a whole number.")
@@ -238,15 +239,16 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str]:
         token = new_token()
         table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
         table.version += 1
+        version = table.version
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    announce(table)
-    return table, seat, token
+    announce(table.code, version)
+    return table, seat, token, version
 
 
-def release(code: str, token: str | None, seat: Any) -> Table:
+def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
     """Host only: free a seat (its phone was lost without its rejoin link). The seat's old
     token stops working; whoever takes the seat next gets its hand back. Play pauses until
     the seat is taken again."""
@@ -263,12 +265,14 @@ def release(code: str, token: str | None, seat: Any) -> Table:
             raise TableError(422, f"Seat {seat + 1} is not taken.")
         table.seats.remove(taken[0])
         table.version += 1
+        db.session.flush()
+        answer = envelope(table, Who(host=True))
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    announce(table)
-    return table
+    announce(table.code, answer["version"])
+    return answer
 
 
 # -- acting -------------------------------------------------------------------------------
@@ -285,8 +289,9 @@ def check_version(table: Table, version: Any) -> None:
         )
 
 
-def act(code: str, token: str | None, action: Any, version: Any) -> Table:
-    """Apply one seat's action in one locked transaction; returns the updated table."""
+def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, Any]:
+    """Apply one seat's action in one locked transaction; returns that seat's envelope of
+    the state this action produced (not a later one another phone may already have made)."""
     table = lock_table(code)
     try:
         if token is None:
@@ -309,15 +314,16 @@ def act(code: str, token: str | None, action: Any, version: Any) -> Table:
             raise TableError(422, error.message) from None
         seat, canonical = state.log[-1]
         save(table, state, seat, canonical)
+        answer = envelope(table, who, state)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    announce(table)
-    return table
+    announce(table.code, answer["version"])
+    return answer
 
 
-def undo(code: str, token: str | None, version: Any = None) -> Table:
+def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
     """Host only: take back the last action by replaying all the others."""
     table = lock_table(code)
     try:
@@ -333,12 +339,13 @@ def undo(code: str, token: str | None, version: Any = None) -> Table:
             raise TableError(422, "There is nothing to undo.")
         previous = game_of(table).replay(state, upto=len(state.log) - 1)
         save(table, previous, None, dict(UNDO))
+        answer = envelope(table, who, previous)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    announce(table)
-    return table
+    announce(table.code, answer["version"])
+    return answer
 
 
 def save(table: Table, state: State, seat: int | None, action: dict) -> None:
@@ -347,9 +354,9 @@ def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
 
 
-def announce(table: Table) -> None:
+def announce(code: str, version: int) -> None:
     """Tell every live listener of this table that it changed (after the commit)."""
-    live.publish(channel(table.code), str(table.version))
+    live.publish(channel(code), str(version))
 
 
 def channel(code: str) -> str:
