@@ -222,7 +222,7 @@ def ui_move(phone, rng) -> bool:
         "#choices .number-grid button.choice-button, #choices > .option-list button"
     )
     cards = phone.locator("#hand button.hand-card:not([disabled])")
-    if grid.count() and (not cards.count() or rng.random() < 0.5):
+    if grid.count():  # a choice without a card (a bid, "Call the shot") when there is one
         grid.nth(rng.randrange(grid.count())).click()
     else:
         order = list(range(cards.count()))
