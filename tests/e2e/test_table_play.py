@@ -296,6 +296,10 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
         made += 1
         wait_until(host, f"document.getElementById('host').dataset.version === '{stored(made)}'")
     assert made == moves
+    for page in [host, *phones]:  # every field of the view found its place in the words
+        text = page.locator("main").inner_text()
+        for junk in ("undefined", "NaN", "[object", "null"):
+            assert junk not in text, (junk, text)
     with server.app.app_context():
         from companion.tables import service
 
