@@ -144,3 +144,16 @@ def chromium():
     except ImportError:
         unavailable("playwright is not installed (pip install -e '.[test]')")
     return path
+
+
+@pytest.fixture
+def browser(chromium):
+    """Debian's Chromium, launched through Playwright with the settings in tests/browser.py."""
+    from playwright.sync_api import sync_playwright
+
+    from .browser import CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

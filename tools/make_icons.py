@@ -15,16 +15,12 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.browser import CHROMIUM_ARGS  # noqa: E402
+
 ICONS = Path(__file__).resolve().parent.parent / "static" / "icons"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 GREEN = "#1e6b47"
 RED = "#b3261e"
@@ -98,7 +94,7 @@ def main() -> None:
     plain, maskable = svg(), svg(maskable=True)
     (ICONS / "icon.svg").write_text(plain)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page()
         render(page, plain, 192, ICONS / "icon-192.png")
         render(page, plain, 512, ICONS / "icon-512.png")

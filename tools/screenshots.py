@@ -9,26 +9,16 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
-from werkzeug.serving import make_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import create_app  # noqa: E402
+from tests.browser import CHROMIUM_ARGS, PHONE, Server  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
 SHOTS = [
     ("home", "/"),
     ("rules", "/rules/pull"),
@@ -42,12 +32,11 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as instance:
         app = create_app({"INSTANCE_PATH": instance})
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_port}"
+        server = Server(app)
+        base = server.url
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
                 for scheme in ("light", "dark"):
                     context = browser.new_context(
                         viewport=PHONE, device_scale_factor=2, color_scheme=scheme
@@ -61,7 +50,7 @@ def main() -> None:
                     context.close()
                 browser.close()
         finally:
-            server.shutdown()
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -6,68 +6,16 @@ from __future__ import annotations
 
 import logging
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from companion.games import GAMES
 
+from ..browser import PHONE, Server
+from ..browser import wait_until as shared_wait_until
+
 pytestmark = pytest.mark.e2e
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-
-
-def buffered(app):
-    """Each response read whole and its iterable closed at once. Werkzeug's development
-    server skips ``close()`` when the browser drops a connection (Chromium cancels some
-    requests), which would leave a static file open and fail the run with a
-    ResourceWarning. Streams (server-sent events) pass through unbuffered."""
-
-    def wsgi(environ, start_response):
-        seen = {}
-
-        def remember(status, headers, *rest):
-            seen["type"] = dict((k.lower(), v) for k, v in headers).get("content-type", "")
-            return start_response(status, headers, *rest)
-
-        body = app(environ, remember)
-        if seen.get("type", "").startswith("text/event-stream"):
-            return body
-        try:
-            return [b"".join(body)]
-        finally:
-            if hasattr(body, "close"):
-                body.close()
-
-    return wsgi
-
-
-class Server:
-    """The app on 127.0.0.1, a free port, in a background thread."""
-
-    def __init__(self, app):
-        self._server = make_server("127.0.0.1", 0, buffered(app), threaded=True)
-        self.url = f"http://127.0.0.1:{self._server.server_port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        self.running = True
-
-    def stop(self) -> None:
-        if self.running:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join(10)
-            self.running = False
 
 
 @pytest.fixture(autouse=True)
@@ -87,34 +35,18 @@ def server(make_app):
     server.stop()
 
 
-@pytest.fixture
-def browser(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
-        yield browser
-        browser.close()
+def worker_state(page) -> str:
+    return "worker: " + str(
+        page.evaluate(
+            """navigator.serviceWorker.getRegistration().then((r) => r
+             ? ["installing", "waiting", "active"].map((k) => k + ":" + (r[k] && r[k].state))
+             : "no service worker registered")"""
+        )
+    )
 
 
 def wait_until(page, expression: str, timeout: float = 20.0) -> None:
-    """Poll a JS expression from here: ``page.wait_for_function`` evaluates its predicate
-    with ``eval`` inside the page, which the app's Content-Security-Policy (rightly) blocks."""
-    from playwright.sync_api import Error
-
-    for _ in range(int(timeout * 10)):
-        try:
-            if page.evaluate(expression):
-                return
-        except Error:  # the page is between two documents (a reload): ask again
-            pass
-        page.wait_for_timeout(100)
-    state = page.evaluate(
-        """navigator.serviceWorker.getRegistration().then((r) => r
-             ? ["installing", "waiting", "active"].map((k) => k + ":" + (r[k] && r[k].state))
-             : "no service worker registered")"""
-    )
-    raise AssertionError(f"still false after {timeout} s: {expression} (worker: {state})")
+    shared_wait_until(page, expression, timeout, describe=worker_state)
 
 
 def no_sideways_scroll(page) -> bool:

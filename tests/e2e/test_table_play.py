@@ -4,73 +4,18 @@ live, with no console error and no sideways scrolling on the phones."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from werkzeug.serving import make_server
+
+from ..browser import PHONE, Server, wait_until
 
 pytestmark = pytest.mark.e2e
-
-# The same Chromium launch settings as the foundation's browser test.
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-
-
-class Server:
-    """The app on 127.0.0.1, a free port, in a background thread (threaded, so that the
-    live event streams do not block other requests)."""
-
-    def __init__(self, app):
-        self._server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self._server.server_port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(10)
-
-
-def wait_until(page, expression: str, timeout: float = 20.0) -> None:
-    """Poll a JS expression from the test (``wait_for_function`` would need ``eval``,
-    which the app's Content-Security-Policy blocks)."""
-    from playwright.sync_api import Error
-
-    for _ in range(int(timeout * 10)):
-        try:
-            if page.evaluate(expression):
-                return
-        except Error:  # between two documents: ask again
-            pass
-        page.wait_for_timeout(100)
-    raise AssertionError(f"still false after {timeout} s: {expression}")
 
 
 @pytest.fixture
 def server(make_app):
-    app = make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1)
-    server = Server(app)
-    server.app = app
+    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
     yield server
     server.stop()
-
-
-@pytest.fixture
-def browser(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def watch(page, errors: list[str]) -> None:

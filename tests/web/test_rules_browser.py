@@ -8,65 +8,39 @@ is never parsed as HTML and never links off the site; every rules page fits the 
 from __future__ import annotations
 
 import json
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from companion.games import GAMES
 
+from ..browser import Server, wait_until
+
 pytestmark = pytest.mark.e2e
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE = {"width": 360, "height": 740}
+SMALL_PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture
 def base_url(make_app):
-    server = make_server("127.0.0.1", 0, make_app(), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
-    thread.join(10)
+    server = Server(make_app())
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture
-def page(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
-        context = browser.new_context(viewport=PHONE, service_workers="block")
-        page = context.new_page()
-        page.errors = []
-        # Errors raised by the rules search module (the stack names the file it came from).
-        page.on(
-            "pageerror",
-            lambda error: (
-                page.errors.append(str(error)) if "rules-search" in (error.stack or "") else None
-            ),
-        )
-        yield page
-        context.close()
-        browser.close()
-
-
-def wait_until(page, expression: str, timeout: float = 10.0) -> None:
-    """Poll from Python: the CSP forbids the eval that wait_for_function relies on."""
-    for _ in range(int(timeout * 20)):
-        if page.evaluate(expression):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"still false after {timeout} s: {expression}")
+def page(browser):
+    context = browser.new_context(viewport=SMALL_PHONE, service_workers="block")
+    page = context.new_page()
+    page.errors = []
+    # Errors raised by the rules search module (the stack names the file it came from).
+    page.on(
+        "pageerror",
+        lambda error: (
+            page.errors.append(str(error)) if "rules-search" in (error.stack or "") else None
+        ),
+    )
+    yield page
+    context.close()
 
 
 def result_links(page) -> list[str]:

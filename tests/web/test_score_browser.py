@@ -9,54 +9,35 @@ scrolling of the page itself (wide tables scroll inside their own box). Set
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
+
+from ..browser import PHONE, Server
 
 pytestmark = pytest.mark.e2e
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
 def base_url(make_app):
-    server = make_server("127.0.0.1", 0, make_app(), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
-    thread.join(10)
+    server = Server(make_app())
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture
-def page(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=ARGS)
-        context = browser.new_context(viewport=PHONE, service_workers="block")
-        page = context.new_page()
-        page.console_errors = []
-        page.on(
-            "console",
-            lambda message: (
-                page.console_errors.append(message.text) if message.type == "error" else None
-            ),
-        )
-        yield page
-        context.close()
-        browser.close()
+def page(browser):
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    page.console_errors = []
+    page.on(
+        "console",
+        lambda message: (
+            page.console_errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    yield page
+    context.close()
 
 
 def check(page, name: str) -> None:
