@@ -157,3 +157,13 @@ def browser(chromium):
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def base_url(make_app):
+    """The address of the app (default test config) served on 127.0.0.1 in a thread."""
+    from .browser import Server
+
+    server = Server(make_app())
+    yield server.url
+    server.stop()

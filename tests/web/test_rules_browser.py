@@ -13,18 +13,11 @@ import pytest
 
 from companion.games import GAMES
 
-from ..browser import Server, wait_until
+from ..browser import wait_until
 
 pytestmark = pytest.mark.e2e
 
 SMALL_PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture
-def base_url(make_app):
-    server = Server(make_app())
-    yield server.url
-    server.stop()
 
 
 @pytest.fixture

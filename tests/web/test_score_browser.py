@@ -13,16 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ..browser import PHONE, Server
+from ..browser import PHONE
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def base_url(make_app):
-    server = Server(make_app())
-    yield server.url
-    server.stop()
 
 
 @pytest.fixture
