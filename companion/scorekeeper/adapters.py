@@ -25,7 +25,6 @@ from ..games.base import IllegalAction
 from ..games.call_the_shot import sheet as call_the_shot_sheet
 from ..games.pirate_tricks import rules as pirate_rules
 from ..games.pirate_tricks import sheet as pirate_sheet
-from ..games.pull import rules as pull_rules
 from ..games.pull import sheet as pull_sheet
 from ..games.shoot import sheet as shoot_sheet
 
@@ -257,26 +256,6 @@ def pirate_predicting(options: dict | None, card_ids: list[str]) -> bool:
     return any(
         pirate_rules.needs_prediction(index[card_id][1]) for card_id in card_ids if card_id in index
     )
-
-
-def pull_targets(overrides: dict | None = None) -> list[dict[str, Any]]:
-    """The 24 PULL! targets for forms and tables: id, label, values and their tags."""
-    suits = pull_rules.suits()
-    out = []
-    for card, data in pull_rules.target_table(overrides).items():
-        suit = suits[data["suit"]]
-        out.append(
-            {
-                "id": card,
-                "label": f"{suit['symbol']} {suit['name']} {data['left']}",
-                "suit": data["suit"],
-                "left": data["left"],
-                "double": data["double"],
-                "animal": data["animal"],
-                "tags": dict(data["tags"]),
-            }
-        )
-    return out
 
 
 ADAPTERS: dict[str, Adapter] = {

@@ -15,7 +15,6 @@ from wtforms import (
     BooleanField,
     FieldList,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectChoice,
     SelectField,
@@ -24,20 +23,18 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from ..games.pull import rules as pull_rules
-from .adapters import pirate_cards, pirate_counted, pirate_predicting, pull_targets
+from ..pull_form import (
+    NUMBER,
+    PullEndFields,
+    WholeNumberField,
+    add_target_fields,
+    end_options,
+    pull_targets,
+    target_overrides,
+)
+from .adapters import pirate_cards, pirate_counted, pirate_predicting
 
 NAME_LENGTH = 24
-NUMBER = "Enter a whole number."
-
-
-class WholeNumberField(IntegerField):
-    """An integer field with a message a player understands when the box holds no number."""
-
-    def process_formdata(self, valuelist):
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            raise ValueError(NUMBER) from None
 
 
 class SeatList(FieldList):
@@ -155,7 +152,10 @@ class CallTheShotNewForm(NewSheetForm):
         return {"shots_to_lose": self.shots_to_lose.data}
 
 
-class PullNewForm(NewSheetForm):
+class PullNewForm(PullEndFields, NewSheetForm):
+    """Teams or individuals, how the game ends (shared), the first dealer and the target
+    values (shared: :mod:`companion.pull_form`)."""
+
     play = RadioField(
         "Play as",
         choices=[
@@ -164,57 +164,15 @@ class PullNewForm(NewSheetForm):
         ],
         default="solo",
     )
-    goal = RadioField(
-        "The game ends",
-        choices=[
-            SelectChoice("200", "at 200 points"),
-            SelectChoice("400", "at 400 points"),
-            SelectChoice("custom", "at another score"),
-            SelectChoice("hands", "after a number of hands"),
-        ],
-        default="200",
-    )
-    custom_goal = WholeNumberField(
-        "Target score", validators=[Optional(), NumberRange(1, 10_000)], default=None
-    )
-    hands = WholeNumberField("Number of hands", validators=[Optional(), NumberRange(1, 1000)])
     dealer = _dealer_field()
-
-    def validate(self, extra_validators=None):
-        ok = super().validate(extra_validators)
-        # Checked here, not inline: Optional() stops a field's own validators when empty.
-        if self.goal.data == "custom" and self.custom_goal.data is None:
-            if not self.custom_goal.errors:
-                self.custom_goal.errors = ["Enter the target score."]
-            ok = False
-        if self.goal.data == "hands" and self.hands.data is None:
-            if not self.hands.errors:
-                self.hands.errors = ["Enter the number of hands."]
-            ok = False
-        return ok
 
     def options(self):
         options: dict[str, Any] = {
             "teams": self.play.data == "teams",
             "dealer": int(self.dealer.data),
+            **end_options(self),
         }
-        if self.goal.data == "hands":
-            options["hands"] = self.hands.data
-        elif self.goal.data == "custom":
-            options["goal"] = self.custom_goal.data
-        else:
-            options["goal"] = int(self.goal.data)
-        overrides = {}
-        for target in pull_targets():
-            change = {}
-            double = getattr(self, f"double_{target['id']}").data
-            if double is not None and double != target["double"]:
-                change["double"] = double
-            animal = bool(getattr(self, f"animal_{target['id']}").data)
-            if animal != target["animal"]:
-                change["animal"] = animal
-            if change:
-                overrides[target["id"]] = change
+        overrides = target_overrides(self)
         if overrides:
             options["targets"] = overrides
         return options
@@ -243,24 +201,6 @@ NEW_FORMS = {
 }
 
 
-def _pull_target_fields(cls) -> None:
-    for target in pull_targets():
-        setattr(
-            cls,
-            f"double_{target['id']}",
-            WholeNumberField(
-                f"{target['label']}: double value",
-                default=target["double"],
-                validators=[InputRequired(NUMBER), NumberRange(-1000, 1000)],
-            ),
-        )
-        setattr(
-            cls,
-            f"animal_{target['id']}",
-            BooleanField(f"{target['label']} is an animal", default=target["animal"]),
-        )
-
-
 def new_sheet_form(adapter, **kwargs) -> NewSheetForm:
     """The new-sheet form of a game: as many name fields as it allows players."""
     base = NEW_FORMS[adapter.slug]
@@ -274,7 +214,7 @@ def new_sheet_form(adapter, **kwargs) -> NewSheetForm:
     }
     cls = type(f"{base.__name__}Bound", (base,), attrs)
     if adapter.slug == "pull":
-        _pull_target_fields(cls)
+        add_target_fields(cls)
     form = cls(**kwargs)
     if hasattr(form, "dealer"):
         form.dealer.choices = [

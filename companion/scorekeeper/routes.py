@@ -34,7 +34,8 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..games.base import IllegalAction
 from ..models import ScoreEntry, ScoreSheet, utcnow
-from .adapters import ADAPTERS, Adapter, pirate_cards, pull_targets
+from ..pull_form import pull_targets
+from .adapters import ADAPTERS, Adapter, pirate_cards
 from .forms import PIRATE_CARD_FIELDS, ConfirmForm, OpenForm, new_sheet_form, round_form
 
 bp = Blueprint("scorekeeper", __name__, url_prefix="/score")

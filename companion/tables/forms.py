@@ -5,6 +5,11 @@ given): a yes/no option becomes a choice with "the rules' default" first, a numb
 number box and a list of numbers a text box; a blank field keeps the default, so
 defaults that depend on the number of players (PULL! teams) stay right. The engine checks
 the result and its message is shown on the form.
+
+PULL! also gets the fields its score sheet has (one module for both,
+:mod:`companion.pull_form`): how the game ends (200, 400, another score or a fixed number
+of hands) instead of a bare ``goal`` box, and the table of target values, whose changes
+become the ``targets`` option.
 """
 
 from __future__ import annotations
@@ -17,12 +22,25 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ..games.base import Game
+from ..pull_form import PullEndFields, add_target_fields, end_options, target_overrides
 
 DEFAULT = ""
 
+LABELS = {  # friendlier words for the option names (else the name itself)
+    "chips": "Play for chips",
+    "schedule": "Hand sizes, deal by deal",
+    "shots_to_lose": "Shots that lose the game",
+    "rounds": "Rounds",
+    "teams": "Play in two teams (4 players, partners sit across)",
+    "max_hands": "Safety stop: end after at most this many hands",
+}
+
+# Options a game's own fields set (see table_form), so no generic box is made for them.
+OWN_FIELDS = {"pull": {"goal", "hands", "targets"}}
+
 
 def label_of(key: str) -> str:
-    return key.replace("_", " ").capitalize()
+    return LABELS.get(key) or key.replace("_", " ").capitalize()
 
 
 def option_fields(game: Game) -> dict[str, str]:
@@ -30,6 +48,8 @@ def option_fields(game: Game) -> dict[str, str]:
     defaults = game.check_options(game.min_players, {})
     kinds: dict[str, str] = {}
     for key, value in defaults.items():
+        if key in OWN_FIELDS.get(game.slug, ()):
+            continue
         if isinstance(value, bool):
             kinds[key] = "bool"
         elif isinstance(value, int):
@@ -51,7 +71,9 @@ def table_form(game: Game, formdata: Any = None) -> FlaskForm:
     kinds = option_fields(game)
     defaults = game.check_options(game.min_players, {})
 
-    class TableForm(FlaskForm):
+    bases: tuple[type, ...] = (PullEndFields, FlaskForm) if game.slug == "pull" else (FlaskForm,)
+
+    class TableForm(*bases):  # type: ignore[misc]
         players = SelectField(
             "Number of players",
             choices=[
@@ -90,8 +112,11 @@ def table_form(game: Game, formdata: Any = None) -> FlaskForm:
             )
         setattr(TableForm, f"opt_{key}", field)
 
+    if game.slug == "pull":
+        add_target_fields(TableForm)
     form = TableForm(formdata=formdata) if formdata is not None else TableForm()
     form.option_kinds = kinds  # type: ignore[attr-defined]
+    form.game_slug = game.slug  # type: ignore[attr-defined]
     return form
 
 
@@ -108,6 +133,11 @@ def chosen_options(form: FlaskForm) -> dict[str, Any]:
             options[key] = data
         else:
             options[key] = parse_ints(data)
+    if form.game_slug == "pull":  # type: ignore[attr-defined]
+        options.update(end_options(form))
+        overrides = target_overrides(form)
+        if overrides:
+            options["targets"] = overrides
     return options
 
 

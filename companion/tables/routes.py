@@ -17,6 +17,7 @@ from flask import Response, abort, redirect, render_template, request, url_for
 from wtforms import ValidationError
 
 from ..games import GAMES
+from ..pull_form import pull_targets
 from . import bp, service
 from .forms import chosen_options, option_field_list, table_form
 from .service import TableError
@@ -63,6 +64,8 @@ def new(game: str):
         else:
             # The fragment never reaches a server: the host screen keeps it in storage.
             return redirect(url_for("tables.host", code=table.code) + f"#host={token}", 303)
+    if request.method == "POST" and form.errors and error is None:
+        error = "Some options need a change: see the messages below."
     status = 422 if request.method == "POST" else 200
     return (
         render_template(
@@ -70,6 +73,7 @@ def new(game: str):
             game=chosen,
             form=form,
             option_fields=option_field_list(form),
+            targets=pull_targets() if game == "pull" else [],
             error=error,
         ),
         status,

@@ -188,6 +188,23 @@ function winnersLine(env, names) {
   return el("p", { class: "game-over", text: who ? `Game over: ${who} won.` : "Game over." });
 }
 
+// A tag after a PULL! target value the rulebook does not print ("house") or the group
+// changed for this table ("table"); the rulebook's own values get none.
+function valueTag(tag) {
+  if (tag === "house") return el("span", { class: "tag-house", title: "House value: not printed in the rulebook", text: "house" });
+  if (tag === "table") return el("span", { class: "tag-table", title: "Changed for this table", text: "table" });
+  return null;
+}
+
+export function pullValues(target) {
+  const tags = target.tags || {};
+  const box = el("span", { class: "target-values muted" });
+  box.append(` worth ${target.left} `, valueTag(tags.left) || "", ` · double ${target.double} `, valueTag(tags.double) || "");
+  if (target.animal) box.append(" · animal ", valueTag(tags.animal) || "");
+  else if (tags.animal === "table") box.append(" · not an animal ", valueTag(tags.animal));
+  return box;
+}
+
 const BOARDS = {
   shoot(env, names) {
     const v = env.view;
@@ -252,18 +269,28 @@ const BOARDS = {
         ["Hand", `${v.hand_no}, round ${v.round} of ${v.rounds_per_hand}`],
         ["Phase", words(v.phase)],
         ["Dealer", seatName(names, v.dealer)],
-        ["Goal", String(v.goal)],
+        v.hands_to_play ? ["Hands to play", String(v.hands_to_play)] : ["Play to", `${v.goal} points`],
       ]),
     ];
     const targets = el("ul", { class: "targets" });
     (v.targets || []).forEach((target) => {
       const item = el("li", { class: "target" });
       item.append(cardNode("pull", target.card, v, "span", { class: "target-card" }));
-      item.append(el("span", { class: "muted", text: ` worth ${target.left}, double ${target.double}${target.animal ? ", animal" : ""}` }));
+      item.append(pullValues(target));
       item.append(playsLine("pull", (target.shots || []).map((s) => [s.seat, s.card]), v, names));
       targets.append(item);
     });
     parts.push(el("h3", { text: "Targets" }), targets);
+    const changes = Object.entries(v.target_changes || {});
+    if (changes.length) {
+      const list = changes.map(([card, change]) => {
+        const said = [];
+        if (change.double !== undefined) said.push(`double ${change.double}`);
+        if (change.animal !== undefined) said.push(change.animal ? "an animal" : "not an animal");
+        return `${cardText("pull", card, v)}: ${said.join(", ")}`;
+      });
+      parts.push(el("p", { class: "muted table-values" }, el("strong", { text: "This table's values: " }), list.join(" · ")));
+    }
     parts.push(
       seatTable(env, names, [
         ["Cards", (s) => (v.hand_sizes ? v.hand_sizes[s] : "")],

@@ -17,7 +17,7 @@ from companion.games.pirate_tricks import sheet as pirate_sheet
 from companion.games.pull import sheet as pull_sheet
 from companion.games.shoot import sheet as shoot_sheet
 from companion.models import ScoreSheet
-from companion.scorekeeper.adapters import pull_targets
+from companion.pull_form import pull_targets
 
 
 def pull_value_fields() -> dict[str, str]:

@@ -57,7 +57,9 @@ Our reading of the rulebook where it is silent or ambiguous:
   hands), if one side is highest; a tie for highest plays one more hand, again and again.
   Safety stop: after ``max_hands`` hands (default 100) the game ends whatever the scores,
   and a tie for highest is then shared.
-- Views: your own hand only (not your partner's), the face-up targets and shots, who has
+- Views: your own hand only (not your partner's), the face-up targets (with the values in
+  force and where each comes from: ``seed``, ``house`` or ``table`` = changed for this
+  table) and shots, the table's changes to house values (``target_changes``), who has
   picked a sealed shot (not which card) and your own pick, each side's score pile for this
   hand, fouls, scores, and the result of the last round. Never the unused shots, the
   target deck's order, nor another player's hand or sealed pick. ``scores()`` gives each
@@ -365,6 +367,7 @@ class PullState(State):
                 "tags": dict(data["tags"]),
             }
 
+        table_changes = sorted(self.options["targets"].items())
         live_fouls = []
         hand_points = []
         for side, pile in enumerate(self.piles):
@@ -390,6 +393,8 @@ class PullState(State):
             "to_act": self.to_act(),
             "sealed_seconds": self.sealed_seconds,
             "suits": rules.suits(),
+            # The values this table changed (public: every seat plays with the same deck).
+            "target_changes": {card: dict(change) for card, change in table_changes},
             "targets": [
                 {
                     **target_info(card),

@@ -468,6 +468,31 @@ def test_views_show_only_what_a_seat_may_see():
     assert table["sides"] == [[0, 2], [1, 3]]
 
 
+def test_views_carry_the_target_values_in_force_and_the_tables_changes():
+    changes = {"trap-T2": {"double": 9}, "skeet-T1": {"animal": True}}
+    first = ["trap-T2", "skeet-T1"]  # the top of the target deck: face up first
+    deal = {"targets": first + [t for t in rules.target_ids() if t not in first][:8]}
+    state = GAME.new_state(2, {"targets": changes}, seed=3, deal=deal)
+    plain = GAME.new_state(2, seed=3, deal=deal)
+    assert sorted(state.targets) == ["skeet-T1", "trap-T2"]
+    for seat in (None, 0, 1):
+        view = state.view(seat)
+        assert view["target_changes"] == changes
+        shown = {t["card"]: t for t in view["targets"]}
+        assert shown["trap-T2"]["double"] == 9 and shown["trap-T2"]["tags"]["double"] == "table"
+        assert shown["trap-T2"]["animal"] is False
+        assert shown["trap-T2"]["tags"]["animal"] == "house"
+        assert shown["trap-T2"]["tags"]["left"] == "seed"
+        assert shown["skeet-T1"]["animal"] is True
+        assert shown["skeet-T1"]["tags"]["animal"] == "table"
+        assert shown["skeet-T1"]["tags"]["double"] == "house"
+        unchanged = {t["card"]: t for t in plain.view(seat)["targets"]}
+        assert plain.view(seat)["target_changes"] == {}
+        assert unchanged["trap-T2"]["double"] != 9
+        assert unchanged["trap-T2"]["tags"]["double"] == "house"
+        assert unchanged["skeet-T1"]["animal"] is False
+
+
 # -- explicit deals -------------------------------------------------------------------
 
 

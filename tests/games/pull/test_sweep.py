@@ -27,7 +27,10 @@ def leak_check(state, seat, view):
     # The last round is a record of shots already revealed to everybody; its ids may be
     # dealt again in a later hand, so it is checked against the state instead.
     assert view["last_round"] == state.last_round
-    rest = {k: v for k, v in view.items() if k != "last_round"}
+    # The table's changes to target values name targets by id, whether or not they are
+    # still in the deck; they are the (public) options, nothing else.
+    assert view["target_changes"] == state.options["targets"]
+    rest = {k: v for k, v in view.items() if k not in ("last_round", "target_changes")}
     text = json.dumps(rest)
     for card in hidden_from(state, seat):
         assert f'"{card}"' not in text, f"{card} leaked to seat {seat}"
