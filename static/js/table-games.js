@@ -281,13 +281,13 @@ const BOARDS = {
       targets.append(item);
     });
     parts.push(el("h3", { text: "Targets" }), targets);
-    const changes = Object.entries(v.target_changes || {});
+    const changes = v.target_changes || [];
     if (changes.length) {
-      const list = changes.map(([card, change]) => {
+      const list = changes.map((change) => {
         const said = [];
         if (change.double !== undefined) said.push(`double ${change.double}`);
         if (change.animal !== undefined) said.push(change.animal ? "an animal" : "not an animal");
-        return `${cardText("pull", card, v)}: ${said.join(", ")}`;
+        return `${cardText("pull", change.card, v)} (worth ${change.left}): ${said.join(", ")}`;
       });
       parts.push(el("p", { class: "muted table-values" }, el("strong", { text: "This table's values: " }), list.join(" · ")));
     }

@@ -206,6 +206,11 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
     host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     watch(host, errors)
     host.goto(f"{server.url}/play/{game}")
+    if game == "pull":  # the host changes a house value and plays a fixed number of hands
+        host.locator("input[name=goal][value=hands]").check()
+        host.locator("input[name=hands]").fill("3")
+        host.locator("details.card-values summary").click()
+        host.locator("input[name='double_trap-T2']").fill("9")
     host.locator("button[type=submit]").click()
     host.wait_for_url("**/t/*")
     code = host.locator("#host").get_attribute("data-code")
@@ -241,6 +246,11 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
         made += 1
         wait_until(host, f"document.getElementById('host').dataset.version === '{stored(made)}'")
     assert made == moves
+    if game == "pull":
+        for page in [host, *phones]:  # the table's values, and which ones are house values
+            board = page.locator("main").inner_text()
+            assert "Hands to play" in board and "This table's values" in board
+            assert "double 9" in board and "house" in board
     for page in [host, *phones]:  # every field of the view found its place in the words
         text = page.locator("main").inner_text()
         for junk in ("undefined", "NaN", "[object", "null"):
@@ -253,6 +263,9 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
         assert len(state.log) == moves  # every confirmed tap is exactly one engine action
         assert service.replay_log(table).to_dict() == table.state
         kinds = {action["type"] for _, action in state.log}
+        if game == "pull":
+            assert state.options["hands"] == 3
+            assert state.options["targets"] == {"trap-T2": {"double": 9}}
     assert kinds >= EXPRESSED[game], kinds
     for phone in phones:
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

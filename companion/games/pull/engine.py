@@ -59,7 +59,8 @@ Our reading of the rulebook where it is silent or ambiguous:
   and a tie for highest is then shared.
 - Views: your own hand only (not your partner's), the face-up targets (with the values in
   force and where each comes from: ``seed``, ``house`` or ``table`` = changed for this
-  table) and shots, the table's changes to house values (``target_changes``), who has
+  table) and shots, the table's changes to house values (``target_changes``: card, left
+  value and what changed), who has
   picked a sealed shot (not which card) and your own pick, each side's score pile for this
   hand, fouls, scores, and the result of the last round. Never the unused shots, the
   target deck's order, nor another player's hand or sealed pick. ``scores()`` gives each
@@ -394,7 +395,10 @@ class PullState(State):
             "sealed_seconds": self.sealed_seconds,
             "suits": rules.suits(),
             # The values this table changed (public: every seat plays with the same deck).
-            "target_changes": {card: dict(change) for card, change in table_changes},
+            "target_changes": [
+                {"card": card, "left": table[card]["left"], **change}
+                for card, change in table_changes
+            ],
             "targets": [
                 {
                     **target_info(card),

@@ -477,7 +477,10 @@ def test_views_carry_the_target_values_in_force_and_the_tables_changes():
     assert sorted(state.targets) == ["skeet-T1", "trap-T2"]
     for seat in (None, 0, 1):
         view = state.view(seat)
-        assert view["target_changes"] == changes
+        assert view["target_changes"] == [
+            {"card": "skeet-T1", "left": rules.target_table()["skeet-T1"]["left"], "animal": True},
+            {"card": "trap-T2", "left": rules.target_table()["trap-T2"]["left"], "double": 9},
+        ]
         shown = {t["card"]: t for t in view["targets"]}
         assert shown["trap-T2"]["double"] == 9 and shown["trap-T2"]["tags"]["double"] == "table"
         assert shown["trap-T2"]["animal"] is False
@@ -487,7 +490,7 @@ def test_views_carry_the_target_values_in_force_and_the_tables_changes():
         assert shown["skeet-T1"]["tags"]["animal"] == "table"
         assert shown["skeet-T1"]["tags"]["double"] == "house"
         unchanged = {t["card"]: t for t in plain.view(seat)["targets"]}
-        assert plain.view(seat)["target_changes"] == {}
+        assert plain.view(seat)["target_changes"] == []
         assert unchanged["trap-T2"]["double"] != 9
         assert unchanged["trap-T2"]["tags"]["double"] == "house"
         assert unchanged["skeet-T1"]["animal"] is False

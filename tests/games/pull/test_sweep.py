@@ -29,7 +29,10 @@ def leak_check(state, seat, view):
     assert view["last_round"] == state.last_round
     # The table's changes to target values name targets by id, whether or not they are
     # still in the deck; they are the (public) options, nothing else.
-    assert view["target_changes"] == state.options["targets"]
+    changes = {
+        c["card"]: {k: c[k] for k in ("double", "animal") if k in c} for c in view["target_changes"]
+    }
+    assert changes == state.options["targets"]
     rest = {k: v for k, v in view.items() if k not in ("last_round", "target_changes")}
     text = json.dumps(rest)
     for card in hidden_from(state, seat):
