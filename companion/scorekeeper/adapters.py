@@ -104,27 +104,35 @@ class Adapter:
         raise NotImplementedError
 
 
-class ShootAdapter(Adapter):
+class NamedSheetAdapter(Adapter):
+    """For sheet modules with the full signature, ``add(players, options, rows, entry,
+    names)`` and so on (Shoot!, Pirate Tricks): they name the players themselves."""
+
+    sheet: Any  # the game's sheet module
+
+    def check_options(self, names, options):
+        self.check_players(names)
+        return self.sheet.check_options(len(names), options)
+
+    def add(self, names, options, rows, entry):
+        return self.sheet.add(len(names), options, rows, entry, names)
+
+    def replace(self, names, options, rows, index, entry):
+        return self.sheet.replace(len(names), options, rows, index, entry, names)
+
+    def delete(self, names, options, rows, index):
+        return self.sheet.delete(len(names), options, rows, index, names)
+
+    def summary(self, names, options, rows):
+        return self.sheet.summary(len(names), options, rows, names)
+
+
+class ShootAdapter(NamedSheetAdapter):
     """Shoot!: a row is ``{"bids": [...], "tricks": [...]}``; options schedule, chips, dealer."""
 
     slug = "shoot"
     round_word = "deal"
-
-    def check_options(self, names, options):
-        self.check_players(names)
-        return shoot_sheet.check_options(len(names), options)
-
-    def add(self, names, options, rows, entry):
-        return shoot_sheet.add(len(names), options, rows, entry, names)
-
-    def replace(self, names, options, rows, index, entry):
-        return shoot_sheet.replace(len(names), options, rows, index, entry, names)
-
-    def delete(self, names, options, rows, index):
-        return shoot_sheet.delete(len(names), options, rows, index, names)
-
-    def summary(self, names, options, rows):
-        return shoot_sheet.summary(len(names), options, rows, names)
+    sheet = shoot_sheet
 
 
 class CallTheShotAdapter(Adapter):
@@ -184,27 +192,12 @@ class PullAdapter(Adapter):
         return result
 
 
-class PirateTricksAdapter(Adapter):
+class PirateTricksAdapter(NamedSheetAdapter):
     """Pirate Tricks: a row is the round's score cards plus each player's ledger facts."""
 
     slug = "pirate_tricks"
     round_word = "round"
-
-    def check_options(self, names, options):
-        self.check_players(names)
-        return pirate_sheet.check_options(len(names), options)
-
-    def add(self, names, options, rows, entry):
-        return pirate_sheet.add(len(names), options, rows, entry, names)
-
-    def replace(self, names, options, rows, index, entry):
-        return pirate_sheet.replace(len(names), options, rows, index, entry, names)
-
-    def delete(self, names, options, rows, index):
-        return pirate_sheet.delete(len(names), options, rows, index, names)
-
-    def summary(self, names, options, rows):
-        return pirate_sheet.summary(len(names), options, rows, names)
+    sheet = pirate_sheet
 
 
 def pirate_cards(options: dict | None = None) -> dict[str, list[dict[str, Any]]]:
