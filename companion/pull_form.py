@@ -8,7 +8,8 @@ Both ask the same two things, so both use this one module and the partials
 - the target values: :func:`add_target_fields` adds a double-value box and an animal
   box per target to a form class, filled with the values in force (seed or house), and
   :func:`target_overrides` reads back only what the group changed, in the shape the
-  ``targets`` option takes (``{"trap-T2": {"double": 9}}``).
+  ``targets`` option takes (``{"trap-T2": {"double": 9}}``);
+- :func:`pull_options` gives both at once, ready to merge into a form's options.
 
 The rules (ranges, which values may change) stay in :mod:`companion.games.pull.rules`;
 the ranges here only give a friendlier message next to the box.
@@ -21,7 +22,7 @@ from typing import Any
 from wtforms import BooleanField, IntegerField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional, StopValidation
 
-from .games.pull import rules as pull_rules
+from .games.pull.engine import GAME as PULL
 
 NUMBER = "Enter a whole number."
 DOUBLE_RANGE = (-1000, 1000)  # as rules.check_target_overrides allows
@@ -40,23 +41,12 @@ class WholeNumberField(IntegerField):
 
 
 def pull_targets(overrides: dict | None = None) -> list[dict[str, Any]]:
-    """The 24 PULL! targets for forms and tables: id, label, values and their tags."""
-    suits = pull_rules.suits()
-    out = []
-    for card, data in pull_rules.target_table(overrides).items():
-        suit = suits[data["suit"]]
-        out.append(
-            {
-                "id": card,
-                "label": f"{suit['symbol']} {suit['name']} {data['left']}",
-                "suit": data["suit"],
-                "left": data["left"],
-                "double": data["double"],
-                "animal": data["animal"],
-                "tags": dict(data["tags"]),
-            }
-        )
-    return out
+    """The 24 PULL! targets for forms and tables: the engine's card rows plus a form id
+    and a label."""
+    return [
+        {"id": row["card"], "label": f"{row['symbol']} {row['suit_name']} {row['left']}", **row}
+        for row in PULL.card_rows(overrides)
+    ]
 
 
 class PullEndFields:
@@ -157,3 +147,13 @@ def target_overrides(form: Any) -> dict[str, dict]:
         if change:
             overrides[target["id"]] = change
     return overrides
+
+
+def pull_options(form: Any) -> dict[str, Any]:
+    """Everything both forms ask about PULL!: :func:`end_options` plus, when the group
+    changed any target value, ``targets`` (:func:`target_overrides`)."""
+    options: dict[str, Any] = dict(end_options(form))
+    overrides = target_overrides(form)
+    if overrides:
+        options["targets"] = overrides
+    return options
