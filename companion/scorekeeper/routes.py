@@ -259,11 +259,17 @@ def add_round(code: str):
     return render_template("scorekeeper/sheet.html", form=form, undo=ConfirmForm(), **ctx), status
 
 
-def _round(sheet: ScoreSheet, number: int) -> tuple[int, dict[str, Any]]:
-    rows = rows_of(sheet)
+def _round(rows: list[dict[str, Any]], number: int) -> tuple[int, dict[str, Any]]:
     if not 1 <= number <= len(rows):
         abort(404)
     return number - 1, rows[number - 1]
+
+
+def changed_since_shown(form, index: int, facts: Any) -> bool:
+    """Whether the round the form was made for is no longer at ``index`` as it was."""
+    return int_or_none(form.position.data) != index or form.version.data != fingerprint(
+        index, facts
+    )
 
 
 @bp.route("/<code>/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -271,14 +277,13 @@ def edit_round(code: str, number: int):
     sheet = load(code, lock=request.method == "POST")
     adapter = ADAPTERS[sheet.game]
     ctx = context(sheet, adapter)
-    index, facts = _round(sheet, number)
+    index, facts = _round(ctx["rows"], number)
     form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
-    current = fingerprint(index, facts)
     status = 200
     if request.method == "POST":
         status = 422
         if form.validate_on_submit():
-            if form.version.data != current or int_or_none(form.position.data) != index:
+            if changed_since_shown(form, index, facts):
                 form = round_form(
                     sheet.game, sheet.players, ctx["summary"], sheet.options, formdata=None
                 )
@@ -306,7 +311,7 @@ def edit_round(code: str, number: int):
                 form[name].data = request.args.get(name, "")
             form.fill_players(facts)
     form.position.data = str(index)
-    form.version.data = current
+    form.version.data = fingerprint(index, facts)
     return render_template(
         "scorekeeper/edit.html", form=form, number=number, row=facts, **ctx
     ), status
@@ -317,15 +322,14 @@ def delete_round(code: str, number: int):
     sheet = load(code, lock=request.method == "POST")
     adapter = ADAPTERS[sheet.game]
     ctx = context(sheet, adapter)
-    index, facts = _round(sheet, number)
+    index, facts = _round(ctx["rows"], number)
     form = ConfirmForm()
-    current = fingerprint(index, facts)
     error = None
     status = 200
     if request.method == "POST":
         status = 422
         if form.validate_on_submit():
-            if form.version.data != current or int_or_none(form.position.data) != index:
+            if changed_since_shown(form, index, facts):
                 error = (
                     f"{ctx['Word']} {number} was changed on another phone since you opened it. "
                     "Check it below before deleting it."
@@ -341,7 +345,7 @@ def delete_round(code: str, number: int):
                     flash(f"{ctx['Word']} {number} deleted.")
                     return redirect(url_for(".sheet", code=sheet.code))
     form.position.data = str(index)
-    form.version.data = current
+    form.version.data = fingerprint(index, facts)
     return render_template(
         "scorekeeper/delete.html", form=form, number=number, row=facts, error=error, **ctx
     ), status
@@ -359,9 +363,7 @@ def undo(code: str):
     index = len(rows) - 1
     if not rows:
         flash(f"There is no {word} to undo.", "error")
-    elif int_or_none(form.position.data) != index or form.version.data != fingerprint(
-        index, rows[index]
-    ):
+    elif changed_since_shown(form, index, rows[index]):
         flash(
             f"The sheet changed on another phone, so nothing was undone. "
             f"Check the last {word} and undo again if needed.",

@@ -109,6 +109,15 @@ def add(client, code, data):
     return client.post(f"/score/{code}/rounds", data=data)
 
 
+def delete(client, code, number):
+    """Open round ``number``'s delete confirmation, then confirm it."""
+    confirm = client.get(f"/score/{code}/rounds/{number}/delete").get_data(as_text=True)
+    return client.post(
+        f"/score/{code}/rounds/{number}/delete",
+        data={"position": str(number - 1), "version": hidden(confirm, "version")},
+    )
+
+
 # -- choosing a game, starting a sheet ------------------------------------------------------
 
 
@@ -357,21 +366,12 @@ def test_shoot_edit_delete_undo(app, client):
     )
     assert stored(app, code)[2][1] == {"bids": [5, 0, 4], "tricks": [5, 0, 4]}
     # Deleting deal 1 would move a 9-card deal into the 10-card slot: refused with the reason.
-    confirm = client.get(f"/score/{code}/rounds/1/delete").get_data(as_text=True)
-    response = client.post(
-        f"/score/{code}/rounds/1/delete",
-        data={"position": "0", "version": hidden(confirm, "version")},
-    )
+    response = delete(client, code, 1)
     assert response.status_code == 422
     assert "the tricks add up to" in text(response.get_data(as_text=True))
     assert len(stored(app, code)[2]) == 3
     # Deleting the last deal works.
-    confirm = client.get(f"/score/{code}/rounds/3/delete").get_data(as_text=True)
-    response = client.post(
-        f"/score/{code}/rounds/3/delete",
-        data={"position": "2", "version": hidden(confirm, "version")},
-    )
-    assert response.status_code == 302
+    assert delete(client, code, 3).status_code == 302
     assert len(stored(app, code)[2]) == 2
     # Undo takes the last deal off; a stale undo form removes nothing.
     sheet_html = client.get(f"/score/{code}").get_data(as_text=True)
@@ -448,11 +448,7 @@ def test_call_the_shot_delete_in_the_middle_refused_edit_works(app, client):
     code = new_sheet(client, "call_the_shot", ["Ann", "Bo"])
     for position, (challenger, shot) in enumerate([(0, 1), (1, 1), (0, "none")]):
         add(client, code, duel(challenger, shot, position))
-    confirm = client.get(f"/score/{code}/rounds/2/delete").get_data(as_text=True)
-    response = client.post(
-        f"/score/{code}/rounds/2/delete",
-        data={"position": "1", "version": hidden(confirm, "version")},
-    )
+    response = delete(client, code, 2)
     assert response.status_code == 422
     assert "can't be deleted" in text(response.get_data(as_text=True))
     assert len(stored(app, code)[2]) == 3
@@ -853,9 +849,7 @@ def test_a_sheet_on_postgresql(make_app, postgres_url):
     edit = client.get(f"/score/{code}/rounds/1/edit").get_data(as_text=True)
     data = shoot_deal([0, 3, 4], [3, 3, 4], 0) | {"version": hidden(edit, "version")}
     assert client.post(f"/score/{code}/rounds/1/edit", data=data).status_code == 302
-    confirm = client.get(f"/score/{code}/rounds/3/delete").get_data(as_text=True)
-    data = {"position": "2", "version": hidden(confirm, "version")}
-    assert client.post(f"/score/{code}/rounds/3/delete", data=data).status_code == 302
+    assert delete(client, code, 3).status_code == 302
     _, options, rows = stored(app, code)
     assert rows == [
         {"bids": [0, 3, 4], "tricks": [3, 3, 4]},
