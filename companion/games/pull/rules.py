@@ -308,7 +308,8 @@ DEFAULT_GOAL = 200
 DEFAULT_MAX_HANDS = 100
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
+def whole_number(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``, else :class:`IllegalAction`."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise IllegalAction(f"{what} must be a whole number from {low} to {high}.")
     return value
@@ -335,10 +336,10 @@ def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     if goal is not None and hands is not None:
         raise IllegalAction("Play either to a target score or for a number of hands, not both.")
     if hands is None:
-        goal = _whole(DEFAULT_GOAL if goal is None else goal, "The target score", 1, 10_000)
+        goal = whole_number(DEFAULT_GOAL if goal is None else goal, "The target score", 1, 10_000)
     else:
-        hands = _whole(hands, "The number of hands", 1, 1000)
-    max_hands = _whole(options.get("max_hands", DEFAULT_MAX_HANDS), "The hand limit", 1, 1000)
+        hands = whole_number(hands, "The number of hands", 1, 1000)
+    max_hands = whole_number(options.get("max_hands", DEFAULT_MAX_HANDS), "The hand limit", 1, 1000)
     if hands is not None and max_hands < hands:
         raise IllegalAction("The hand limit can't be lower than the number of hands to play.")
     return {

@@ -30,6 +30,7 @@ from typing import Any
 
 from ..base import IllegalAction
 from . import rules
+from .rules import whole_number
 
 MAX_POINTS = 10_000
 
@@ -52,12 +53,6 @@ def side_names(players: int, options: dict[str, Any]) -> list[str]:
     return [" & ".join(f"player {seat + 1}" for seat in seats) for seats in sides]
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise IllegalAction(f"{what} must be a whole number from {low} to {high}.")
-    return value
-
-
 def check_entry(players: int, options: dict[str, Any], entry: Any) -> dict[str, Any]:
     """One hand's facts, normalised; raises :class:`IllegalAction` for anything wrong."""
     names = side_names(players, options)
@@ -73,8 +68,8 @@ def check_entry(players: int, options: dict[str, Any], entry: Any) -> dict[str, 
         if not isinstance(side, dict):
             raise IllegalAction(f"{name}: record the targets taken, or points and fouls.")
         if set(side) == {"points", "fouls"}:
-            points = _whole(side["points"], f"{name}: points", -MAX_POINTS, MAX_POINTS)
-            fouls = _whole(side["fouls"], f"{name}: fouls", 0, 2 * rules.ROUNDS_PER_HAND)
+            points = whole_number(side["points"], f"{name}: points", -MAX_POINTS, MAX_POINTS)
+            fouls = whole_number(side["fouls"], f"{name}: fouls", 0, 2 * rules.ROUNDS_PER_HAND)
             clean.append({"points": points, "fouls": fouls})
             continue
         if set(side) != {"rounds"}:
