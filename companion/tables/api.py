@@ -87,7 +87,7 @@ def api_create():
 @csrf.exempt
 def api_join(code: str):
     data = json_body("name")
-    table, seat, token, version = service.join(code, data["name"], data.get("seat"))
+    seat, token, version = service.join(code, data["name"], data.get("seat"))
     body = {"seat": seat, "token": token, "version": version}
     return no_store(jsonify(body)), 201
 

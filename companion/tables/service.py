@@ -22,6 +22,8 @@ import socket
 import struct
 import time
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -155,6 +157,22 @@ def lock_table(code: str) -> Table:
     return table
 
 
+@contextmanager
+def changing(code: str) -> Iterator[Table]:
+    """The table, locked, for one change: commits when the block ends (rolls back if it
+    raises), then tells live listeners the new version. The code and version are read
+    before the commit, so announcing does not reload the expired row."""
+    table = lock_table(code)
+    try:
+        yield table
+        code, version = table.code, table.version
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    announce(code, version)
+
+
 def game_of(table: Table) -> Game:
     return GAMES[table.game]
 
@@ -217,14 +235,13 @@ def create_table(
     return table, token
 
 
-def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str, int]:
-    """Take a seat (the one asked for, else the lowest free one); returns the table, the
-    seat, its token and the version the join made."""
+def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
+    """Take a seat (the one asked for, else the lowest free one); returns the seat, its
+    token and the version the join made."""
     name = clean_name(name)
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise TableError(400, "A seat must be a whole number.")
-    table = lock_table(code)
-    try:
+    with changing(code) as table:
         taken = {s.index: s.name for s in table.seats}
         if seat is not None and not 0 <= seat < table.players:
             raise TableError(422, f"This table has seats 1 to {table.players}.")
@@ -240,12 +257,7 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[Table, int, str, int]:
         table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
         table.version += 1
         version = table.version
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    announce(table.code, version)
-    return table, seat, token, version
+    return seat, token, version
 
 
 def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
@@ -254,8 +266,7 @@ def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
     the seat is taken again."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise TableError(400, "A seat must be a whole number.")
-    table = lock_table(code)
-    try:
+    with changing(code) as table:
         if token is None:
             raise TableError(401, "Send the host token (Authorization: Bearer …) to free a seat.")
         if not identify(table, token).host:
@@ -265,13 +276,7 @@ def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
             raise TableError(422, f"Seat {seat + 1} is not taken.")
         table.seats.remove(taken[0])
         table.version += 1
-        db.session.flush()
         answer = envelope(table, Who(host=True))
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    announce(table.code, answer["version"])
     return answer
 
 
@@ -292,8 +297,7 @@ def check_version(table: Table, version: Any) -> None:
 def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, Any]:
     """Apply one seat's action in one locked transaction; returns that seat's envelope of
     the state this action produced (not a later one another phone may already have made)."""
-    table = lock_table(code)
-    try:
+    with changing(code) as table:
         if token is None:
             raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
         who = identify(table, token)
@@ -315,18 +319,12 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
         seat, canonical = state.log[-1]
         save(table, state, seat, canonical)
         answer = envelope(table, who, state)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    announce(table.code, answer["version"])
     return answer
 
 
 def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
     """Host only: take back the last action by replaying all the others."""
-    table = lock_table(code)
-    try:
+    with changing(code) as table:
         if token is None:
             raise TableError(401, "Send the host token (Authorization: Bearer …) to undo.")
         who = identify(table, token)
@@ -340,11 +338,6 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
         previous = game_of(table).replay(state, upto=len(state.log) - 1)
         save(table, previous, None, dict(UNDO))
         answer = envelope(table, who, previous)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    announce(table.code, answer["version"])
     return answer
 
 

@@ -606,3 +606,32 @@ def test_the_host_frees_a_lost_phones_seat_and_a_new_phone_gets_its_hand(table_p
     env = players.envelope(1)
     assert env["view"]["hand"] == hand and env["started"] is True
     assert env["players"] == ["Ann", "Bo", "Cy"]
+
+
+# -- the hot path ---------------------------------------------------------------------
+
+
+def test_an_action_reads_the_table_row_once(app, table_players):
+    """The action route locks and reads the table once, then writes; nothing is read
+    again after the commit (announcing the new version uses what was already loaded)."""
+    from sqlalchemy import event
+
+    players = table_players("call_the_shot").join_all()
+    seat = players.envelope(None)["to_act"][0]
+    env = players.envelope(seat)
+    statements: list[str] = []
+
+    def record(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        answer = players.act(seat, env["legal"][0], env["version"])
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert answer.status_code == 200
+    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert sum("FROM game_table" in s for s in reads) == 1, reads
+    assert len(reads) == 2  # the table row, then its seats
