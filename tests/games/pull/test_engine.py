@@ -222,6 +222,16 @@ def test_two_players_take_turns_for_second_shots_face_up():
     assert state.to_act() == [0]
 
 
+def test_a_second_shot_need_not_match_its_target_even_when_it_could():
+    hands = {1: ["trap-3", "skeet-5", "looper-6"], 0: ["crosser-2", "crosser-7"]}
+    state = new(2, cards=hands, targets=["trap-T2", "skeet-T2"])
+    first_shots(state, [(1, "trap-3", 0), (0, "crosser-2", 0)])
+    # Seat 1's second shot goes on the skeet target; it holds skeet-5 but may play anything.
+    assert state.legal_actions(1) == [{"type": "second", "card": c} for c in state.hands[1]]
+    second(state, 1, "looper-6")
+    assert state.shots[1] == [[1, "looper-6"]]
+
+
 def test_a_second_shot_names_only_its_card():
     state = new(2, cards={1: ["looper-4", "looper-6"], 0: ["crosser-2", "crosser-7"]})
     first_shots(state, [(1, "looper-4", 1), (0, "crosser-2", 0)])
@@ -305,41 +315,54 @@ def test_a_group_double_value_is_used_when_it_changes_the_deck():
     assert state.view(1)["hand_points"][1] == 40 + rules.target_table()["skeet-T2"]["double"]
 
 
+def four_player_round(shots, options=None):
+    """One round of 4 players on trap-T3 / trap-T2 from seat 1 on: ``shots`` maps a seat to
+    its (first card, target, second card); the second goes on the other target."""
+    hands = {seat: [first, then] for seat, (first, _, then) in shots.items()}
+    state = new(4, cards=hands, targets=["trap-T3", "trap-T2"], options=options)
+    first_shots(state, [(seat, shots[seat][0], shots[seat][1]) for seat in (1, 2, 3, 0)])
+    for seat in (1, 2, 3, 0):
+        second(state, seat, shots[seat][2])
+    return state
+
+
+# Seat 1 takes trap-T3 with an 8, seat 3 takes trap-T2 with an 8.
+ONE_EACH_FOR_1_AND_3 = {
+    1: ("looper-8", 0, "looper-2"),
+    2: ("crosser-3", 0, "crosser-4"),
+    3: ("incomer-2", 0, "incomer-8"),
+    0: ("tower-5", 1, "tower-6"),
+}
+
+
 def test_partners_taking_one_target_each_score_a_team_double():
-    hands = {
-        1: ["looper-8", "looper-2"],
-        2: ["crosser-3", "crosser-4"],
-        3: ["incomer-2", "incomer-8"],
-        0: ["tower-5", "tower-6"],
-    }
-    state = new(4, cards=hands, targets=["trap-T3", "trap-T2"])
-    first_shots(
-        state,
-        [(1, "looper-8", 0), (2, "crosser-3", 0), (3, "incomer-2", 0), (0, "tower-5", 1)],
-    )
-    for seat, card in ((1, "looper-2"), (2, "crosser-4"), (3, "incomer-8"), (0, "tower-6")):
-        second(state, seat, card)
-    # Seat 1 took trap-T3, its partner seat 3 took trap-T2: a Double for side 1.
+    state = four_player_round(ONE_EACH_FOR_1_AND_3)
     assert state.last_round["targets"][0]["seat"] == 1
     assert state.last_round["targets"][1]["seat"] == 3
     assert state.last_round["double"] == 1
     assert [e["double"] for e in state.piles[1]] == [True, True]
 
 
+def test_in_individual_play_only_one_player_taking_both_targets_is_a_double():
+    state = four_player_round(ONE_EACH_FOR_1_AND_3, options={"teams": False})
+    assert state.last_round["double"] is None
+    assert state.piles == [
+        [],
+        [{"card": "trap-T3", "double": False, "round": 1}],
+        [],
+        [{"card": "trap-T2", "double": False, "round": 1}],
+    ]
+
+
 def test_a_tie_between_partners_is_not_void():
-    hands = {
-        1: ["looper-7", "looper-2"],
-        2: ["crosser-3", "crosser-4"],
-        3: ["incomer-7", "incomer-3"],
-        0: ["tower-5", "tower-6"],
-    }
-    state = new(4, cards=hands, targets=["trap-T3", "trap-T2"])
-    first_shots(
-        state,
-        [(1, "looper-7", 0), (2, "crosser-3", 0), (3, "incomer-7", 0), (0, "tower-5", 1)],
+    state = four_player_round(
+        {
+            1: ("looper-7", 0, "looper-2"),
+            2: ("crosser-3", 0, "crosser-4"),
+            3: ("incomer-7", 0, "incomer-3"),
+            0: ("tower-5", 1, "tower-6"),
+        }
     )
-    for seat, card in ((1, "looper-2"), (2, "crosser-4"), (3, "incomer-3"), (0, "tower-6")):
-        second(state, seat, card)
     assert state.void == []
     assert state.piles[1][0]["card"] == "trap-T3"
 
