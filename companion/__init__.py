@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request, url_for
+from flask import Flask, request, url_for
 
 from . import config, live
 from .assets import IMMUTABLE, static_url
@@ -32,8 +32,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
-# The main navigation: (label, endpoint). An entry whose blueprint is not built yet is shown
-# as "soon", never as a link to a page that does not exist.
+# The main navigation: (label, endpoint).
 NAV = [
     ("Score", "scorekeeper.index"),
     ("Play", "tables.index"),
@@ -120,13 +119,6 @@ def register_headers(app: Flask) -> None:
         return response
 
 
-def url_if(endpoint: str, **values: Any) -> str | None:
-    """``url_for(endpoint)`` if that page exists in this build, else ``None``."""
-    if endpoint not in current_app.view_functions:
-        return None
-    return url_for(endpoint, **values)
-
-
 def nav_items() -> list[dict[str, Any]]:
     current = request.blueprint if request else None
     items = []
@@ -134,7 +126,7 @@ def nav_items() -> list[dict[str, Any]]:
         items.append(
             {
                 "label": label,
-                "url": url_if(endpoint),
+                "url": url_for(endpoint),
                 "current": current is not None and endpoint.split(".")[0] == current,
             }
         )
@@ -145,7 +137,6 @@ def register_template_helpers(app: Flask) -> None:
     from .games import GAMES
 
     app.add_template_global(static_url)
-    app.add_template_global(url_if)
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")
 

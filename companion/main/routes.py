@@ -6,9 +6,7 @@ import hashlib
 import json
 
 from flask import Blueprint, Response, current_app, render_template, url_for
-from werkzeug.exceptions import HTTPException
 
-from .. import url_if
 from ..assets import static_files, static_url
 from ..games import GAMES
 
@@ -77,21 +75,11 @@ def manifest():
     return response
 
 
-def _route_exists(path: str) -> bool:
-    adapter = current_app.url_map.bind("localhost")
-    try:
-        adapter.match(path, method="GET")
-    except HTTPException:  # not found, wrong method, or a redirect elsewhere
-        return False
-    return True
-
-
 def precache_pages() -> list[str]:
     """Pages the service worker stores on install, so they open offline at once: home and
-    every rules page with its search index. Only those this build has."""
-    wanted = [url_for("main.home"), url_if("rules.index"), "/rules/search.json"]
-    wanted += [url_if("rules.game", slug=slug) for slug in GAMES]
-    return [path for path in wanted if path and _route_exists(path)]
+    every rules page with its search index."""
+    pages = [url_for("main.home"), url_for("rules.index"), url_for("rules.search_index")]
+    return pages + [url_for("rules.game", slug=slug) for slug in GAMES]
 
 
 def _render_worker() -> str:
