@@ -244,17 +244,20 @@ def test_a_second_shot_names_only_its_card():
 
 
 def test_distracted_example_in_play():
-    hands = {1: ["looper-8", "looper-2"], 2: ["crosser-1", "crosser-3"], 0: ["incomer-6"]}
+    hands = {1: ["looper-8", "tower-8"], 2: ["crosser-1", "crosser-3"], 0: ["incomer-6"]}
     hands[0].append("incomer-4")
     state = new(3, cards=hands)
     first_shots(state, [(1, "looper-8", 0), (2, "crosser-1", 0), (0, "incomer-6", 0)])
-    for seat, card in ((1, "looper-2"), (2, "crosser-3"), (0, "incomer-4")):
+    for seat, card in ((1, "tower-8"), (2, "crosser-3"), (0, "incomer-4")):
         second(state, seat, card)
     result = state.last_round["targets"][0]
     assert result["cancelled"] == ["looper-8"]
     assert result["seat"] == 0 and result["winning_shot"] == "incomer-6"
     assert result["card"] == "trap-T2"
     assert state.piles[0][0]["card"] == "trap-T2"
+    # The 1 distracts only its own target: the 8 on the other target stands.
+    other = state.last_round["targets"][1]
+    assert other["cancelled"] == [] and other["winning_shot"] == "tower-8"
 
 
 def test_matching_suit_breaks_a_tie_in_play():
