@@ -32,6 +32,25 @@ class IllegalAction(ValueError):
         self.message = message
 
 
+class SheetError(IllegalAction):
+    """A score-sheet entry the sheet refuses, saying where the fault is so a form can put
+    the message next to it: ``round`` (the sheet's row, a deal in Shoot!, from 1),
+    ``player`` (a seat from 0) and ``field`` (the fact's name)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        round: int | None = None,
+        player: int | None = None,
+        field: str | None = None,
+    ):
+        super().__init__(message)
+        self.round = round
+        self.player = player
+        self.field = field
+
+
 Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))

@@ -46,27 +46,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction
+from ..base import IllegalAction, SheetError
 from . import rules
 
 MAX_RECRUITMENT = 200
-
-
-class SheetError(IllegalAction):
-    """A round the sheet refuses; ``round``, ``player`` and ``field`` say where."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        round: int | None = None,
-        player: int | None = None,
-        field: str | None = None,
-    ):
-        super().__init__(message)
-        self.round = round
-        self.player = player
-        self.field = field
 
 
 def _whole(value: Any) -> bool:

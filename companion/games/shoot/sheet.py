@@ -24,25 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import IllegalAction
+from ..base import SheetError
 from . import rules
-
-
-class SheetError(IllegalAction):
-    """A deal the sheet refuses; ``deal``, ``player`` and ``field`` say where the fault is."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        deal: int | None = None,
-        player: int | None = None,
-        field: str | None = None,
-    ):
-        super().__init__(message)
-        self.deal = deal
-        self.player = player
-        self.field = field
 
 
 def _whole(value: Any) -> bool:
@@ -90,17 +73,17 @@ class ShootSheet:
     def validate_deal(self, index: int, facts: Any) -> dict[str, list[int]]:
         """The deal's facts, checked; raises :class:`SheetError` saying what is wrong."""
         if not _whole(index) or not 0 <= index < len(self.schedule):
-            raise SheetError(f"This game has {len(self.schedule)} deals.", deal=index)
+            raise SheetError(f"This game has {len(self.schedule)} deals.")
         number, cards = index + 1, self.schedule[index]
         if not isinstance(facts, dict):
-            raise SheetError(f"Deal {number}: enter the bids and the tricks.", deal=number)
+            raise SheetError(f"Deal {number}: enter the bids and the tricks.", round=number)
         clean: dict[str, list[int]] = {}
         for field, label in (("bids", "bid"), ("tricks", "tricks")):
             values = facts.get(field)
             if not isinstance(values, list) or len(values) != self.players:
                 raise SheetError(
                     f"Deal {number}: enter the {label} of each of the {self.players} players.",
-                    deal=number,
+                    round=number,
                     field=field,
                 )
             for seat, value in enumerate(values):
@@ -109,7 +92,7 @@ class ShootSheet:
                         f"Deal {number}: {self.names[seat]}'s {label} must be a whole number "
                         f"from 0 to {cards} (each hand has {cards} "
                         f"card{'s' if cards != 1 else ''}).",
-                        deal=number,
+                        round=number,
                         player=seat,
                         field=field,
                     )
@@ -119,7 +102,7 @@ class ShootSheet:
             raise SheetError(
                 f"Deal {number}: the tricks add up to {taken}, but {cards} "
                 f"trick{'s were' if cards != 1 else ' was'} played.",
-                deal=number,
+                round=number,
                 field="tricks",
             )
         return clean

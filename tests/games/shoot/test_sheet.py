@@ -89,7 +89,7 @@ def test_tied_players_share_the_win():
 def test_bad_deal_refused_saying_which(facts, message, player, field):
     with pytest.raises(SheetError, match=message) as error:
         sheet.validate_deal(3, OPTIONS, 0, facts)
-    assert str(error.value).startswith("Deal 1: ")
+    assert str(error.value).startswith("Deal 1: ") and error.value.round == 1
     assert error.value.player == player and error.value.field == field
     assert isinstance(error.value, IllegalAction)
 
