@@ -112,7 +112,6 @@ class PullState(State):
     phase: str
     shots: list[list[list]]
     first_target: list[int | None]
-    second_placed: list[bool]
     sealed: list[str | None]
     piles: list[list[dict]]
     void: list[str]
@@ -171,7 +170,6 @@ class PullState(State):
         self.phase = FIRST
         self.shots = [[], []]
         self.first_target = [None] * self.players
-        self.second_placed = [False] * self.players
         self.sealed = [None] * self.players
 
     # -- whose turn ---------------------------------------------------------------------
@@ -180,17 +178,15 @@ class PullState(State):
     def sealed_seconds(self) -> bool:
         return self.players > 2
 
-    def _first_done(self) -> int:
-        return sum(1 for t in self.first_target if t is not None)
+    def _shots_taken(self) -> int:
+        return len(self.shots[0]) + len(self.shots[1])
 
     def _to_act(self) -> list[int]:
-        if self.phase == FIRST:
-            return [(self.holder + self._first_done()) % self.players]
-        if self.phase == SECOND:
-            if self.sealed_seconds:
-                return [seat for seat in range(self.players) if self.sealed[seat] is None]
-            done = sum(self.second_placed)
-            return [(self.holder + done) % self.players]
+        if self.phase == SECOND and self.sealed_seconds:
+            return [seat for seat in range(self.players) if self.sealed[seat] is None]
+        if self.phase in (FIRST, SECOND):
+            # One shot each in turn from the holder: first shots, then face-up seconds.
+            return [(self.holder + self._shots_taken()) % self.players]
         return []
 
     def is_over(self) -> bool:
@@ -259,7 +255,7 @@ class PullState(State):
             target = action["target"]
             self.first_target[seat] = target
             self.shots[target].append([seat, card])
-            if self._first_done() == self.players:
+            if self._shots_taken() == self.players:
                 self.phase = SECOND
             return
         if self.sealed_seconds:
@@ -272,13 +268,12 @@ class PullState(State):
                 self._finish_round()
             return
         self._place_second(seat, card)
-        if all(self.second_placed):
+        if self._shots_taken() == 2 * self.players:
             self._finish_round()
 
     def _place_second(self, seat: int, card: str) -> None:
         other = 1 - self.first_target[seat]
         self.shots[other].append([seat, card])
-        self.second_placed[seat] = True
 
     def _finish_round(self) -> None:
         results = [
