@@ -117,19 +117,13 @@ from .. import cards
 from ..base import Action, Game, IllegalAction, State, plain_copy
 from . import rules
 
-START_LOON = 12
-TOP_UP = 5
 HAND_SIZE = 5
 ROW_UP = 5
 ROW_DOWN = 2
 ZERO_TIE_LOON = 2
-TRICKS = 10
 MAX_PREDICTION = 10
 ROUND_CHOICES = (3, 4, 5)
 SCORE_KINDS = ("recruitment", "treasure", "capture")
-
-SUIT_ORDER = "RGB"
-SUIT_NAMES = {"R": "red", "G": "green", "B": "blue"}
 
 BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
     "bid",
@@ -140,15 +134,6 @@ BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
     "play",
     "over",
 )
-
-
-def card_name(card: str) -> str:
-    """``"R15"`` -> ``"red 15"``."""
-    return f"{SUIT_NAMES[rules.suit(card)]} {rules.number(card)}"
-
-
-def sort_key(card: str) -> tuple[int, int]:
-    return (SUIT_ORDER.index(rules.suit(card)), rules.number(card))
 
 
 @functools.lru_cache(maxsize=64)
@@ -199,7 +184,7 @@ class PirateTricksState(State):
         n = self.players
         self.rounds = self.options["rounds"]
         self.round = 0
-        self.loon = [START_LOON] * n
+        self.loon = [rules.STARTING_LOON] * n
         self.history = []
         gen = cards.rng(self.seed, "score-decks")
         self.score_decks = {
@@ -217,12 +202,10 @@ class PirateTricksState(State):
         n = self.players
         self.round += 1
         k = self.round
-        self.top_ups = [0] * n
+        had = list(self.loon)
         if k > 1:
-            for seat in range(n):
-                if self.loon[seat] < TOP_UP:
-                    self.top_ups[seat] = TOP_UP - self.loon[seat]
-                    self.loon[seat] = TOP_UP
+            self.loon = rules.top_up(had)
+        self.top_ups = [now - before for now, before in zip(self.loon, had, strict=True)]
         defs = {kind: _by_id(self.options, kind) for kind in SCORE_KINDS}
         rec = self.score_decks["recruitment"][2 * (k - 1) : 2 * k]
         self.score_cards = {
@@ -243,7 +226,7 @@ class PirateTricksState(State):
             for r in range(n):
                 chunk = rest[r * size : (r + 1) * size]
                 rows.append({"up": chunk[:ROW_UP], "down": chunk[ROW_UP:]})
-        self.hands = [sorted(h, key=sort_key) for h in hands]
+        self.hands = [sorted(h, key=rules.sort_key) for h in hands]
         self.rows = [
             {"up": r["up"], "down": r["down"], "owner": None, "loon": 0, "took_loon": 0}
             for r in rows
@@ -316,7 +299,7 @@ class PirateTricksState(State):
         r["took_loon"] = r["loon"]
         self.loon[seat] += r["loon"] - paid
         r["loon"] = 0
-        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"], key=sort_key)
+        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"], key=rules.sort_key)
         if row == 0:
             self.go_first = seat
         event = self.events[-1]
@@ -392,7 +375,7 @@ class PirateTricksState(State):
         self.turn = self.go_first
 
     def _trick_obj(self, plays: list) -> cards.Trick:
-        return cards.Trick.of(plays, "R", suit=rules.suit, rank=rules.number)
+        return cards.Trick.of(plays, rules.TRUMP, suit=rules.suit, rank=rules.number)
 
     def _finish_trick(self) -> None:
         winner = self._trick_obj(self.trick).winner
@@ -402,7 +385,7 @@ class PirateTricksState(State):
         self.trick = []
         self.leader = winner
         self.turn = winner
-        if sum(self.tricks) == TRICKS:
+        if sum(self.tricks) == rules.TRICKS:
             self._end_round()
 
     def _end_round(self) -> None:
@@ -460,8 +443,7 @@ class PirateTricksState(State):
 
     def winners(self) -> list[int]:
         """The seats with the most loon (all of them share the win when tied)."""
-        best = max(self.loon)
-        return [s for s, loon in enumerate(self.loon) if loon == best]
+        return rules.winners(self.loon)
 
     def _to_act(self) -> list[int]:
         a = self.auction
@@ -610,8 +592,8 @@ class PirateTricksState(State):
             return "Play a card that is in your hand."
         led = self._trick_obj(self.trick).led
         return (
-            f"You must follow suit: {SUIT_NAMES[led]} was led and you hold "
-            f"{SUIT_NAMES[led]}; {card_name(card)} is not {SUIT_NAMES[led]}."
+            f"You must follow suit: {rules.SUIT_NAMES[led]} was led and you hold "
+            f"{rules.SUIT_NAMES[led]}; {rules.card_name(card)} is not {rules.SUIT_NAMES[led]}."
         )
 
     # -- views --------------------------------------------------------------------------

@@ -133,6 +133,11 @@ def card_name(card: str) -> str:
     return f"{SUIT_NAMES[suit(card)]} {number(card)}"
 
 
+def sort_key(card: str) -> tuple[int, int]:
+    """Hand order: red, green, blue, each from low to high."""
+    return (SUITS.index(suit(card)), number(card))
+
+
 def check_cards(cards: object, who: str = "The cards", *, limit: int | None = None) -> list:
     """A list of distinct crew card ids, or IllegalAction naming ``who``."""
     if not isinstance(cards, list):
@@ -512,7 +517,7 @@ def _candidates(shape: str, size: int, hand: list[str]) -> list[tuple[str, ...]]
 def best_groups(shape: str, size: int, hand: list[str]) -> list[list[str]]:
     """The largest number of disjoint groups of ``hand`` (each card in one group at most)."""
     candidates = _candidates(shape, size, hand)
-    ordered = sorted(set(hand), key=lambda c: (SUITS.index(suit(c)), number(c)))
+    ordered = sorted(set(hand), key=sort_key)
     order = {card: i for i, card in enumerate(ordered)}
 
     @cache

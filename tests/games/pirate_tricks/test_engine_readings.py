@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.games.pirate_tricks import engine
+from companion.games.pirate_tricks import engine, rules
 
 ROOT = Path(__file__).resolve().parents[3]
 PARTIAL = ROOT / "templates/rules/readings/pirate_tricks_engine.html"
@@ -42,7 +42,7 @@ def test_numbers_in_the_readings_match_the_engine():
     found = items()
     assert f"puts {engine.ZERO_TIE_LOON} loon on the row" in found["pt-zero-tie"]
     assert (
-        f"anyone under {engine.TOP_UP} loon is brought up to {engine.TOP_UP}"
+        f"anyone under {rules.TOP_UP} loon is brought up to {rules.TOP_UP}"
         in (found["pt-round-end"])
     )
     cards = engine.HAND_SIZE + engine.ROW_UP + engine.ROW_DOWN
