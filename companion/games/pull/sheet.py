@@ -111,6 +111,11 @@ def _side_hand(side: dict, table: dict) -> tuple[int, int, int]:
 
 def summary(players: int, options: dict[str, Any] | None, rows: Any) -> dict[str, Any]:
     """Every derived figure of a sheet; raises :class:`IllegalAction` naming a bad hand."""
+    return _derive(players, options, rows)[0]
+
+
+def _derive(players: int, options: dict[str, Any] | None, rows: Any) -> tuple[dict, list]:
+    """The sheet's :func:`summary` and its rows normalised, checked in one pass."""
     options = check_options(players, options)
     if not isinstance(rows, list):
         raise IllegalAction("A score sheet is a list of hands.")
@@ -120,6 +125,7 @@ def summary(players: int, options: dict[str, Any] | None, rows: Any) -> dict[str
     fouls = [0] * len(sides)
     dealer = options["dealer"]
     hands: list[dict] = []
+    clean: list[dict] = []
     over = False
     for number, row in enumerate(rows, start=1):
         if over:
@@ -128,6 +134,7 @@ def summary(players: int, options: dict[str, Any] | None, rows: Any) -> dict[str
             entry = check_entry(players, options, row)
         except IllegalAction as error:
             raise IllegalAction(f"Hand {number}: {error.message}") from None
+        clean.append(entry)
         record: dict[str, Any] = {"hand": number, "dealer": dealer, "sides": []}
         for side, facts in enumerate(entry["sides"]):
             points, fouled, doubles = _side_hand(facts, table)
@@ -149,7 +156,7 @@ def summary(players: int, options: dict[str, Any] | None, rows: Any) -> dict[str
         hands.append(record)
         dealer = (dealer + 1) % players
         over = rules.game_over(totals, number, options)
-    return {
+    result = {
         "sides": sides,
         "side_names": side_names(players, options),
         "hands": hands,
@@ -160,13 +167,12 @@ def summary(players: int, options: dict[str, Any] | None, rows: Any) -> dict[str
         "over": over,
         "winners": rules.winners(totals) if over else [],
     }
+    return result, clean
 
 
 def check_sheet(players: int, options: dict[str, Any] | None, rows: Any) -> list[dict]:
     """All rows normalised, or :class:`IllegalAction` naming the first bad hand."""
-    summary(players, options, rows)
-    checked = check_options(players, options)
-    return [check_entry(players, checked, row) for row in rows]
+    return _derive(players, options, rows)[1]
 
 
 def add(players: int, options: dict | None, rows: list, entry: Any) -> list[dict]:
