@@ -17,7 +17,6 @@ const handed = takeFragmentToken("host");
 if (handed) storeToken(code, "host", handed);
 let hostToken = storedToken(code, "host");
 let current = null;
-let undoArmed = null;
 
 function renderSeats(names) {
   const items = names.map((name, seat) => {
@@ -37,27 +36,37 @@ function renderSeats(names) {
 function releaseButton(seat, name) {
   const button = el("button", { type: "button", class: "secondary small-button", text: "Free seat" });
   button.setAttribute("aria-label", `Free seat ${seat + 1} (${name})`);
+  onSecondTap(button, "Free seat", "Tap again to free", async () => {
+    render(await api(`${root.dataset.seats}/${seat}/release`, { token: hostToken, method: "POST", body: {} }));
+    status.textContent = `Seat ${seat + 1} is free: ${name} can take it again from the join link.`;
+  });
+  return button;
+}
+
+// Host actions that cannot be taken back by a tap (undo, freeing a seat) act on a second
+// tap within 4 s; the first tap only asks for it. A refusal is shown and the page refetched.
+function onSecondTap(button, label, armedLabel, act) {
   let armed = null;
   button.addEventListener("click", async () => {
     if (!armed) {
-      button.textContent = "Tap again to free";
+      button.textContent = armedLabel;
       armed = setTimeout(() => {
         armed = null;
-        button.textContent = "Free seat";
+        button.textContent = label;
       }, 4000);
       return;
     }
     clearTimeout(armed);
+    armed = null;
+    button.textContent = label;
     button.disabled = true;
     try {
-      render(await api(`${root.dataset.seats}/${seat}/release`, { token: hostToken, method: "POST", body: {} }));
-      status.textContent = `Seat ${seat + 1} is free: ${name} can take it again from the join link.`;
+      await act();
     } catch (error) {
       status.textContent = error.message;
       live.update();
     }
   });
-  return button;
 }
 
 function render(env) {
@@ -91,27 +100,9 @@ async function refresh() {
   }
 }
 
-undoButton.addEventListener("click", async () => {
-  if (!current) return;
-  if (!undoArmed) {
-    undoButton.textContent = "Tap again to undo";
-    undoArmed = setTimeout(() => {
-      undoArmed = null;
-      undoButton.textContent = "Undo the last move";
-    }, 4000);
-    return;
-  }
-  clearTimeout(undoArmed);
-  undoArmed = null;
-  undoButton.textContent = "Undo the last move";
-  undoButton.disabled = true;
-  try {
-    render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
-    status.textContent = "The last move was taken back.";
-  } catch (error) {
-    status.textContent = error.message;
-    live.update();
-  }
+onSecondTap(undoButton, "Undo the last move", "Tap again to undo", async () => {
+  render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
+  status.textContent = "The last move was taken back.";
 });
 
 const live = new LiveTable({

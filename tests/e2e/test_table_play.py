@@ -108,6 +108,16 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
         assert phone.locator("#undo-button").count() == 0
     assert not errors, errors
 
+    # The host frees Bob's seat (two taps, like undo): Bob's phone is back at the join form.
+    free = host.locator("button[aria-label='Free seat 2 (Bob)']")
+    free.click()
+    assert free.inner_text() == "Tap again to free"
+    free.click()
+    wait_until(host, "document.querySelectorAll('#seat-list li.is-open').length === 1")
+    wait_until(phones[1], "!document.getElementById('join-form').hidden")
+    # The browser logs the refused (401) view request of Bob's old key; nothing else.
+    assert [e for e in errors if "401" not in e] == [], errors
+
 
 def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(make_app, browser):
     """Streams that end every half second (as behind a strict proxy) still keep the host
