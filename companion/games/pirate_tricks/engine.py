@@ -227,10 +227,7 @@ class PirateTricksState(State):
                 chunk = rest[r * size : (r + 1) * size]
                 rows.append({"up": chunk[:ROW_UP], "down": chunk[ROW_UP:]})
         self.hands = [sorted(h, key=rules.sort_key) for h in hands]
-        self.rows = [
-            {"up": r["up"], "down": r["down"], "owner": None, "loon": 0, "took_loon": 0}
-            for r in rows
-        ]
+        self.rows = [{"up": r["up"], "down": r["down"], "owner": None, "loon": 0} for r in rows]
         self.go_first = None
         self.events = []
         self.ditched = [None] * n
@@ -296,16 +293,15 @@ class PirateTricksState(State):
     def _take(self, row: int, seat: int, paid: int) -> None:
         r = self.rows[row]
         r["owner"] = seat
-        r["took_loon"] = r["loon"]
-        self.loon[seat] += r["loon"] - paid
-        r["loon"] = 0
+        found, r["loon"] = r["loon"], 0
+        self.loon[seat] += found - paid
         self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"], key=rules.sort_key)
         if row == 0:
             self.go_first = seat
         event = self.events[-1]
         event["taker"] = seat
         event["paid"] = paid
-        event["row_loon"] = r["took_loon"]
+        event["row_loon"] = found
 
     def _resolve_bids(self) -> None:
         a = self.auction
@@ -358,16 +354,9 @@ class PirateTricksState(State):
         for card in self.score_cards["recruitment"]:
             per_seat = []
             for seat in range(self.players):
-                detail = rules.recruitment_detail(card, list(self.hands[seat]))
-                gained = int(detail["loon"])
-                self.loon[seat] = max(0, self.loon[seat] + gained)
-                per_seat.append(
-                    {
-                        "loon": gained,
-                        "cards": list(detail["cards"]),
-                        "groups": [list(g) for g in detail.get("groups", [])],
-                    }
-                )
+                detail = rules.recruitment_detail(card, self.hands[seat])
+                self.loon[seat] += detail["loon"]  # recruitment never costs
+                per_seat.append(detail)
             result.append(per_seat)
         self.recruitment = result
         self.phase = PLAY
