@@ -539,3 +539,20 @@ def test_tie_above_zero_on_the_second_pass_is_a_reveal_and_the_winner_pays():
     assert state.rows[0]["owner"] == 1 and state.go_first == 1
     assert state.loon == [11, 12 - 3 + 2, 14]
     assert [e["result"] for e in state.events] == ["zero", "won", "zero", "tie", "free"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "chooser"),
+    [("R17", "G17", 1), ("G17", "R17", 2), ("G17", "B17", 1), ("B17", "G17", 2)],
+)
+def test_zero_again_reveal_on_equal_numbers_goes_red_over_green_over_blue(first, second, chooser):
+    # The rulebook repeats the colour order for the reveal on a row holding 2 loon.
+    state = new(3, {1: [first], 2: [second]})
+    bid(state, [0, 0, 0])  # row 0: 2 loon
+    bid(state, [1, 0, 0])  # row 1: seat 0
+    bid(state, [None, 0, 0])  # row 2: 2 loon
+    bid(state, [None, 0, 0])  # row 0 again: zero again
+    reveal(state, [None, first, second])
+    assert state.phase == "assign" and state.to_act() == [chooser]
+    assert state.events[-1]["reveal_winner"] == chooser
+    assert first in state.hands[1] and second in state.hands[2]  # back in hand
