@@ -328,7 +328,7 @@ class PullState(State):
             points=points,
             fouls=fouls,
             penalties=penalties,
-            doubles=[sum(1 for e in pile if e["double"]) // 2 for pile in self.piles],
+            doubles=self._doubles(),
             totals=list(self.totals),
             foul_totals=list(self.fouls),
         )
@@ -342,6 +342,10 @@ class PullState(State):
         self._start_hand()
 
     # -- what players see ---------------------------------------------------------------
+
+    def _doubles(self) -> list[int]:
+        """Doubles each side took this hand (two doubled targets in its pile per Double)."""
+        return [sum(1 for e in pile if e["double"]) // 2 for pile in self.piles]
 
     def scores(self) -> list[int]:
         return [self.totals[self.side_of[seat]] for seat in range(self.players)]
@@ -424,7 +428,7 @@ class PullState(State):
                 for pile in self.piles
             ],
             "hand_points": hand_points,
-            "doubles": [sum(1 for e in pile if e["double"]) // 2 for pile in self.piles],
+            "doubles": self._doubles(),
             "fouls": live_fouls,
             "scores": list(self.totals),
             "history": [dict(h) for h in self.history],
