@@ -136,7 +136,7 @@ def run(label: str, transport, args) -> None:
     table = Table(transport, args.game, args.players, rng)
     for _ in range(3):  # into the game, past the first deal
         table.step()
-    seat = table.envelope(None)["to_act"][0] if table.envelope(None)["to_act"] else 0
+    seat = (table.envelope(None)["to_act"] or [0])[0]
 
     def view() -> int:
         table.envelope(seat)
