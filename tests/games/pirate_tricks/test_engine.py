@@ -189,6 +189,10 @@ def test_options_are_checked():
         GAME.check_options(3, {"catalog": {"treasure": [{"id": "x"}]}})
     with pytest.raises(IllegalAction):
         GAME.check_options(3, {"catalog": "nope"})
+    # five rounds need five treasure cards: a group may not remove too many
+    few = {"remove": [c["id"] for c in GAME.catalog()["treasure"][:3]]}
+    with pytest.raises(IllegalAction, match="treasure deck needs at least 5"):
+        GAME.check_options(3, {"rounds": 3, "catalog": few})
     custom = {"remove": ["gang_of_four"], "recruitment": [_card("own", [_per_card(2)])]}
     once = GAME.check_options(3, {"catalog": custom})
     assert GAME.check_options(3, dict(once)) == once
