@@ -61,11 +61,11 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(request));
   } else if (url.pathname.startsWith(STATIC_PREFIX)) {
     // An unversioned static URL may change in place: network first, kept for offline.
-    event.respondWith(networkFirst(request, true));
+    event.respondWith(networkFirst(event, true));
   } else if (KEEP.some((pattern) => pattern.test(url.pathname))) {
-    event.respondWith(networkFirst(request, true));
+    event.respondWith(networkFirst(event, true));
   } else if (request.mode === "navigate") {
-    event.respondWith(networkFirst(request, false));
+    event.respondWith(networkFirst(event, false));
   }
   // Anything else (the JSON API, live event streams) goes straight to the network.
 });
@@ -86,12 +86,16 @@ async function cached(cache, request) {
   );
 }
 
-async function networkFirst(request, keep) {
+async function networkFirst(event, keep) {
+  const request = event.request;
   const cache = await caches.open(CACHE);
   const network = fetch(request).then(async (response) => {
     if (keep && response.ok) await cache.put(request, response.clone());
     return response;
   });
+  // When the kept copy answers first, the worker stays alive until the fresh one is stored,
+  // and a network failure after that is not an unhandled rejection.
+  event.waitUntil(network.catch(() => undefined));
   // On a very slow network, show the kept copy rather than a blank screen.
   const slow = new Promise((resolve) => setTimeout(resolve, SLOW_NETWORK_MS, null));
   try {
