@@ -82,6 +82,10 @@ def test_rules_work_offline_after_the_first_visit(server, browser):
     assert "PULL!" in heading
     online_text = page.locator("main").inner_text()
     assert no_sideways_scroll(page)
+    # A score page, opened online: the worker must not keep it (it would go stale).
+    page.goto(server.url + "/score")
+    assert page.locator("h1").inner_text() != "You are offline"
+    page.goto(server.url + "/rules/pull")
 
     # The network goes away: the browser is offline and the server is gone.
     context.set_offline(True)
@@ -104,6 +108,9 @@ def test_rules_work_offline_after_the_first_visit(server, browser):
 
     # A page never opened before: the offline page, not the browser's error.
     page.goto(server.url + "/never-visited")
+    assert page.locator("h1").inner_text() == "You are offline"
+    # Nor an old copy of a page whose figures change during a game.
+    page.goto(server.url + "/score")
     assert page.locator("h1").inner_text() == "You are offline"
 
     assert errors == [], errors
@@ -159,9 +166,16 @@ def test_a_new_version_waits_until_the_player_asks(make_app, browser, tmp_path):
         page = context.new_page()
         page.goto(server.url + "/")
         wait_until(page, "navigator.serviceWorker.controller !== null")
-        first = page.evaluate("navigator.serviceWorker.controller.scriptURL")
+        # The worker's URL stays /sw.js: tell the versions apart by the controller object.
+        page.evaluate("window.oldWorker = navigator.serviceWorker.controller")
         page.evaluate("window.inTheMiddleOfAGame = true")
         assert not page.locator("#update-notice").is_visible()
+        # Another tab of the same phone, in the middle of a game too.
+        other = context.new_page()
+        other.goto(server.url + "/rules")
+        wait_until(other, "navigator.serviceWorker.controller !== null")
+        other.evaluate("window.oldWorker = navigator.serviceWorker.controller")
+        other.evaluate("window.inTheMiddleOfAGame = true")
 
         # A new release: a static file changes, so the worker's script changes.
         css = static / "css" / "app.css"
@@ -172,7 +186,7 @@ def test_a_new_version_waits_until_the_player_asks(make_app, browser, tmp_path):
         page.wait_for_timeout(500)
         # Still the same page, still controlled by the old worker.
         assert page.evaluate("window.inTheMiddleOfAGame") is True
-        assert page.evaluate("navigator.serviceWorker.controller.scriptURL") == first
+        assert page.evaluate("navigator.serviceWorker.controller === window.oldWorker")
         old_css = page.evaluate(
             "document.querySelector('link[rel=stylesheet]').getAttribute('href')"
         )
@@ -185,6 +199,10 @@ def test_a_new_version_waits_until_the_player_asks(make_app, browser, tmp_path):
         )
         assert new_css != old_css
         assert not page.locator("#update-notice").is_visible()
+        # The other tab was not asked: the new worker controls it now, but never reloaded it.
+        wait_until(other, "navigator.serviceWorker.controller !== window.oldWorker")
+        other.wait_for_timeout(500)
+        assert other.evaluate("window.inTheMiddleOfAGame") is True
         context.close()
     finally:
         server.stop()
