@@ -36,6 +36,21 @@ def make_deal(hand0=(), hand1=(), face_up=(), face_down=None, challenger=0) -> d
     return deal
 
 
+#: The deal of the rulebook's worked example. Player one (seat 0) challenges. He holds two
+#: Shoot to Wound besides his Headshot and Man of Honour; player two (seat 1) holds no Shoot
+#: to Wound, nothing that could beat a Man of Honour. The third Shoot to Wound lies face
+#: down, so player one cannot be sure.
+EXAMPLE = {
+    "challenger": 0,
+    "hands": [
+        ["headshot", "man_of_honour", "shoot_to_wound", "shoot_to_wound", "deadly_aim"],
+        ["coward", "shoot_to_kill", "headshot", "man_of_honour", "deadly_aim"],
+    ],
+    "face_up": ["man_of_honour", "deadly_aim"],
+    "face_down": ["shoot_to_wound", "shoot_to_kill"],
+}
+
+
 def new(deal=None, seed=12345, **options):
     return GAME.new_state(2, options or None, seed=seed, deal=deal)
 

@@ -9,7 +9,7 @@ from companion.games.base import IllegalAction
 from companion.games.call_the_shot.rules import CARDS, DECK
 from companion.games.cards import rng, shuffled
 
-from .helpers import GAME, act, conservation_check, duel, make_deal, new
+from .helpers import EXAMPLE, GAME, act, conservation_check, duel, make_deal, new
 
 
 def play_until(state, chooser, stop):
@@ -53,15 +53,7 @@ def test_later_duels_are_shuffled_from_the_seed_per_duel():
 
 
 def test_an_explicit_deal_is_used_for_the_first_duel():
-    deal = {
-        "challenger": 1,
-        "hands": [
-            ["headshot", "coward", "deadly_aim", "man_of_honour", "shoot_to_wound"],
-            ["headshot", "shoot_to_kill", "shoot_to_kill", "deadly_aim", "man_of_honour"],
-        ],
-        "face_up": ["shoot_to_wound", "deadly_aim"],
-        "face_down": ["shoot_to_wound", "man_of_honour"],
-    }
+    deal = {**EXAMPLE, "challenger": 1}
     state = new(deal)
     assert [Counter(h) for h in state.hands] == [Counter(h) for h in deal["hands"]]
     assert Counter(state.face_up) == Counter(deal["face_up"])
@@ -256,51 +248,56 @@ def test_showdown(plays0, plays1, caller, shot, reason):
     assert state.shots == [int(shot == 0), int(shot == 1)]
 
 
-def test_a_deadly_aim_is_revealed_with_the_card_it_doubles():
-    _, result = duel(["deadly_aim", "shoot_to_kill"], ["shoot_to_wound", "headshot"], 0)
-    assert result["revealed"][0] == {
-        "card": "shoot_to_kill",
-        "deadly_aim": True,
-        "value": 10,
-        "from_hand": False,
-    }
-    assert result["revealed"][1]["deadly_aim"] is False and result["revealed"][1]["value"] == 9
-    assert result["shot"] == 1
+def shown(card, value, deadly_aim=False):
+    """A card revealed from the table (not the Coward shown from the hand)."""
+    return {"card": card, "deadly_aim": deadly_aim, "value": value, "from_hand": False}
 
 
-def test_two_deadly_aims_in_a_row_reveal_the_one_below_doubling_nothing():
-    _, result = duel(["deadly_aim", "deadly_aim"], ["man_of_honour", "man_of_honour"], 0)
-    assert result["revealed"][0] == {
-        "card": "deadly_aim",
-        "deadly_aim": True,
-        "value": 0,
-        "from_hand": False,
-    }
-
-
-def test_a_deadly_aim_doubles_only_its_owners_next_card():
-    # The Shoot to Kill follows seat 0's Deadly Aim on the table, but it is seat 1's card.
-    state, result = duel(["deadly_aim", "headshot"], ["shoot_to_kill"], 1)
-    assert result["revealed"][1] == {
-        "card": "shoot_to_kill",
-        "deadly_aim": False,
-        "value": 5,
-        "from_hand": False,
-    }
-    assert result["shot"] == 1
+@pytest.mark.parametrize(
+    ("plays0", "plays1", "caller", "revealed", "shot"),
+    [
+        pytest.param(
+            ["deadly_aim", "shoot_to_kill"],
+            ["shoot_to_wound", "headshot"],
+            0,
+            [shown("shoot_to_kill", 10, deadly_aim=True), shown("headshot", 9)],
+            1,
+            id="revealed-with-the-card-it-doubles",
+        ),
+        pytest.param(
+            ["deadly_aim", "deadly_aim"],
+            ["man_of_honour", "man_of_honour"],
+            0,
+            [shown("deadly_aim", 0, deadly_aim=True), shown("man_of_honour", 0)],
+            None,
+            id="two-in-a-row-reveal-the-one-below-doubling-nothing",
+        ),
+        pytest.param(
+            # The Shoot to Kill follows seat 0's Deadly Aim on the table, but it is seat 1's.
+            ["deadly_aim", "headshot"],
+            ["shoot_to_kill"],
+            1,
+            [shown("headshot", 18, deadly_aim=True), shown("shoot_to_kill", 5)],
+            1,
+            id="doubles-only-its-owners-next-card",
+        ),
+    ],
+)
+def test_a_deadly_aim(plays0, plays1, caller, revealed, shot):
+    _, result = duel(plays0, plays1, caller)
+    assert result["revealed"] == revealed
+    assert result["shot"] == shot
 
 
 def test_the_callers_opponent_holding_the_coward_shows_it_and_loses():
     # Seat 1 would win with its Headshot, but still holds the Coward when seat 0 calls.
     state, result = duel(["shoot_to_wound"], ["headshot"], 0, held1=["coward"])
     assert result["shot"] == 1 and result["reason"] == "coward" and result["coward"] == 1
-    assert result["revealed"][1] == {
-        "card": "coward",
-        "deadly_aim": False,
-        "value": 0,
-        "from_hand": True,
-    }
-    assert result["revealed"][0]["card"] == "shoot_to_wound"  # the caller still reveals
+    # The caller still reveals; the Coward is shown from the hand instead of the Headshot.
+    assert result["revealed"] == [
+        shown("shoot_to_wound", 3),
+        {"card": "coward", "deadly_aim": False, "value": 0, "from_hand": True},
+    ]
     assert state.shots == [0, 1]
 
 

@@ -1,19 +1,6 @@
 """The rulebook's worked example round, replayed from an explicit deal."""
 
-from .helpers import act, new
-
-# Player one (seat 0) challenges. He holds two Shoot to Wound besides his Headshot and Man
-# of Honour; player two (seat 1) holds no Shoot to Wound, nothing that could beat a Man of
-# Honour. The third Shoot to Wound lies face down, so player one cannot be sure.
-EXAMPLE = {
-    "challenger": 0,
-    "hands": [
-        ["headshot", "man_of_honour", "shoot_to_wound", "shoot_to_wound", "deadly_aim"],
-        ["coward", "shoot_to_kill", "headshot", "man_of_honour", "deadly_aim"],
-    ],
-    "face_up": ["man_of_honour", "deadly_aim"],
-    "face_down": ["shoot_to_wound", "shoot_to_kill"],
-}
+from .helpers import EXAMPLE, act, new
 
 
 def test_the_worked_example_round():
