@@ -159,14 +159,12 @@ class PirateTricksState(State):
     phase: str
     loon: list[int]
     score_decks: dict[str, list[str]]
-    score_cards: dict[str, Any]
     hands: list[list[str]]
     rows: list[dict[str, Any]]
     go_first: int | None
     auction: dict[str, Any]
     events: list[dict[str, Any]]
     ditched: list[list[str] | None]
-    predicting: bool
     predictions: list[int | None]
     recruitment: list[list[dict]] | None
     leader: int | None
@@ -206,13 +204,6 @@ class PirateTricksState(State):
         if k > 1:
             self.loon = rules.top_up(had)
         self.top_ups = [now - before for now, before in zip(self.loon, had, strict=True)]
-        defs = {kind: _by_id(self.options, kind) for kind in SCORE_KINDS}
-        rec = self.score_decks["recruitment"][2 * (k - 1) : 2 * k]
-        self.score_cards = {
-            "recruitment": [copy.deepcopy(defs["recruitment"][c]) for c in rec],
-            "treasure": copy.deepcopy(defs["treasure"][self.score_decks["treasure"][k - 1]]),
-            "capture": copy.deepcopy(defs["capture"][self.score_decks["capture"][k - 1]]),
-        }
         deal = self.deal or {}
         if k == 1 and "hands" in deal:
             hands = [list(h) for h in deal["hands"]]
@@ -231,10 +222,6 @@ class PirateTricksState(State):
         self.go_first = None
         self.events = []
         self.ditched = [None] * n
-        self.predicting = any(
-            rules.needs_prediction(d)
-            for d in (self.score_cards["treasure"], self.score_cards["capture"])
-        )
         self.predictions = [None] * n
         self.recruitment = None
         self.leader = None
@@ -254,6 +241,30 @@ class PirateTricksState(State):
         }
         self.phase = BID
         self._next_row(0)
+
+    def _score_ids(self) -> dict[str, Any]:
+        """The ids of this round's score cards: the next ones of each shuffled deck."""
+        k, decks = self.round, self.score_decks
+        return {
+            "recruitment": decks["recruitment"][2 * (k - 1) : 2 * k],
+            "treasure": decks["treasure"][k - 1],
+            "capture": decks["capture"][k - 1],
+        }
+
+    def _score_cards(self) -> dict[str, Any]:
+        """This round's score cards, as catalog entries (shared: never change them)."""
+        ids = self._score_ids()
+        by_id = {kind: _by_id(self.options, kind) for kind in SCORE_KINDS}
+        return {
+            "recruitment": [by_id["recruitment"][c] for c in ids["recruitment"]],
+            "treasure": by_id["treasure"][ids["treasure"]],
+            "capture": by_id["capture"][ids["capture"]],
+        }
+
+    def _predicting(self) -> bool:
+        """Whether a score card in play asks for trick predictions this round."""
+        in_play = self._score_cards()
+        return any(rules.needs_prediction(in_play[kind]) for kind in ("treasure", "capture"))
 
     # -- the auction --------------------------------------------------------------------
 
@@ -343,7 +354,7 @@ class PirateTricksState(State):
     # -- after the auction --------------------------------------------------------------
 
     def _after_ditch(self) -> None:
-        if self.predicting:
+        if self._predicting():
             self.phase = PREDICT
             self.turn = self.go_first
         else:
@@ -351,7 +362,7 @@ class PirateTricksState(State):
 
     def _recruit(self) -> None:
         result = []
-        for card in self.score_cards["recruitment"]:
+        for card in self._score_cards()["recruitment"]:
             per_seat = []
             for seat in range(self.players):
                 detail = rules.recruitment_detail(card, self.hands[seat])
@@ -378,10 +389,11 @@ class PirateTricksState(State):
             self._end_round()
 
     def _end_round(self) -> None:
-        predictions = list(self.predictions) if self.predicting else None
+        score_cards = self._score_cards()
+        predictions = list(self.predictions) if self._predicting() else None
         result = rules.settle(
-            self.score_cards["treasure"],
-            self.score_cards["capture"],
+            score_cards["treasure"],
+            score_cards["capture"],
             [list(w) for w in self.won],
             list(self.tricks),
             predictions,
@@ -391,11 +403,7 @@ class PirateTricksState(State):
         self.history.append(
             {
                 "round": self.round,
-                "score_cards": {
-                    "recruitment": [c["id"] for c in self.score_cards["recruitment"]],
-                    "treasure": self.score_cards["treasure"]["id"],
-                    "capture": self.score_cards["capture"]["id"],
-                },
+                "score_cards": self._score_ids(),
                 "top_ups": list(self.top_ups),
                 "go_first": self.go_first,
                 "paid_for_rows": [self._row_payment(s) for s in range(self.players)],
@@ -592,6 +600,7 @@ class PirateTricksState(State):
         over = self.is_over()
         a = self.auction
         mine = seat is not None
+        predicting = self._predicting()
         rows = []
         for r, row in enumerate(self.rows):
             rows.append(
@@ -637,13 +646,13 @@ class PirateTricksState(State):
             "ditched": list(self.ditched[seat]) if mine and self.ditched[seat] else None,
             "ditch_done": [d is not None for d in self.ditched],
             "loon": [self.loon[s] if over or (mine and s == seat) else None for s in range(n)],
-            "score_cards": plain_copy(self.score_cards),
+            "score_cards": plain_copy(self._score_cards()),
             "rows": rows,
             "go_first": self.go_first,
             "auction": auction,
             "events": plain_copy(self.events),
-            "predicting": self.predicting,
-            "predictions": list(self.predictions) if self.predicting else None,
+            "predicting": predicting,
+            "predictions": list(self.predictions) if predicting else None,
             "recruitment": plain_copy(self.recruitment),
             "to_act": self.to_act(),
             "turn": self.turn,

@@ -67,7 +67,8 @@ def test_recruitment_rulebook_example_both_cards_use_the_same_cards():
     assert state.loon[0] == 12 - 1 + 3 + 2
     for seat in (1, 2):  # the other seats are scored the same way
         expected = sum(
-            rules.recruitment_loon(c, state.hands[seat]) for c in state.score_cards["recruitment"]
+            rules.recruitment_loon(c, state.hands[seat])
+            for c in state.view(None)["score_cards"]["recruitment"]
         )
         assert state.loon[seat] == 12 - (seat == 1) + expected
 
