@@ -118,3 +118,25 @@ def test_phones_racing_on_postgresql(make_app, postgres_url):
         assert db.engine.dialect.name == "postgresql"
     race(app, "shoot", 4, moves_each=6)
     double_tap(app)
+
+
+def test_a_table_locked_too_long_answers_503_and_changes_nothing(make_app, tmp_path):
+    """Another writer holds the SQLite file's write lock past the lock wait: the action is
+    refused with 503 (try again), nothing is stored, and the same move then goes through."""
+    import sqlite3
+
+    app = make_app(SQLALCHEMY_ENGINE_OPTIONS={"connect_args": {"timeout": 0.2}})
+    table = TablePlayers(app, "call_the_shot").join_all()
+    seat = table.envelope(None)["to_act"][0]
+    env = table.envelope(seat)
+    before = table.snapshot()
+    other = sqlite3.connect(tmp_path / "test.sqlite3", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        busy = table.act(seat, env["legal"][0], env["version"])
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert busy.status_code == 503 and "busy" in busy.get_json()["error"]
+    assert table.snapshot() == before
+    assert table.act(seat, env["legal"][0], env["version"]).status_code == 200
