@@ -12,7 +12,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 
 from .. import live
-from ..extensions import csrf
+from ..extensions import csrf, db
 from . import bp, service
 from .service import TableError
 
@@ -128,16 +128,18 @@ def api_events(code: str):
     """Server-sent events: a ``version`` event now and on every change, a comment as a
     keep-alive. The stream ends after ``TABLES_SSE_SECONDS`` (the browser reconnects) or,
     for tests, after ``TABLES_SSE_MAX_EVENTS`` events."""
-    table = service.get_table(code)
     config = current_app.config
     keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 15))
     lifetime = float(config.get("TABLES_SSE_SECONDS", 300))
     max_events = config.get("TABLES_SSE_MAX_EVENTS")
-    # Subscribe before reading the version, so no change can slip in between.
-    subscription = live.subscribe(service.channel(table.code))
-    version = table.version
-    from ..extensions import db
-
+    # Subscribe before reading the table, so that a change committed in between is either
+    # in the version read here or announced to this subscription.
+    subscription = live.subscribe(service.channel(service.normalise_code(code)))
+    try:
+        version = service.get_table(code).version
+    except BaseException:
+        subscription.close()
+        raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
 
     def stream():

@@ -639,3 +639,28 @@ def test_an_action_reads_the_table_row_once(app, table_players):
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert sum("FROM game_table" in s for s in reads) == 1, reads
     assert len(reads) == 2  # the table row, then its seats
+
+
+def test_a_change_made_while_a_stream_subscribes_is_not_lost(make_app, monkeypatch):
+    """A move committed while the events route is subscribing is either in the first
+    version the stream sends or announced on it: a phone reconnecting with the old version
+    must not be left without news of it."""
+    from companion import live
+
+    app = make_app(TABLES_SSE_MAX_EVENTS=1, TABLES_SSE_SECONDS=5)
+    players = TablePlayers(app, "call_the_shot").join_all()
+    version = players.envelope(None)["version"]
+    subscribe = live.subscribe
+
+    def subscribe_after_a_move(channel):
+        with app.app_context():  # another phone's move, committed and announced just now
+            players.random_move(random.Random(4))
+        return subscribe(channel)
+
+    monkeypatch.setattr(live, "subscribe", subscribe_after_a_move)
+    stream = players.host.get(f"/api/tables/{players.code}/events", buffered=False)
+    try:
+        text = b"".join(stream.response).decode()
+    finally:
+        stream.close()
+    assert f"event: version\ndata: {version + 1}\n\n" in text
