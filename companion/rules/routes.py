@@ -56,18 +56,17 @@ def build_index() -> list[dict]:
     for slug, game in GAMES.items():
         html, _ = _render_game(slug)
         for section in rules_search.sections_of(html):
-            index.append(
-                {
-                    "game": game.name,
-                    "slug": slug,
-                    "anchor": section["anchor"],
-                    "title": section["title"],
-                    "text": section["text"],
-                    "url": url_for("rules.game", slug=slug, _anchor=section["anchor"]),
-                    "depth": section["depth"],
-                    "parent": section["parent"],
-                }
-            )
+            entry = {
+                "game": game.name,
+                "slug": slug,
+                "anchor": section["anchor"],
+                "title": section["title"],
+                "text": section["text"],
+                "url": url_for("rules.game", slug=slug, _anchor=section["anchor"]),
+                "depth": section["depth"],
+                "parent": section["parent"],
+            }
+            index.append(rules_search.searchable(entry))
     return index
 
 

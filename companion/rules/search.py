@@ -194,8 +194,18 @@ def sections_of(html: str) -> list[dict]:
 # -- matching ----------------------------------------------------------------------------
 
 
+def searchable(entry: dict) -> dict:
+    """``entry`` with its folded title and text kept beside it, so that a search folds only
+    the query (the index is built once; folding all of it took most of a search's time)."""
+    return {
+        **entry,
+        "folded_title": fold(entry["title"]),
+        "folded": fold(f"{entry['game']} {entry['title']} {entry['text']}"),
+    }
+
+
 def matches(entry: dict, words: list[str]) -> bool:
-    haystack = fold(f"{entry['game']} {entry['title']} {entry['text']}")
+    haystack = entry.get("folded") or fold(f"{entry['game']} {entry['title']} {entry['text']}")
     return bool(words) and all(w in haystack for w in words)
 
 
@@ -207,7 +217,7 @@ def search(index: list[dict], query: str, limit: int = MAX_RESULTS) -> list[dict
     found = []
     for position, entry in enumerate(index):
         if matches(entry, words):
-            title = fold(entry["title"])
+            title = entry.get("folded_title") or fold(entry["title"])
             title_hits = sum(1 for w in words if w in title)
             found.append((-title_hits, position, entry))
     found.sort(key=lambda item: item[:2])
