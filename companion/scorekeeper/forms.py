@@ -240,8 +240,9 @@ class RoundForm(VersionedForm):
     def fill(self, entry: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def general_errors(self) -> list[str]:
-        return list(self.form_errors)
+    def sheet_error(self, error) -> bool:
+        """Put a sheet error next to the field it names; False if it names none."""
+        return False
 
 
 class ShootRoundForm(RoundForm):
@@ -258,7 +259,6 @@ class ShootRoundForm(RoundForm):
             field.data = value
 
     def sheet_error(self, error) -> bool:
-        """Put a sheet error next to the field it names; False if it names none."""
         field, player = getattr(error, "field", None), getattr(error, "player", None)
         if field in ("bids", "tricks") and player is not None and player < len(self[field]):
             self[field][player].errors = [*self[field][player].errors, error.message]
@@ -373,9 +373,6 @@ class PullRoundForm(RoundForm):
                     self[f"target_{number}_{slot}"].data = card
                     self[f"taker_{number}_{slot}"].data = str(s)
 
-    def sheet_error(self, error) -> bool:
-        return False
-
 
 PIRATE_CARD_FIELDS = ("recruitment_1", "recruitment_2", "treasure", "capture")
 PIRATE_COUNTS = 4  # count boxes per player: enough for a treasure and a capture card
@@ -416,6 +413,7 @@ class PirateTricksRoundForm(RoundForm):
     def entry(self):
         ids = self.card_ids()
         counted = self.counted()
+        predicting = self.predicting()
         players = []
         for p in range(len(self.bids)):
             entry: dict[str, Any] = {
@@ -424,7 +422,7 @@ class PirateTricksRoundForm(RoundForm):
                 "recruitment": self.recruitments[p].data,
                 "tricks": self.tricks[p].data,
             }
-            if self.predicting():
+            if predicting:
                 entry["prediction"] = self.predictions[p].data
             counts: dict[str, list] = {}
             for k, count in enumerate(counted):
@@ -481,20 +479,14 @@ def round_form(
 ) -> RoundForm:
     """The round form of a sheet, with one field per player or side."""
     if slug == "shoot":
+        n = len(names)
         attrs = {
-            "bids": SeatList(
-                WholeNumberField("Bid", validators=[InputRequired(NUMBER)]),
-                min_entries=len(names),
-                max_entries=len(names),
-            ),
-            "tricks": SeatList(
-                WholeNumberField("Tricks", validators=[InputRequired(NUMBER)]),
-                min_entries=len(names),
-                max_entries=len(names),
+            "bids": _players_list(WholeNumberField("Bid", validators=[InputRequired(NUMBER)]), n),
+            "tricks": _players_list(
+                WholeNumberField("Tricks", validators=[InputRequired(NUMBER)]), n
             ),
         }
-        form = type("ShootRoundFormBound", (ShootRoundForm,), attrs)(**kwargs)
-        return form
+        return type("ShootRoundFormBound", (ShootRoundForm,), attrs)(**kwargs)
     if slug == "call_the_shot":
         form = CallTheShotRoundForm(**kwargs)
         form.challenger.choices = [SelectChoice("0", names[0]), SelectChoice("1", names[1])]
