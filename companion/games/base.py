@@ -121,7 +121,7 @@ class State:
             canonical = legal[legal.index(action)]
         except ValueError:
             raise IllegalAction(self._explain(seat, action)) from None
-        canonical = copy.deepcopy(canonical)
+        canonical = plain_copy(canonical)
         self._apply(seat, canonical)
         self.log.append([seat, canonical])
 
