@@ -67,7 +67,9 @@ def test_405_page_and_json_keep_the_allow_header(client):
 
 
 def test_500_page_and_json(client):
-    assert_app_page(client.get("/boom"), 500, "Something went wrong")
+    response = client.get("/boom")
+    assert_app_page(response, 500, "Something went wrong")
+    assert "a bug" not in response.get_data(as_text=True)  # nor on the page
     body = assert_json(client.get("/api/boom"), 500)
     assert "a bug" not in body["error"]  # no internals leak out
 
