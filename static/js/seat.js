@@ -2,7 +2,7 @@
 // token lives in localStorage for this table; a rejoin link carries it in the URL fragment.
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
-import { api, ApiError, LiveTable, storedToken, storeToken, takeFragmentToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
 import { actionLabel, cardNode, optionLabel, renderBoard, seatName, statusText } from "./table-games.js";
 
 const root = document.getElementById("seat-page");
@@ -21,9 +21,7 @@ const cancelButton = document.getElementById("cancel-button");
 const actError = document.getElementById("act-error");
 const wake = new WakeLock();
 
-const handed = takeFragmentToken("token");
-if (handed) storeToken(code, "seat", handed);
-let token = storedToken(code, "seat");
+let token = adoptToken(code, "seat", "token");
 let env = null;
 let picked = null; // index in hand of the card picked (single-card actions)
 let pickedSet = new Set(); // indexes picked for a many-card action (ditch)

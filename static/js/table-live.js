@@ -4,7 +4,7 @@
 
 const STORE = "companion.table.";
 
-export function storedToken(code, role) {
+function storedToken(code, role) {
   try {
     return localStorage.getItem(`${STORE}${code}.${role}`);
   } catch {
@@ -23,11 +23,13 @@ export function storeToken(code, role, token) {
 
 // A token handed over in the URL fragment (#host=… or #token=…) moves into storage and
 // leaves the address bar, so it is not shared by accident with a screenshot or a link.
-export function takeFragmentToken(name) {
+// Returns this table's token for ``role``: the one just handed over, else the stored one.
+export function adoptToken(code, role, name) {
   const match = new RegExp(`(?:^#|&)${name}=([A-Za-z0-9_-]{20,200})`).exec(location.hash);
-  if (!match) return null;
+  if (!match) return storedToken(code, role);
   history.replaceState(null, "", location.pathname + location.search);
-  return match[1];
+  storeToken(code, role, match[1]);
+  return match[1]; // also without storage (private mode): then it lives as long as the page
 }
 
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 // The host screen (/t/<code>): who has joined, the public table, live; the undo button
 // appears only in the browser that holds the host token (kept in localStorage).
 
-import { api, ApiError, LiveTable, storedToken, storeToken, takeFragmentToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
 import { renderBoard, seatName, statusText } from "./table-games.js";
 
 const root = document.getElementById("host");
@@ -13,9 +13,7 @@ const tools = document.getElementById("host-tools");
 const undoButton = document.getElementById("undo-button");
 const wake = new WakeLock();
 
-const handed = takeFragmentToken("host");
-if (handed) storeToken(code, "host", handed);
-let hostToken = storedToken(code, "host");
+let hostToken = adoptToken(code, "host", "host");
 let current = null;
 
 function renderSeats(names) {
