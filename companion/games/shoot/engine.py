@@ -51,6 +51,7 @@ from ..cards import (
     RANKS,
     SUIT_NAMES,
     SUITS,
+    Trick,
     card_name,
     deal_one_at_a_time,
     follow_suit,
@@ -283,7 +284,7 @@ class ShootState(State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         revealed = self.phase != BID
-        trick_winning = rules.winning_play(self.trick, suit_of(self.trump))
+        trick = Trick.of(self.trick, suit_of(self.trump))
         public: dict[str, Any] = {
             "game": self.slug,
             "players": self.players,
@@ -302,8 +303,8 @@ class ShootState(State):
             "bid_total": sum(self.bids) if revealed else None,
             "tricks_available": self.hand_size,
             "trick": [list(play) for play in self.trick],
-            "led": suit_of(self.trick[0][1]) if self.trick else None,
-            "winning": trick_winning[0] if trick_winning else None,
+            "led": trick.led,
+            "winning": trick.winner,
             "last_trick": self.last_trick,
             "taken": list(self.taken),
             "turn": self.turn,

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import IllegalAction
-from ..cards import Trick, suit_of
+from ..cards import Trick
 
 DECK_SIZE = 52
 BONUS = 5  # for taking exactly the bid; the same amount is lost otherwise
@@ -54,15 +54,6 @@ def dealer_of(first_dealer: int, deal_index: int, players: int) -> int:
 def trick_winner(plays: Sequence[Sequence], trump: str | None) -> int:
     """The seat winning ``plays`` (``[seat, card]`` pairs) when ``trump`` is the trump suit."""
     return Trick.of(plays, trump).winner
-
-
-def winning_play(plays: Sequence[Sequence], trump: str | None) -> list | None:
-    best = Trick.of(plays, trump).winning
-    return None if best is None else [best[0], best[1]]
-
-
-def trump_suit(turn_up: str) -> str:
-    return suit_of(turn_up)
 
 
 def deal_points(bid: int, tricks: int) -> int:
