@@ -7,12 +7,15 @@ developer tools in ``tools/`` import the launch settings from here too.
 
 from __future__ import annotations
 
+import os
 import threading
 
 from werkzeug.serving import make_server
 
-# Chromium as this machine can run it: headless, as root, and never reaching for Google's
-# hosts (the network is closed; Playwright never downloads a browser of its own).
+# Debian's Chromium (another path may be given in $CHROMIUM), as this machine can run it:
+# headless, as root, and never reaching for Google's hosts (the network is closed;
+# Playwright never downloads a browser of its own).
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -22,6 +25,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+
+
+def launch(playwright, executable: str = CHROMIUM):
+    """Chromium through Playwright with the settings above."""
+    return playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
 
 
 def buffered(app):

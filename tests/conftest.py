@@ -22,9 +22,10 @@ import pytest
 from companion import create_app
 from companion.extensions import db
 
+from .browser import CHROMIUM
+
 POSTGRES_HOST, POSTGRES_PORT, POSTGRES_DB = "127.0.0.1", 5432, "test"
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 def services_required() -> bool:
@@ -151,10 +152,10 @@ def browser(chromium):
     """Debian's Chromium, launched through Playwright with the settings in tests/browser.py."""
     from playwright.sync_api import sync_playwright
 
-    from .browser import CHROMIUM_ARGS
+    from .browser import launch
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        browser = launch(playwright, chromium)
         yield browser
         browser.close()
 

@@ -17,10 +17,9 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.browser import CHROMIUM_ARGS  # noqa: E402
+from tests.browser import launch  # noqa: E402
 
 ICONS = Path(__file__).resolve().parent.parent / "static" / "icons"
-CHROMIUM = "/usr/bin/chromium"
 
 GREEN = "#1e6b47"
 RED = "#b3261e"
@@ -94,7 +93,7 @@ def main() -> None:
     plain, maskable = svg(), svg(maskable=True)
     (ICONS / "icon.svg").write_text(plain)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(p)
         page = browser.new_page()
         render(page, plain, 192, ICONS / "icon-192.png")
         render(page, plain, 512, ICONS / "icon-512.png")

@@ -16,7 +16,7 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion import create_app  # noqa: E402
-from tests.browser import CHROMIUM_ARGS, PHONE, Server  # noqa: E402
+from tests.browser import PHONE, Server, launch  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 SHOTS = [
@@ -36,7 +36,7 @@ def main() -> None:
         base = server.url
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                browser = launch(p)
                 for scheme in ("light", "dark"):
                     context = browser.new_context(
                         viewport=PHONE, device_scale_factor=2, color_scheme=scheme
