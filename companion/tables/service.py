@@ -348,8 +348,13 @@ def save(table: Table, state: State, seat: int | None, action: dict) -> None:
 
 
 def announce(code: str, version: int) -> None:
-    """Tell every live listener of this table that it changed (after the commit)."""
-    live.publish(channel(code), str(version))
+    """Tell every live listener of this table that it changed (after the commit). The change
+    is already stored, so a broker that is down (Redis unreachable) must not turn its answer
+    into an error: it is logged, and the phones catch up by polling."""
+    try:
+        live.publish(channel(code), str(version))
+    except Exception:
+        current_app.logger.exception("Could not announce version %d of table %s", version, code)
 
 
 def channel(code: str) -> str:

@@ -664,3 +664,22 @@ def test_a_change_made_while_a_stream_subscribes_is_not_lost(make_app, monkeypat
     finally:
         stream.close()
     assert f"event: version\ndata: {version + 1}\n\n" in text
+
+
+def test_a_broker_that_is_down_does_not_turn_a_stored_move_into_an_error(
+    table_players, monkeypatch, caplog
+):
+    from companion import live
+
+    players = table_players("call_the_shot").join_all()
+    seat = players.envelope(None)["to_act"][0]
+    env = players.envelope(seat)
+
+    def down(channel, message):
+        raise ConnectionError("Redis is unreachable")
+
+    monkeypatch.setattr(live, "publish", down)
+    answer = players.act(seat, env["legal"][0], env["version"])
+    assert answer.status_code == 200
+    assert answer.get_json()["version"] == env["version"] + 1 == players.snapshot()[0]
+    assert "Could not announce" in caplog.text
