@@ -137,18 +137,14 @@ BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
 
 
 @functools.lru_cache(maxsize=64)
-def _catalog_by_key(key: str) -> dict:
-    custom = json.loads(key)
-    return rules.load_catalog(custom or None)
+def _index_by_key(key: str) -> dict[str, dict[str, dict]]:
+    catalog = rules.load_catalog(json.loads(key) or None)
+    return {kind: {card["id"]: card for card in catalog[kind]} for kind in SCORE_KINDS}
 
 
-def catalog_for(options: dict) -> dict:
-    """The score-card catalog for these options (cached; callers must not change it)."""
-    return _catalog_by_key(json.dumps(options.get("catalog") or None, sort_keys=True))
-
-
-def _by_id(options: dict, kind: str) -> dict[str, dict]:
-    return {card["id"]: card for card in catalog_for(options)[kind]}
+def _index(options: dict) -> dict[str, dict[str, dict]]:
+    """Per deck, ``{card id: catalog entry}`` for these options (cached: never change it)."""
+    return _index_by_key(json.dumps(options.get("catalog") or None, sort_keys=True))
 
 
 class PirateTricksState(State):
@@ -186,7 +182,7 @@ class PirateTricksState(State):
         self.history = []
         gen = cards.rng(self.seed, "score-decks")
         self.score_decks = {
-            kind: cards.shuffled(sorted(_by_id(self.options, kind)), gen) for kind in SCORE_KINDS
+            kind: cards.shuffled(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
         }
         given = (self.deal or {}).get("score_cards")
         if given:
@@ -254,16 +250,16 @@ class PirateTricksState(State):
     def _score_cards(self) -> dict[str, Any]:
         """This round's score cards, as catalog entries (shared: never change them)."""
         ids = self._score_ids()
-        by_id = {kind: _by_id(self.options, kind) for kind in SCORE_KINDS}
+        by_id = _index(self.options)
         return {
             "recruitment": [by_id["recruitment"][c] for c in ids["recruitment"]],
             "treasure": by_id["treasure"][ids["treasure"]],
             "capture": by_id["capture"][ids["capture"]],
         }
 
-    def _predicting(self) -> bool:
-        """Whether a score card in play asks for trick predictions this round."""
-        in_play = self._score_cards()
+    def _predicting(self, in_play: dict[str, Any] | None = None) -> bool:
+        """Whether a score card in play (``_score_cards()``) asks for trick predictions."""
+        in_play = in_play or self._score_cards()
         return any(rules.needs_prediction(in_play[kind]) for kind in ("treasure", "capture"))
 
     # -- the auction --------------------------------------------------------------------
@@ -390,7 +386,7 @@ class PirateTricksState(State):
 
     def _end_round(self) -> None:
         score_cards = self._score_cards()
-        predictions = list(self.predictions) if self._predicting() else None
+        predictions = list(self.predictions) if self._predicting(score_cards) else None
         result = rules.settle(
             score_cards["treasure"],
             score_cards["capture"],
@@ -600,7 +596,8 @@ class PirateTricksState(State):
         over = self.is_over()
         a = self.auction
         mine = seat is not None
-        predicting = self._predicting()
+        score_cards = self._score_cards()
+        predicting = self._predicting(score_cards)
         rows = []
         for r, row in enumerate(self.rows):
             rows.append(
@@ -646,7 +643,7 @@ class PirateTricksState(State):
             "ditched": list(self.ditched[seat]) if mine and self.ditched[seat] else None,
             "ditch_done": [d is not None for d in self.ditched],
             "loon": [self.loon[s] if over or (mine and s == seat) else None for s in range(n)],
-            "score_cards": plain_copy(self._score_cards()),
+            "score_cards": plain_copy(score_cards),
             "rows": rows,
             "go_first": self.go_first,
             "auction": auction,
@@ -720,7 +717,7 @@ class PirateTricksGame(Game):
                 raise IllegalAction("Name two different recruitment cards.")
             for kind in SCORE_KINDS:
                 ids = rec if kind == "recruitment" else [given[kind]]
-                known = _by_id(options, kind)
+                known = _index(options)[kind]
                 for card in ids:
                     if not isinstance(card, str) or card not in known:
                         raise IllegalAction(f"There is no {kind} card {card!r}.")
