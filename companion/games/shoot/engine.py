@@ -245,9 +245,7 @@ class ShootState(State):
         self.turn = None
         self.winners = rules.winners(self.totals)
         if self.chips is not None:
-            before = self.chips["pot"]
-            pot, stacks = rules.share_pot(before, self.chips["stacks"])
-            self.chips.update(pot=pot, stacks=stacks, shared=(before - pot) // self.players)
+            self.chips.update(rules.share_pot(self.chips["pot"], self.chips["stacks"]))
 
     # -- refusals in the player's words ---------------------------------------------------
 

@@ -105,7 +105,14 @@ def settle_chips(pot: int, stacks: Sequence[int], points: Sequence[int]) -> dict
     return {"pot": pot, "stacks": stacks, "top_ups": top_ups}
 
 
-def share_pot(pot: int, stacks: Sequence[int]) -> tuple[int, list[int]]:
-    """At the end the pot is shared equally; chips that don't divide evenly stay in it."""
+def share_pot(pot: int, stacks: Sequence[int]) -> dict[str, Any]:
+    """At the end the pot is shared equally; chips that don't divide evenly stay in it.
+
+    Returns ``{"pot", "stacks", "shared"}``; ``shared`` is what each player received.
+    """
     share = pot // len(stacks)
-    return pot - share * len(stacks), [stack + share for stack in stacks]
+    return {
+        "pot": pot - share * len(stacks),
+        "stacks": [stack + share for stack in stacks],
+        "shared": share,
+    }

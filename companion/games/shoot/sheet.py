@@ -129,20 +129,15 @@ class ShootSheet:
         over = len(deals) == len(self.schedule)
         chips = None
         if self.chips:
-            shared = None
+            chips = {"pot": pot, "stacks": list(stacks), "stake": rules.STAKE, "shared": None}
             if over:
-                before = pot
-                pot, stacks = rules.share_pot(pot, stacks)
-                shared = (before - pot) // self.players
-            chips = {"pot": pot, "stacks": list(stacks), "stake": rules.STAKE, "shared": shared}
+                chips.update(rules.share_pot(pot, stacks))
         return {
             "players": list(self.names),
             "schedule": list(self.schedule),
             "rows": rows,
             "totals": totals,
             "next": None if over else self.deal_info(len(deals)),
-            "next_dealer": None if over else self.deal_info(len(deals))["dealer"],
-            "next_cards": None if over else self.schedule[len(deals)],
             "over": over,
             "winners": rules.winners(totals) if over else None,
             "chips": chips,

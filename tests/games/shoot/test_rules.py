@@ -56,8 +56,8 @@ def test_settle_tops_up_when_the_pot_is_short():
 
 
 def test_share_pot_keeps_odd_chips():
-    assert rules.share_pot(151, [0, 0, 0]) == (1, [50, 50, 50])
-    assert rules.share_pot(0, [1, -1]) == (0, [1, -1])
+    assert rules.share_pot(151, [0, 0, 0]) == {"pot": 1, "stacks": [50, 50, 50], "shared": 50}
+    assert rules.share_pot(0, [1, -1]) == {"pot": 0, "stacks": [1, -1], "shared": 0}
 
 
 def test_dealer_passes_left():
