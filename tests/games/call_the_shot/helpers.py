@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 from companion.games import GAMES
@@ -107,8 +106,7 @@ def disguise(state, seat):
     """A copy of ``state`` in which every card ``seat`` may not see is a different card (and
     the seed differs too): the face-down set-aside cards, and the other hand and face-down
     plays (both hands and all plays for the table view)."""
-    copy = type(state).__new__(type(state))
-    copy.__dict__.update(json.loads(json.dumps(vars(state))))  # a quick deep copy
+    copy = GAME.state_from_dict(state.to_dict())
     copy.seed = state.seed + 1
     copy.face_down = [OTHER[c] for c in copy.face_down]
     for s in (0, 1):
