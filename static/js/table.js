@@ -15,15 +15,20 @@ const wake = new WakeLock();
 
 let hostToken = adoptToken(code, "host", "host");
 let current = null;
+let shownSeats = null;
 
 function renderSeats(names) {
+  // Rebuilt only when it changes, so a refresh between the two taps of "Free seat" (the
+  // game waits for a lost phone, the page polls) does not undo the first tap.
+  const acting = current.started && !current.over ? current.to_act || [] : [];
+  const key = JSON.stringify([names, acting, current.host && !current.over]);
+  if (key === shownSeats) return;
+  shownSeats = key;
   const items = names.map((name, seat) => {
     const item = el("li", { class: `seat-item${name ? "" : " is-open"}` });
     item.append(el("span", { class: "seat-name", text: name || "Waiting for a player…" }));
-    if (current && current.started && (current.to_act || []).includes(seat) && !current.over) {
-      item.append(el("span", { class: "acting-mark", text: "◀ to play" }));
-    }
-    if (name && current && current.host && !current.over) item.append(releaseButton(seat, name));
+    if (acting.includes(seat)) item.append(el("span", { class: "acting-mark", text: "◀ to play" }));
+    if (name && current.host && !current.over) item.append(releaseButton(seat, name));
     return item;
   });
   seatList.replaceChildren(...items);
@@ -62,6 +67,7 @@ function onSecondTap(button, label, armedLabel, act) {
       await act();
     } catch (error) {
       status.textContent = error.message;
+      button.disabled = false;
       live.update();
     }
   });

@@ -111,6 +111,10 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     # The host frees Bob's seat (two taps, like undo): Bob's phone is back at the join form.
     free = host.locator("button[aria-label='Free seat 2 (Bob)']")
     free.click()
+    # A refresh between the taps (here: the screen shown again) keeps the first tap.
+    with host.expect_response(lambda r: "/view" in r.url):
+        host.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    host.wait_for_timeout(200)
     assert free.inner_text() == "Tap again to free"
     free.click()
     wait_until(host, "document.querySelectorAll('#seat-list li.is-open').length === 1")
