@@ -534,13 +534,13 @@ class PirateTricksState(State):
                 return "Only the tied bidders reveal a card now."
             return "You have already chosen your card; waiting for the others."
         if self.phase == ASSIGN:
-            return f"Seat {a['chooser']} won the reveal and chooses who takes the row."
+            return f"Seat {a['chooser'] + 1} won the reveal and chooses who takes the row."
         if self.phase == DITCH:
             return "You have already ditched your two cards; waiting for the others."
         if self.phase == PREDICT:
-            return f"It is seat {self.turn}'s turn to predict."
+            return f"It is seat {self.turn + 1}'s turn to predict."
         if self.phase == PLAY:
-            return f"It is seat {self.turn}'s turn to play."
+            return f"It is seat {self.turn + 1}'s turn to play."
         return "It is not your turn."
 
     def _explain(self, seat: int, action: Action) -> str:
@@ -569,7 +569,7 @@ class PirateTricksState(State):
         if kind == "reveal":
             return "Reveal one card that is in your hand."
         if kind == "assign":
-            tied = ", ".join(str(s) for s in self.auction["tied"])
+            tied = " or ".join(str(s + 1) for s in self.auction["tied"])
             return f"The row goes to one of the tied players: seat {tied}."
         if kind == "ditch":
             chosen = action.get("cards")

@@ -364,8 +364,8 @@ def test_zero_tie_on_a_row_with_loon_reveal_winner_chooses(choose_self):
     reveal(state, [None, "G18", "B19"])
     assert state.phase == "assign" and state.to_act() == [2]
     assert state.legal_actions(2) == [{"type": "assign", "seat": 1}, {"type": "assign", "seat": 2}]
-    refused(state, 2, {"type": "assign", "seat": 0}, "tied")
-    refused(state, 1, {"type": "assign", "seat": 1}, "chooses")
+    refused(state, 2, {"type": "assign", "seat": 0}, "tied players: seat 2 or 3.")
+    refused(state, 1, {"type": "assign", "seat": 1}, "seat 3 won the reveal", "chooses")
     target = 2 if choose_self else 1
     state.apply(2, {"type": "assign", "seat": target})
     assert state.rows[0]["owner"] == target and state.go_first == target
@@ -513,7 +513,7 @@ def test_predictions_go_round_from_the_go_first_holder(treasure):
     ditch(state)
     assert state.phase == "predict" and state.to_act() == [1]
     assert state.legal_actions(1) == [{"type": "predict", "tricks": n} for n in range(11)]
-    refused(state, 0, {"type": "predict", "tricks": 3}, "seat 1")
+    refused(state, 0, {"type": "predict", "tricks": 3}, "seat 2's turn")
     refused(state, 1, {"type": "predict", "tricks": 11}, "0 to 10")
     state.apply(1, {"type": "predict", "tricks": 4})
     assert state.to_act() == [2]

@@ -76,7 +76,7 @@ def test_recruitment_rulebook_example_both_cards_use_the_same_cards():
 def test_trick_rules_follow_suit_red_trumps_winner_leads():
     state = trick_state()
     assert state.phase == "play" and state.to_act() == [0]  # the Go First holder leads
-    refused(state, 1, {"type": "play", "card": "G9"}, "seat 0")
+    refused(state, 1, {"type": "play", "card": "G9"}, "seat 1's turn")
     # trick 1: green led; seat 1 must follow; seat 2 has no green and may play anything
     play(state, 0, "G20")
     assert state.view(None)["trick"]["winning"] == 0
