@@ -28,9 +28,8 @@ from ..pull_form import (
     PullEndFields,
     WholeNumberField,
     add_target_fields,
-    end_options,
+    pull_options,
     pull_targets,
-    target_overrides,
 )
 from .adapters import pirate_cards, pirate_counted, pirate_predicting
 
@@ -167,15 +166,11 @@ class PullNewForm(PullEndFields, NewSheetForm):
     dealer = _dealer_field()
 
     def options(self):
-        options: dict[str, Any] = {
+        return {
             "teams": self.play.data == "teams",
             "dealer": int(self.dealer.data),
-            **end_options(self),
+            **pull_options(self),
         }
-        overrides = target_overrides(self)
-        if overrides:
-            options["targets"] = overrides
-        return options
 
 
 class PirateTricksNewForm(NewSheetForm):

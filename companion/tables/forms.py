@@ -22,7 +22,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ..games.base import Game
-from ..pull_form import PullEndFields, add_target_fields, end_options, target_overrides
+from ..pull_form import PullEndFields, add_target_fields, pull_options
 
 DEFAULT = ""
 
@@ -134,10 +134,7 @@ def chosen_options(form: FlaskForm) -> dict[str, Any]:
         else:
             options[key] = parse_ints(data)
     if form.game_slug == "pull":  # type: ignore[attr-defined]
-        options.update(end_options(form))
-        overrides = target_overrides(form)
-        if overrides:
-            options["targets"] = overrides
+        options.update(pull_options(form))
     return options
 
 
