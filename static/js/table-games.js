@@ -205,6 +205,99 @@ export function pullValues(target) {
   return box;
 }
 
+// -- Pirate Tricks: score cards, the auction's shown bids, recruitment, past rounds -----
+
+const SCORE_KIND_NAMES = { recruitment: "Recruitment", treasure: "Treasure", capture: "Capture" };
+
+// The rulebook's own cards ("seed") get no tag; house cards and the group's own cards do.
+function scoreCardTag(tag) {
+  return valueTag(tag === "group" ? "table" : tag);
+}
+
+function pirateScoreCards(v) {
+  const cards = v.score_cards;
+  if (!cards) return [];
+  const list = el("ul", { class: "pirate-rows score-cards" });
+  const entries = [...(cards.recruitment || []).map((c) => ["recruitment", c]), ["treasure", cards.treasure], ["capture", cards.capture]];
+  for (const [kind, card] of entries) {
+    if (!card) continue;
+    const title = el("span", { class: "who" }, `${SCORE_KIND_NAMES[kind]}: ${card.name} `);
+    const tag = scoreCardTag(card.tag);
+    if (tag) title.append(tag);
+    list.append(el("li", {}, title, el("span", { class: "muted", text: card.text || "" })));
+  }
+  return [el("h3", { text: "Score cards" }), list];
+}
+
+function signed(n) {
+  if (n === null || n === undefined) return null;
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
+}
+
+function auctionEvent(event, v, names) {
+  const name = (s) => seatName(names, s);
+  const item = el("li", {}, el("span", { class: "who", text: `Row ${event.row + 1}${event.pass === 2 ? " · second bids" : ""}` }));
+  if (event.bids) {
+    const bids = event.bids.map((b, s) => (b === null || b === undefined ? null : `${name(s)} ${b}`)).filter(Boolean);
+    item.append(el("span", { text: `Bids: ${bids.join(" · ")}` }));
+  }
+  if (event.reveals) {
+    const shown = (event.tied || []).filter((s) => event.reveals[s]).map((s) => [s, event.reveals[s]]);
+    item.append(el("span", { class: "muted", text: " Tie-break cards:" }), playsLine("pirate_tricks", shown, v, names));
+  }
+  const found = event.row_loon ? `, with ${event.row_loon} loon on it` : "";
+  let result = "";
+  if (event.result === "zero") result = "Nobody bid: the bank put 2 loon on the row.";
+  else if (event.result === "free") result = `${name(event.taker)} took the last row free${found}.`;
+  else if (event.result === "won") result = `${name(event.taker)} took it for ${event.paid} loon${found}.`;
+  else if (event.result === "chosen") result = `${name(event.chooser)} won the tie-break and gave it to ${name(event.taker)}${found}.`;
+  else if (event.taker !== undefined) result = `${name(event.taker)} won the tie-break and took it for ${event.paid} loon${found}.`;
+  else if (event.reveal_winner !== undefined) result = `${name(event.reveal_winner)} won the tie-break and chooses who takes it.`;
+  else result = `Tie between ${(event.tied || []).map(name).join(", ")}: each shows a card.`;
+  item.append(el("span", { class: "muted", text: ` ${result}` }));
+  return item;
+}
+
+function pirateAuction(v, names) {
+  const events = v.events || [];
+  if (!events.length) return [];
+  const list = el("ol", { class: "pirate-rows auction-events" });
+  for (const event of events) list.append(auctionEvent(event, v, names));
+  return [el("h3", { text: "Auction" }), list];
+}
+
+function pirateRecruitment(v, names) {
+  const results = v.recruitment;
+  const cards = (v.score_cards && v.score_cards.recruitment) || [];
+  if (!results || !results.length) return [];
+  const list = el("ul", { class: "pirate-rows recruitment" });
+  results.forEach((perSeat, i) => {
+    const item = el("li", {}, el("span", { class: "who", text: cards[i] ? cards[i].name : `Recruitment card ${i + 1}` }));
+    perSeat.forEach((entry, seat) => {
+      item.append(el("div", {}, el("span", { text: `${seatName(names, seat)} ${signed(entry.loon)}: ` }), cardsLine("pirate_tricks", entry.cards, v)));
+    });
+    list.append(item);
+  });
+  return [el("h3", { text: "Recruitment" }), list];
+}
+
+function pirateHistory(env, names) {
+  const parts = [];
+  for (const past of [...(env.view.history || [])].reverse()) {
+    const sum = (s) => (past.recruitment || []).reduce((total, perCard) => total + (perCard[s] || 0), 0);
+    const columns = [
+      ["Row", (s) => signed(-past.paid_for_rows[s])],
+      ["Crew", (s) => signed(sum(s))],
+      ["Tricks", (s) => (past.predictions && past.predictions[s] !== null ? `${past.tricks[s]} (said ${past.predictions[s]})` : past.tricks[s])],
+      ["Treasure", (s) => signed(past.treasure[s])],
+      ["Capture", (s) => signed(past.capture[s])],
+    ];
+    if ((past.top_ups || []).some(Boolean)) columns.unshift(["Top-up", (s) => signed(past.top_ups[s])]);
+    parts.push(el("h3", { text: `Round ${past.round} results` }), seatTable({ ...env, to_act: [] }, names, columns));
+  }
+  return parts;
+}
+
 const BOARDS = {
   shoot(env, names) {
     const v = env.view;
@@ -303,29 +396,22 @@ const BOARDS = {
 
   pirate_tricks(env, names) {
     const v = env.view;
+    const a = v.auction;
+    const who = (seats) => (seats || []).map((s) => seatName(names, s)).join(", ");
     const parts = [
       facts([
         ["Round", `${v.round} of ${v.rounds}`],
         ["Phase", words(v.phase)],
         ["Go first", v.go_first !== null && v.go_first !== undefined ? seatName(names, v.go_first) : ""],
-        ["Waiting for", v.auction && v.auction.waiting ? v.auction.waiting.map((s) => seatName(names, s)).join(", ") : ""],
+        ["Bidding on", a && a.row !== null && a.row !== undefined ? `Row ${a.row + 1}${a.pass === 2 ? " (second bids)" : ""}` : ""],
+        ["Tied", a && a.tied && a.tied.length ? who(a.tied) : ""],
+        ["Your bid", a && a.your_bid !== null && a.your_bid !== undefined ? `${a.your_bid} loon` : ""],
+        ["Your card", a && a.your_reveal ? cardNode("pirate_tricks", a.your_reveal, v) : ""],
+        ["You ditched", v.ditched ? cardsLine("pirate_tricks", v.ditched, v) : ""],
+        ["Waiting for", a && a.waiting ? who(a.waiting) : ""],
       ]),
     ];
-    const rows = el("ol", { class: "pirate-rows" });
-    (v.rows || []).forEach((row) => {
-      const owner = row.owner !== null && row.owner !== undefined ? seatName(names, row.owner) : "open";
-      rows.append(
-        el("li", {}, el("span", { class: "who", text: `${owner}${row.loon ? ` · ${row.loon} loon on it` : ""}` }), cardsLine("pirate_tricks", row.up, v)),
-      );
-    });
-    if (v.rows && v.rows.length) parts.push(el("h3", { text: "Rows of crew" }), rows);
-    parts.push(
-      seatTable(env, names, [
-        ["Tricks", (s) => (v.tricks ? v.tricks[s] : 0)],
-        ["Prediction", (s) => (v.predictions ? v.predictions[s] : null)],
-        ["Loon", (s) => (v.loon && v.loon[s] !== null ? v.loon[s] : "hidden")],
-      ]),
-    );
+    // During play the trick comes first: it is what the phones look at.
     if (v.trick && v.trick.plays && v.trick.plays.length) {
       parts.push(el("h3", { text: "This trick" }), playsLine("pirate_tricks", v.trick.plays, v, names));
     } else if (v.last_trick) {
@@ -334,6 +420,22 @@ const BOARDS = {
         playsLine("pirate_tricks", v.last_trick.plays, v, names),
       );
     }
+    parts.push(...pirateScoreCards(v));
+    const rows = el("ol", { class: "pirate-rows" });
+    (v.rows || []).forEach((row) => {
+      const owner = row.owner !== null && row.owner !== undefined ? seatName(names, row.owner) : "open";
+      rows.append(
+        el("li", {}, el("span", { class: "who", text: `${owner}${row.loon ? ` · ${row.loon} loon on it` : ""}` }), cardsLine("pirate_tricks", row.up, v)),
+      );
+    });
+    if (v.rows && v.rows.length) parts.push(el("h3", { text: "Rows of crew" }), rows);
+    parts.push(...pirateAuction(v, names));
+    const columns = [["Tricks", (s) => (v.tricks ? v.tricks[s] : 0)]];
+    if (v.predicting) columns.push(["Prediction", (s) => (v.predictions ? v.predictions[s] : null)]);
+    columns.push(["Loon", (s) => (v.loon && v.loon[s] !== null ? v.loon[s] : "hidden")]);
+    parts.push(seatTable(env, names, columns));
+    parts.push(...pirateRecruitment(v, names));
+    parts.push(...pirateHistory(env, names));
     return parts;
   },
 };
