@@ -82,9 +82,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def register_extensions(app: Flask) -> None:
     from . import models  # noqa: F401  (register the tables with the metadata)
-    from .database import MIGRATIONS
+    from .database import MIGRATIONS, tune_sqlite
 
     db.init_app(app)
+    tune_sqlite(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     csrf.init_app(app)
     live.init_app(app)

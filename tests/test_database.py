@@ -80,6 +80,12 @@ def test_schema_is_at_the_newest_migration_on_start(app):
     assert differences == []
 
 
+def test_sqlite_file_uses_write_ahead_logging(app):
+    with app.app_context(), db.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
+
+
 def test_models_round_trip_on_sqlite(app):
     round_trip(app)
 
