@@ -1,7 +1,9 @@
 """The phone's words for cards and moves (static/js/table-games.js), run under Node.js on
 every kind of legal action the four engines produce: each gets a readable label (no
 "undefined", no raw object), Shoot! cards show their suit by symbol and by colour, and
-PULL! cards use the suit symbols the engine's view gives. Skipped without Node.js."""
+PULL! cards use the suit symbols the engine's view gives; the Pirate Tricks board (on a
+minimal stand-in DOM) shows the score cards, the shown bids and the tie-break cards.
+Skipped without Node.js."""
 
 from __future__ import annotations
 
@@ -150,3 +152,98 @@ def test_status_lines():
         "Ann, Bob to play.",
         "Waiting for 1 more player to join.",
     ]
+
+
+BOARD_SCRIPT = """
+class Node {
+  constructor(tag) { this.tag = tag; this.children = []; this.attrs = {}; this.className = ""; }
+  set textContent(value) { this.children = [String(value)]; }
+  get textContent() {
+    return this.children.map((c) => (typeof c === "string" ? c : c.textContent)).join(" ");
+  }
+  setAttribute(key, value) { this.attrs[key] = value; }
+  append(...items) {
+    for (const item of items) {
+      if (item && item.tag === "#fragment") this.children.push(...item.children);
+      else this.children.push(item);
+    }
+  }
+}
+globalThis.document = {
+  createElement: (tag) => new Node(tag),
+  createDocumentFragment: () => new Node("#fragment"),
+};
+const { renderBoard } = await import(%s);
+let input = "";
+process.stdin.on("data", (chunk) => (input += chunk));
+process.stdin.on("end", () => {
+  const out = JSON.parse(input).map(({ env, names }) =>
+    renderBoard(env, names).textContent.replace(/\\s+/g, " "));
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def render_boards(envs: list[dict]) -> list[str]:
+    """The text of renderBoard for each envelope, with a minimal DOM made of plain nodes."""
+    if NODE is None:
+        unavailable("Node.js is not installed")
+    done = subprocess.run(
+        [NODE, "--input-type=module", "-e", BOARD_SCRIPT % json.dumps(MODULE.as_uri())],
+        input=json.dumps([{"env": env, "names": ["Ann", "Bob", "Cy"]} for env in envs]),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def test_pirate_board_shows_score_cards_bids_tie_break_cards_and_the_taker():
+    from tests.games.pirate_tricks.test_engine import bid, new
+
+    def envelope(state):
+        return {
+            "game": "pirate_tricks",
+            "seat": None,
+            "to_act": state.to_act(),
+            "over": False,
+            "view": state.view(None),
+        }
+
+    def card(card_id):  # the board's words for a crew card, e.g. "Green 18"
+        return {"R": "Red", "G": "Green", "B": "Blue"}[card_id[0]] + " " + card_id[1:]
+
+    names = ["Ann", "Bob", "Cy"]
+    tie = new(3)  # a tie above zero: the reveal winner pays its bid
+    bid(tie, [2, 2, 0])
+    pending = envelope(tie)
+    shown = {seat: tie.hands[seat][-1] for seat in (0, 1)}
+    for seat, shown_card in shown.items():
+        tie.apply(seat, {"type": "reveal", "card": shown_card})
+    won = tie.view(None)["events"][0]
+    zero = new(3, {1: ["G18"], 2: ["B19"]})  # all zero twice: the reveal winner chooses
+    for amounts in ([0, 0, 0], [1, 0, 0], [None, 0, 0], [None, 0, 0]):
+        bid(zero, amounts)
+    zero.apply(1, {"type": "reveal", "card": "G18"})
+    zero.apply(2, {"type": "reveal", "card": "B19"})
+    zero.apply(2, {"type": "assign", "seat": 1})
+    pending_text, won_text, zero_text = render_boards([pending, envelope(tie), envelope(zero)])
+
+    cards = tie.view(None)["score_cards"]
+    for text in (pending_text, won_text, zero_text):
+        assert "Score cards" in text
+        for score_card in [*cards["recruitment"], cards["treasure"], cards["capture"]]:
+            assert score_card["name"] in text and score_card["text"] in text
+    assert "Bids: Ann 2 · Bob 2 · Cy 0" in pending_text
+    assert "Tie between Ann, Bob: each shows a card." in pending_text
+    assert "Tie-break cards" not in pending_text  # sealed until both have chosen
+    assert "Bids: Ann 2 · Bob 2 · Cy 0" in won_text
+    assert all(f"{names[s]} {card(c)}" in won_text for s, c in shown.items()), won_text
+    winner = names[won["reveal_winner"]]
+    assert f"{winner} won the tie-break and took it for 2 loon." in won_text, won_text
+    assert "Nobody bid: the bank put 2 loon on the row." in zero_text
+    assert "Bob Green 18" in zero_text and "Cy Blue 19" in zero_text
+    assert "Cy won the tie-break and gave it to Bob, with 2 loon on it." in zero_text
+    for text in (pending_text, won_text, zero_text):
+        assert "undefined" not in text and "null" not in text and "NaN" not in text
