@@ -161,10 +161,12 @@ def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(make_app, browse
         second.goto(f"{server.url}/t/{path}")
         second.locator("#play").wait_for(state="visible")
         assert "#" not in second.url
-        hand = first.locator("#hand button.hand-card").all_inner_texts()
+        # textContent, not innerText: innerText depends on layout, and the first phone's
+        # page may not be rendered while the second one is in front.
+        hand = first.locator("#hand button.hand-card").all_text_contents()
         assert len(hand) == 10
         wait_until(second, "document.querySelectorAll('#hand button.hand-card').length === 10")
-        assert second.locator("#hand button.hand-card").all_inner_texts() == hand
+        assert second.locator("#hand button.hand-card").all_text_contents() == hand
         wait_until(second, "document.getElementById('status').textContent.includes('Waiting')")
         assert second.locator("#join-form").is_hidden()
         assert not errors, errors
