@@ -1,15 +1,42 @@
 """Pure game rules: no Flask import anywhere below here.
 
-``GAMES`` maps each slug to its :class:`~companion.games.base.Game`, in the order the app
-lists them.
+The registry: ``GAMES`` maps each slug to its :class:`~companion.games.base.Game`, in the
+order the app lists them (``spec.order``). A game is a folder ``games/<slug>/`` whose
+``__init__.py`` exports ``GAME``; it is found here by itself, so adding a game touches no
+other module. :func:`register` adds one at run time (the tests' own game uses it).
 """
 
-from .base import Game, IllegalAction, State
-from .call_the_shot import GAME as CALL_THE_SHOT
-from .pirate_tricks import GAME as PIRATE_TRICKS
-from .pull import GAME as PULL
-from .shoot import GAME as SHOOT
+from __future__ import annotations
 
-GAMES: dict[str, Game] = {g.slug: g for g in (PULL, PIRATE_TRICKS, SHOOT, CALL_THE_SHOT)}
+import importlib
+import pkgutil
 
-__all__ = ["GAMES", "Game", "IllegalAction", "State"]
+from .base import Game, IllegalAction, Sheet, SheetError, State
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to :data:`GAMES` (keeping the listing order); returns it."""
+    GAMES[game.slug] = game
+    ordered = sorted(GAMES.values(), key=lambda g: (g.spec.order, g.slug))
+    GAMES.clear()
+    GAMES.update((g.slug, g) for g in ordered)
+    return game
+
+
+def unregister(slug: str) -> None:
+    GAMES.pop(slug, None)
+
+
+def _discover() -> None:
+    for module in pkgutil.iter_modules(__path__):
+        if module.ispkg:
+            game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
+            if isinstance(game, Game):
+                register(game)
+
+
+_discover()
+
+__all__ = ["GAMES", "Game", "IllegalAction", "Sheet", "SheetError", "State", "register"]

@@ -13,42 +13,25 @@ A subclass implements the underscored hooks:
 ``_apply(seat, action)`` perform one action already checked against ``_legal``; it must not
                          raise, so a failed action never leaves a half-changed state
 ``_explain(seat, action)`` optional: why an action is not allowed, in the player's words
-``view(seat)``           what one seat (or the table, ``None``) may see
-``scores()`` and ``is_over()``
+``_view(seat)``          the game's own part of what one seat (or the table, ``None``)
+                         may see; :meth:`State.view` puts the common block beside it
+``scores()`` (one per seat) and ``is_over()``; optionally ``sides()``, ``winners()``,
+``prompt(seat)`` and ``describe(action)``
+
+A :class:`Game` declares its :class:`~companion.games.spec.Spec` (``spec``), its state
+class and its score sheet (a :class:`Sheet` subclass); options are checked against the
+spec by one :func:`~companion.games.spec.check_options` in both modes.
 """
 
 from __future__ import annotations
 
 import copy
 import secrets
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-
-class IllegalAction(ValueError):
-    """An action (or a setup) the rules do not allow. ``str(error)`` is for the player."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class SheetError(IllegalAction):
-    """A score-sheet entry the sheet refuses, saying where the fault is so a form can put
-    the message next to it: ``round`` (the sheet's row, a deal in Shoot!, from 1),
-    ``player`` (a seat from 0) and ``field`` (the fact's name)."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        round: int | None = None,
-        player: int | None = None,
-        field: str | None = None,
-    ):
-        super().__init__(message)
-        self.round = round
-        self.player = player
-        self.field = field
+from .errors import IllegalAction, SheetError
+from .spec import PLAY, SCORE, Field, Spec, check_options, read_fields, winners
 
 
 Action = dict[str, Any]
@@ -81,6 +64,7 @@ class State:
     """One game in progress. See the module docstring for what a subclass provides."""
 
     slug: ClassVar[str] = ""
+    lower_wins: ClassVar[bool] = False
 
     players: int
     options: dict[str, Any]
@@ -126,13 +110,56 @@ class State:
         self.log.append([seat, canonical])
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        raise NotImplementedError
+        """What ``seat`` (or the table, ``None``) may see: the common block that every
+        game fills the same way, with the game's own part (:meth:`_view`) beside it.
+
+        Common block: ``game``, ``seat``, ``players`` (how many), ``sides`` (lists of
+        seats; one-seat sides without teams), ``scores`` (one per seat; a partner shows the
+        side's score), ``winners`` (seats; [] until the game is over), ``over``,
+        ``to_act`` and ``prompt`` (what this seat must do now, in words).
+        """
+        own = self._view(seat)
+        over = self.is_over()
+        own.update(
+            game=self.slug,
+            seat=seat,
+            players=self.players,
+            sides=[list(side) for side in self.sides()],
+            scores=list(self.scores()),
+            winners=list(self.winners()) if over else [],
+            over=over,
+            to_act=self.to_act(),
+            prompt=self.prompt(seat),
+        )
+        return own
 
     def is_over(self) -> bool:
         raise NotImplementedError
 
     def scores(self) -> list[int]:
+        """One score per seat; in a team game each partner shows the side's score."""
         raise NotImplementedError
+
+    def sides(self) -> list[list[int]]:
+        """The seats playing together; every seat alone when there are no teams."""
+        return [[seat] for seat in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """The winning seats once the game is over (both partners of a winning side)."""
+        return winners(self.scores(), self.lower_wins)
+
+    def prompt(self, seat: int | None) -> str:
+        """What ``seat`` must do now, in a player's words ("" when it waits)."""
+        if self.is_over():
+            return "The game is over."
+        if seat is not None and seat in self.to_act():
+            return "Your move."
+        return ""
+
+    def describe(self, action: Action) -> str:
+        """``action`` in a player's words, for buttons and the move log."""
+        rest = [f"{key} {value}" for key, value in action.items() if key != "type"]
+        return " ".join([str(action.get("type", "")).capitalize(), *rest]).strip()
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.slug, "state": plain_copy(vars(self))}
@@ -146,6 +173,13 @@ class State:
         raise NotImplementedError
 
     def _apply(self, seat: int, action: Action) -> None:
+        raise NotImplementedError
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _setup(self) -> None:
+        """Deal the first hand (called once by :meth:`Game.start`)."""
         raise NotImplementedError
 
     def _explain(self, seat: int, action: Action) -> str:
@@ -163,14 +197,35 @@ class State:
 
 
 class Game:
-    """The fixed rules of one game; creates, restores and replays its states."""
+    """The fixed rules of one game; creates, restores and replays its states.
 
-    slug: ClassVar[str]
-    name: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    tagline: ClassVar[str] = ""
+    ``spec`` declares the game (name, player counts, options, sheet fields); ``state_class``
+    plays it in engine mode and ``sheet_class`` keeps its score sheet.
+    """
+
+    spec: ClassVar[Spec]
     state_class: ClassVar[type[State]]
+    sheet_class: ClassVar[type[Sheet] | None] = None
+
+    @property
+    def slug(self) -> str:
+        return self.spec.slug
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def min_players(self) -> int:
+        return self.spec.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.spec.max_players
+
+    @property
+    def tagline(self) -> str:
+        return self.spec.tagline
 
     def new_state(
         self,
@@ -179,12 +234,7 @@ class Game:
         seed: int | None = None,
         deal: dict[str, Any] | None = None,
     ) -> State:
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise IllegalAction("The number of players must be a whole number.")
-        if not self.min_players <= players <= self.max_players:
-            raise IllegalAction(
-                f"{self.name} is for {self.min_players} to {self.max_players} players."
-            )
+        self.spec.check_players(players)
         if options is not None and not isinstance(options, dict):
             raise IllegalAction("Options must be an object.")
         if deal is not None and not isinstance(deal, dict):
@@ -194,17 +244,27 @@ class Game:
             seed = secrets.randbits(52)  # exact in a JavaScript number too
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise IllegalAction("A seed must be a whole number.")
+        if deal is not None:
+            self.check_deal(players, options, deal)
         return self.start(players, options, seed, deal)
 
-    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        """Validate ``options`` and fill in defaults; must be idempotent."""
-        if options:
-            raise IllegalAction(f"{self.name} has no options {sorted(options)}.")
+    def check_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate engine-mode ``options`` against the spec, defaults filled in
+        (idempotent)."""
+        return check_options(self.spec, players, options, PLAY, together=self.check_together)
+
+    def check_together(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Checks that concern several options at once (both modes); a hook."""
         return options
 
+    def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
+        """Refuse an explicit first deal that could not happen; a hook."""
+
     def start(self, players: int, options: dict, seed: int, deal: dict | None) -> State:
-        """Create the first state from checked settings (a subclass deals here)."""
-        raise NotImplementedError
+        """Create the first state from checked settings: the state's one setup hook."""
+        state = self.state_class(players, options, seed, deal)
+        state._setup()
+        return state
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         if d.get("game") != self.slug:
@@ -219,3 +279,143 @@ class Game:
         for seat, action in state.log[:upto]:
             fresh.apply(seat, action)
         return fresh
+
+    def card_faces(self, options: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
+        """Every card id of the game -> ``{"text", "label", "colour"}``: what a screen
+        prints (``"7♦"``), what a screen reader says (``"7 of diamonds"``) and a colour
+        class. The pages read card names from here, never from their own copy."""
+        return {}
+
+    def option_from_form(self, name: str, form: Mapping[str, str]) -> Any:
+        """A ``data`` option read from a submitted form (its boxes are the game's own);
+        ``None`` keeps the default."""
+        return None
+
+    def sheet(self, names: Sequence[str], options: Mapping[str, Any] | None = None) -> Sheet:
+        """The score sheet of ``names`` with ``options`` (raises :class:`SheetError`)."""
+        if self.sheet_class is None:
+            raise SheetError(f"{self.name} has no score sheet.")
+        return self.sheet_class(names, options)
+
+
+class Sheet:
+    """One game's score sheet: named players and checked options in, figures out.
+
+    Rows are the facts of each round as stored (JSON). Every method leaves the rows it is
+    given untouched and raises :class:`SheetError` (naming the round, player and field at
+    fault, and the players by their names) for an entry the rules or the deck make
+    impossible. A subclass sets ``spec`` and implements :meth:`check_row` and
+    :meth:`summary`; games whose form boxes are not the stored facts themselves also
+    implement :meth:`facts_from_values` and :meth:`values_of`.
+    """
+
+    spec: ClassVar[Spec]
+
+    def __init__(self, names: Sequence[str], options: Mapping[str, Any] | None = None):
+        if isinstance(names, str) or not isinstance(names, Sequence):
+            raise SheetError("Give the players' names.")
+        self.names = [str(name) for name in names]
+        self.players = len(self.names)
+        try:
+            self.spec.check_players(self.players)
+            self.options = check_options(
+                self.spec, self.players, options, SCORE, together=self.check_together
+            )
+        except SheetError:
+            raise
+        except IllegalAction as error:
+            raise SheetError(error.message) from None
+
+    # -- settings ------------------------------------------------------------------------
+
+    def check_together(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        """Checks that concern several options at once; a hook."""
+        return options
+
+    def sides(self) -> list[list[int]]:
+        """The seats that score together (one-seat sides without teams)."""
+        return [[seat] for seat in range(self.players)]
+
+    def side_names(self) -> list[str]:
+        return [" & ".join(self.names[seat] for seat in side) for side in self.sides()]
+
+    # -- rows ----------------------------------------------------------------------------
+
+    def check_row(self, index: int, facts: Any, before: list[Any]) -> Any:
+        """Row ``index`` (from 0) checked and normalised, knowing the rows ``before`` it
+        (already checked); raises :class:`SheetError`."""
+        raise NotImplementedError
+
+    def check(self, rows: Any) -> list[Any]:
+        """Every row checked and normalised, or :class:`SheetError` naming the first bad
+        one."""
+        if not isinstance(rows, list):
+            raise SheetError("A score sheet is a list of rounds.")
+        done: list[Any] = []
+        for index, facts in enumerate(rows):
+            done.append(self.check_row(index, facts, done))
+        return done
+
+    def add(self, rows: list, facts: Any) -> list[Any]:
+        """A new list of rows with ``facts`` as the next round."""
+        return self.check([*rows, facts])
+
+    def replace(self, rows: list, index: Any, facts: Any) -> list[Any]:
+        """A new list with round ``index`` (from 0) corrected."""
+        self._check_index(rows, index)
+        return self.check([*rows[:index], facts, *rows[index + 1 :]])
+
+    def delete(self, rows: list, index: Any) -> list[Any]:
+        """A new list without round ``index``; the rounds after it move up and must fit."""
+        self._check_index(rows, index)
+        return self.check([*rows[:index], *rows[index + 1 :]])
+
+    def _check_index(self, rows: list, index: Any) -> None:
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(rows):
+            raise SheetError(f"There is no such {self.spec.round_word} on this sheet.")
+
+    def summary(self, rows: list) -> dict[str, Any]:
+        """Everything derived from the rows. Opens with the common block: ``players``
+        (names), ``sides`` (lists of seats), ``side_names``, ``totals`` (one per seat; a
+        partner shows the side's total), ``rows`` (one dict per round), ``over``,
+        ``winners`` (seats; [] until over) and ``next`` (what the next round needs, or
+        ``None``); the game's own figures beside it."""
+        raise NotImplementedError
+
+    def common(self, totals: Sequence[int], over: bool, **own: Any) -> dict[str, Any]:
+        """The common block of :meth:`summary` with the game's own figures beside it."""
+        return {
+            **own,
+            "players": list(self.names),
+            "sides": self.sides(),
+            "side_names": self.side_names(),
+            "totals": list(totals),
+            "over": over,
+            "winners": own.get("winners") or (winners(totals, self.spec.lower_wins) if over else []),
+        }
+
+    # -- the round form ------------------------------------------------------------------
+
+    def choices(self, field: Field) -> list[tuple[str, str]]:
+        """The (value, label) pairs a ``choice`` field offers."""
+        return []
+
+    def read(self, form: Mapping[str, str], stage: str | None = None) -> Any:
+        """A submitted round form -> the round's facts (:class:`SheetError` at a box)."""
+        values = read_fields(
+            self.spec.sheet_fields,
+            form,
+            self.players,
+            len(self.sides()),
+            self.choices,
+            stage=stage,
+        )
+        return self.facts_from_values(values)
+
+    def facts_from_values(self, values: dict[str, Any]) -> Any:
+        """Typed form values -> the facts to store (by default the same)."""
+        return values
+
+    def values_of(self, facts: Any) -> dict[str, Any]:
+        """Stored facts -> typed form values (by default the same), to edit a round."""
+        return dict(facts)
