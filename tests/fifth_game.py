@@ -81,7 +81,7 @@ class HighCardState(State):
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         own: dict[str, Any] = {
-            "trick": [list(play) for play in self.trick],
+            "trick": [[seat_, f"c{card}"] for seat_, card in self.trick],
             "leader": self.leader,
             "cards_left": len(self.hands[0]) if self.hands else 0,
         }
