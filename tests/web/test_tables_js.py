@@ -44,8 +44,9 @@ globalThis.document = {
 const board = await import(%s);
 const gameModule = {
   board(env, names, kit) {
-    return [kit.el("p", { text: `Trick: ${env.view.trick.map((p) => kit.cardText(p[1])).join(" ")}` }),
-            kit.playsLine(env.view.trick), kit.facts([["Lead", kit.seatName(env.view.leader)]])];
+    const trick = env.view.trick.map((p) => kit.cardText(p[1])).join(" ");
+    return [kit.el("p", { text: `Trick: ${trick}` }), kit.playsLine(env.view.trick),
+            kit.facts([["Lead", kit.seatName(env.view.leader)]])];
   },
 };
 let input = "";
@@ -53,7 +54,8 @@ process.stdin.on("data", (chunk) => (input += chunk));
 process.stdin.on("end", () => {
   const { cases, faces } = JSON.parse(input);
   const out = cases.map(({ env, names, module, word }) => ({
-    board: board.renderBoard(env, names, module ? gameModule : null, faces, word).textContent.replace(/\\s+/g, " ").trim(),
+    board: board.renderBoard(env, names, module ? gameModule : null, faces, word)
+      .textContent.replace(/\\s+/g, " ").trim(),
     status: board.statusText(env, names),
     labels: (env.legal || []).map((action) => board.actionLabel(env, action)),
   }));
