@@ -10,6 +10,7 @@ the generic layer must carry it in both modes (``tests/web/test_fifth_game.py``)
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from companion.games import register, unregister
@@ -124,7 +125,10 @@ class HighCardSheet(Sheet):
                 round=index + 1,
                 field="tricks",
             )
-        return {"tricks": list(tricks)}
+        row = {"tricks": list(tricks)}
+        if "lead" in facts:  # the variant with a first step (LEAD_GAME)
+            row["lead"] = facts["lead"]
+        return row
 
     def summary(self, rows: list) -> dict[str, Any]:
         totals = [0] * self.players
@@ -150,10 +154,36 @@ class HighCardGame(Game):
 
 GAME = HighCardGame()
 
+# A variant whose sheet asks a "choose" field first, on a step of its own: who led.
+LEAD_SPEC = replace(
+    SPEC,
+    slug="high_card_lead",
+    name="High card (lead first)",
+    order=1000,
+    sheet_fields=(
+        Field("lead", "seat", "Who led", stage="choose"),
+        *SPEC.sheet_fields,
+    ),
+)
+
+
+class LeadSheet(HighCardSheet):
+    spec = LEAD_SPEC
+
+
+class LeadGame(HighCardGame):
+    spec = LEAD_SPEC
+    sheet_class = LeadSheet
+
+
+LEAD_GAME = LeadGame()
+
 
 def install() -> Game:
+    register(LEAD_GAME)
     return register(GAME)
 
 
 def uninstall() -> None:
     unregister(SLUG)
+    unregister(LEAD_SPEC.slug)

@@ -318,7 +318,10 @@ class RoundForm(VersionedForm):
         out = []
         for key, box in self.boxes.items():
             if key.split("-", 1)[0] in self.hidden_names:
-                value = ("y" if box.data else "") if box.type == "BooleanField" else box._value()
+                if box.type == "BooleanField":
+                    value = "y" if box.data else ""
+                else:
+                    value = "" if box.data is None else str(box.data)
                 out.append((key, value))
         return out
 

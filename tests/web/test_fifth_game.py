@@ -231,3 +231,71 @@ def test_new_table_form_refuses_an_option_out_of_range(client):
     response = client.post(f"/play/{SLUG}", data={"players": "2", "opt_cards": "9"})
     assert response.status_code == 422
     assert "Cards each" in text_of(response)
+
+
+# -- rules ---------------------------------------------------------------------------------
+
+RULES = """{% set summary = "Highest card takes the trick." %}
+<section id="play" class="rule"><h2>Play</h2><p>Everyone plays one card.</p></section>
+<section id="scoring" class="rule"><h2>Scoring</h2><p>A trick is a point.</p></section>
+"""
+
+
+def test_a_game_with_rules_html_gets_a_rules_page_and_search_entries(app, monkeypatch):
+    from dataclasses import replace
+
+    from jinja2 import ChoiceLoader, DictLoader
+
+    monkeypatch.setattr(
+        type(fifth_game.GAME),
+        "spec",
+        replace(fifth_game.SPEC, anchors=("play", "scoring", "our-reading")),
+    )
+    app.jinja_env.loader = ChoiceLoader(
+        [
+            DictLoader(
+                {
+                    f"games/{SLUG}/rules.html": RULES,
+                    f"games/{SLUG}/reading.html": "<p>We read it {{ spec.name }}.</p>",
+                }
+            ),
+            app.jinja_env.loader,
+        ]
+    )
+    client = app.test_client()
+    page = client.get(f"/rules/{SLUG}")
+    assert page.status_code == 200
+    text = text_of(page)
+    assert "Highest card takes the trick." in text and "We read it High card." in text
+    assert f"/rules/{SLUG}" in client.get("/").get_data(as_text=True)
+    index = client.get("/rules/search.json").get_json()
+    assert {e["anchor"] for e in index if e["slug"] == SLUG} >= {"play", "scoring"}
+    with app.test_request_context():
+        from companion.rules import rule_url
+
+        assert rule_url(SLUG, "scoring") == f"/rules/{SLUG}#scoring"
+        with pytest.raises(ValueError):
+            rule_url(SLUG, "bidding")
+
+
+def test_choose_fields_come_first_on_a_step_of_their_own(client, app):
+    slug = fifth_game.LEAD_SPEC.slug
+    data = {"players-0": "Ada", "players-1": "Bo", "opt_cards": "3", "opt_target": "9"}
+    code = client.post(f"/score/new/{slug}", data=data).headers["Location"].rsplit("/", 1)[1]
+    first = client.get(f"/score/{code}").get_data(as_text=True)
+    assert 'method="get"' in first and 'name="lead"' in first and 'name="tricks-0"' not in first
+    bad = client.get(f"/score/{code}?lead=7").get_data(as_text=True)
+    assert 'id="lead-error"' in bad and 'name="tricks-0"' not in bad
+    second = client.get(f"/score/{code}?lead=1").get_data(as_text=True)
+    assert '<input type="hidden" name="lead" value="1">' in second
+    assert 'name="tricks-0"' in second and "Change the first step" in second
+    response = client.post(
+        f"/score/{code}/rounds",
+        data={"lead": "1", "tricks-0": "1", "tricks-1": "2", "position": "0"},
+    )
+    assert response.status_code == 302
+    assert stored(app, code)[2] == [{"tricks": [1, 2], "lead": 1}]
+    edit = client.get(f"/score/{code}/rounds/1/edit").get_data(as_text=True)
+    assert '<input type="hidden" name="lead" value="1">' in edit and 'value="2"' in edit
+    change = client.get(f"/score/{code}/rounds/1/edit?choose=1").get_data(as_text=True)
+    assert 'name="lead"' in change and 'name="tricks-0"' not in change
