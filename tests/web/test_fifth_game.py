@@ -299,3 +299,21 @@ def test_choose_fields_come_first_on_a_step_of_their_own(client, app):
     assert '<input type="hidden" name="lead" value="1">' in edit and 'value="2"' in edit
     change = client.get(f"/score/{code}/rounds/1/edit?choose=1").get_data(as_text=True)
     assert 'name="lead"' in change and 'name="tricks-0"' not in change
+
+
+def test_play_pages_have_no_inline_script_only_a_json_data_block(client):
+    from .pages import page
+
+    response = client.post(f"/play/{SLUG}", data={"players": "2"})
+    code = re.search(r"/t/([A-Z0-9]+)#", response.headers["Location"]).group(1)
+    for path in (f"/play/{SLUG}", f"/t/{code}", f"/t/{code}/seat"):
+        response = client.get(path)
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1]
+        parsed = page(response)
+        assert parsed.inline == [], path
+        assert not [a for _, a in parsed.tags if "style" in a]
+        assert not [a for _, a in parsed.tags if any(k.startswith("on") for k in a)]
+        if path.startswith("/t/"):
+            assert len(parsed.data_blocks) == 1
+            assert json.loads(parsed.data_blocks[0])["c1"]["text"] == "1"

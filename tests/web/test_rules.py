@@ -13,8 +13,8 @@ from flask import url_for
 from jinja2 import BaseLoader, ChoiceLoader, DictLoader, TemplateNotFound
 
 from companion.games import GAMES
-from companion.rules import rule_url
 from companion.rules import routes as rules_routes
+from companion.rules import rule_url
 from companion.rules import search as rules_search
 
 from ..conftest import unavailable
