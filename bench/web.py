@@ -165,7 +165,7 @@ def run(label: str, transport, args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--game", default="shoot", choices=sorted(GAMES))
+    parser.add_argument("--game", default=next(iter(GAMES)), choices=sorted(GAMES))
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--server", action="store_true", help="also over HTTP on 127.0.0.1")
     args = parser.parse_args()

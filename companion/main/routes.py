@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, render_template, url_for
 
 from ..assets import static_files, static_url
 from ..games import GAMES
+from ..rules import has_rules
 
 bp = Blueprint("main", __name__)
 
@@ -79,7 +80,7 @@ def precache_pages() -> list[str]:
     """Pages the service worker stores on install, so they open offline at once: home and
     every rules page with its search index."""
     pages = [url_for("main.home"), url_for("rules.index"), url_for("rules.search_index")]
-    return pages + [url_for("rules.game", slug=slug) for slug in GAMES]
+    return pages + [url_for("rules.game", slug=slug) for slug in GAMES if has_rules(slug)]
 
 
 def _render_worker() -> str:

@@ -1,6 +1,5 @@
-"""Rules quick-reference blueprint (``/rules``): see :mod:`companion.rules.routes`."""
+"""Rules quick-reference blueprint."""
 
-from .anchors import ANCHORS, rule_url
-from .routes import bp
+from .routes import bp, has_rules, rule_url
 
-__all__ = ["ANCHORS", "bp", "rule_url"]
+__all__ = ["bp", "has_rules", "rule_url"]

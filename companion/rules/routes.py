@@ -1,31 +1,60 @@
 """Rules quick-reference: one page per game, an index with a search box, the search index.
 
 Each game page is ``templates/rules/game.html`` around the game's own content template
-``templates/rules/games/<slug>.html`` and, inside its "our-reading" section, the partial
-``templates/rules/readings/<slug>.html`` written by that game's engine owner. Every
-``<section id>`` on a page is a stable anchor other screens link to, listed in
-:mod:`companion.rules.anchors`: ``rule_url("shoot", "follow-suit")`` in Python or templates.
-The search index (``/rules/search.json``) is parsed from the rendered pages themselves.
+``templates/games/<slug>/rules.html`` and, inside its "our-reading" section, the partial
+``templates/games/<slug>/reading.html``. A game without ``rules.html`` has no rules page.
+Every ``<section id>`` on a page is a stable anchor other screens link to, declared in the
+game's spec (``spec.anchors``): :func:`rule_url` (a template global too) refuses one that
+is not declared. The search index (``/rules/search.json``) is parsed from the rendered
+pages themselves.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
 from ..games import GAMES
 from . import search as rules_search
-from .anchors import rule_url
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
-bp.add_app_template_global(rule_url)
 
 _CACHE_KEY = "rules.search_index"
 
 
-def _game_or_404(slug: str):
+def rules_template(slug: str) -> str:
+    return f"games/{slug}/rules.html"
+
+
+def has_rules(slug: str) -> bool:
+    """Whether the game has a rules page (its ``templates/games/<slug>/rules.html``)."""
+    if slug not in GAMES:
+        return False
+    try:
+        current_app.jinja_env.get_template(rules_template(slug))
+    except TemplateNotFound:
+        return False
+    return True
+
+
+@bp.app_template_global()
+def rule_url(slug: str, anchor: str | None = None) -> str:
+    """URL of one game's rules page, or of one rule on it (an anchor of ``spec.anchors``)."""
     game = GAMES.get(slug)
     if game is None:
+        raise ValueError(f"no rules page for game {slug!r}")
+    if anchor is not None and anchor not in game.spec.anchors:
+        raise ValueError(f"no rule {anchor!r} on the {slug} rules page")
+    return url_for("rules.game", slug=slug, _anchor=anchor)
+
+
+bp.add_app_template_global(has_rules)
+
+
+def _game_or_404(slug: str):
+    game = GAMES.get(slug)
+    if game is None or not has_rules(slug):
         abort(404)
     return game
 
@@ -33,12 +62,12 @@ def _game_or_404(slug: str):
 def _render_game(slug: str) -> tuple[str, list[dict]]:
     """The full HTML of one game's page and its top-level sections (for the contents)."""
     game = _game_or_404(slug)
-    context = {"game": game, "slug": slug}
+    context = {"game": game, "spec": game.spec, "slug": slug}
     # Render the game's content as a module, so its one-paragraph ``summary`` (a top-level
     # ``{% set %}``) can sit in the page header above the contents.
     module_context = dict(context)
     current_app.update_template_context(module_context)
-    template = current_app.jinja_env.get_template(f"rules/games/{slug}.html")
+    template = current_app.jinja_env.get_template(rules_template(slug))
     module = template.make_module(module_context)
     content = Markup(str(module))
     summary = getattr(module, "summary", "")
@@ -54,6 +83,8 @@ def build_index() -> list[dict]:
     """Every section of every game page, in page order, as JSON-safe dicts."""
     index = []
     for slug, game in GAMES.items():
+        if not has_rules(slug):
+            continue
         html, _ = _render_game(slug)
         for section in rules_search.sections_of(html):
             entry = {
@@ -99,6 +130,7 @@ def index():
     games = [
         {"game": game, "sections": [e for e in entries if e["slug"] == slug]}
         for slug, game in GAMES.items()
+        if has_rules(slug)
     ]
     return render_template("rules/index.html", games=games, query=query, results=results)
 

@@ -1,56 +1,79 @@
-"""Score-mode forms (Flask-WTF, CSRF on every POST).
+"""Score-mode forms (Flask-WTF, CSRF on every POST), built from the game's spec.
 
-The forms parse what a phone sends into the facts a game's sheet module expects; the rules
-themselves (hand sizes, alternation, tricks adding up ...) are checked by the sheet module
-only, so the app and the engines can never disagree. Forms whose fields depend on the
-sheet (one field per player or per side) are built by small factory functions.
+The new-sheet form asks the players' names and one field per ``spec.options_for("score")``
+option, drawn by its kind (:func:`option_field`); the same builders serve the new-table
+form of engine mode. The round form has one WTForms field per ``spec.sheet_fields`` field,
+nested in fixed-size lists per ``repeat`` (``form["bids"][2]`` is the box ``bids-2``).
+The boxes are read by the game's ``Sheet.read`` only, so typing, range and rule errors all
+come back as one :class:`~companion.games.SheetError` naming the box it concerns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     FieldList,
     HiddenField,
+    IntegerField,
     RadioField,
     SelectChoice,
     SelectField,
     StringField,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import NumberInput
 
-from ..games.pull import rules as pull_rules
-from ..pull_form import (
-    NUMBER,
-    PullEndFields,
-    WholeNumberField,
-    add_target_fields,
-    pull_options,
-    pull_targets,
-)
-from .adapters import pirate_cards, pirate_counted, pirate_predicting
+from ..games import Game
+from ..games.base import Sheet
+from ..games.spec import SCORE, Field, Option, field_key, form_values
 
 NAME_LENGTH = 24
+NUMBER = "Enter a whole number."
+OTHER = "other"
 
 
 class SeatList(FieldList):
-    """One entry per seat, always numbered 0 to n-1 (``max_entries``).
+    """One entry per seat (or any fixed count), always numbered 0 to n-1 (``max_entries``).
 
     A plain FieldList numbers its entries by the indices found in the post, so a box the
-    browser leaves out (an unticked checkbox) would shift the later seats' values onto the
-    wrong players; here each value stays with its own seat.
+    browser leaves out (an unticked checkbox) would shift the later values onto the wrong
+    players; here each value stays with its own index.
     """
 
     def _extract_indices(self, prefix, formdata):
         return iter(range(self.max_entries))
 
 
+class WholeNumberField(IntegerField):
+    """An integer field with a message a player understands when the box holds no number."""
+
+    def process_formdata(self, valuelist):
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(NUMBER) from None
+
+
 def clean_name(value: Any) -> str:
     """A player name: surrounding and repeated spaces removed."""
     return " ".join(str(value or "").split())
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def parse_ints(text: str) -> list[int]:
+    try:
+        return [int(part) for part in str(text).replace(" ", ",").split(",") if part]
+    except ValueError:
+        raise ValidationError("Write whole numbers separated by commas.") from None
 
 
 class VersionedForm(FlaskForm):
@@ -71,11 +94,166 @@ class OpenForm(FlaskForm):
     code = StringField("Sheet code", validators=[InputRequired(), Length(max=32)])
 
 
+# -- option fields, from the spec (both modes) ---------------------------------------------
+
+
+def _ints_text(value: Any) -> str:
+    return ", ".join(str(v) for v in value or [])
+
+
+def option_field(option: Option, players: int, mode: str) -> dict[str, Any]:
+    """The WTForms fields of one option: ``opt_<name>`` (and ``opt_<name>_other`` for the
+    free box beside quick picks). ``data`` options have none (the game's partial)."""
+    name, label, kind = f"opt_{option.name}", option.label, option.kind
+    default = option.default_value(players)
+    desc = option.help
+    fields: dict[str, Any] = {}
+    if kind == "bool":
+        if mode == SCORE:
+            fields[name] = BooleanField(label, default=bool(default), description=desc)
+        else:
+            fields[name] = SelectField(
+                label,
+                choices=[
+                    SelectChoice("", "The rules' default"),
+                    SelectChoice("yes", "Yes"),
+                    SelectChoice("no", "No"),
+                ],
+                default="",
+                description=desc,
+            )
+    elif kind == "int":
+        box = {"min": option.low, "max": option.high}
+        box = {k: v for k, v in box.items() if v is not None}
+        rng = [NumberRange(option.low, option.high)] if option.low is not None else []
+        if option.presets:
+            choices = [SelectChoice(str(v), text) for v, text in option.presets]
+            choices.append(SelectChoice(OTHER, "another"))
+            preset = str(default) if any(v == default for v, _ in option.presets) else OTHER
+            fields[name] = RadioField(label, choices=choices, default=preset, description=desc)
+            fields[f"{name}_other"] = WholeNumberField(
+                f"{label}: another",
+                validators=[Optional(), *rng],
+                default=None if preset != OTHER else default,
+                widget=NumberInput(**box),
+            )
+        else:
+            # Play: blank keeps the rules' default (which may depend on the players).
+            shown = default if mode == SCORE else None
+            hint = f"Leave blank for {default}." if mode != SCORE and default is not None else ""
+            fields[name] = WholeNumberField(
+                label,
+                validators=[Optional(), *rng],
+                default=shown,
+                description=desc or hint,
+                widget=NumberInput(**box),
+                render_kw={
+                    "inputmode": "numeric",
+                    "placeholder": "" if default is None else str(default),
+                },
+            )
+    elif kind == "ints":
+        if option.presets:
+            choices = [SelectChoice(str(i), text) for i, (_, text) in enumerate(option.presets)]
+            choices.append(SelectChoice(OTHER, "another list"))
+            picked = next((str(i) for i, (v, _) in enumerate(option.presets) if v == default), None)
+            fields[name] = RadioField(
+                label, choices=choices, default=picked or OTHER, description=desc
+            )
+            fields[f"{name}_other"] = StringField(
+                f"{label}: whole numbers separated by commas",
+                validators=[Optional()],
+                default="" if picked else _ints_text(default),
+            )
+        else:
+            shown = _ints_text(default)
+            fields[name] = StringField(
+                label,
+                validators=[Optional()],
+                description=desc or f"Whole numbers separated by commas; leave blank for {shown}.",
+                render_kw={"placeholder": shown},
+            )
+    elif kind == "choice":
+        choices = [SelectChoice(str(i), text) for i, (_, text) in enumerate(option.choices)]
+        picked = next((str(i) for i, (v, _) in enumerate(option.choices) if v == default), None)
+        fields[name] = RadioField(label, choices=choices, default=picked, description=desc)
+    elif kind == "seat":
+        fields[name] = SelectField(
+            label,
+            choices=[
+                SelectChoice(str(s), f"the {ordinal(s + 1)} player listed") for s in range(players)
+            ],
+            default=str(default or 0),
+            description=desc,
+        )
+    return fields
+
+
+def option_value(option: Option, form: FlaskForm, game: Game, formdata: Mapping) -> Any:
+    """The value one option's fields hold; :data:`None` (left out) keeps the default."""
+    name, kind = f"opt_{option.name}", option.kind
+    if kind == "data":
+        return game.option_from_form(option.name, formdata)
+    data = form[name].data
+    if kind == "bool":
+        if isinstance(data, bool):
+            return data
+        return None if data in (None, "") else data == "yes"
+    if kind == "int":
+        if option.presets:
+            if data == OTHER:
+                other = form[f"{name}_other"].data
+                if other is None:
+                    raise ValidationError(f"{option.label}: enter the number.")
+                return other
+            return None if data in (None, "") else int(data)
+        return data
+    if kind == "ints":
+        if option.presets:
+            if data == OTHER:
+                text = form[f"{name}_other"].data or ""
+                if not text.strip():
+                    raise ValidationError(f"{option.label}: write the numbers.")
+                return parse_ints(text)
+            if data in (None, ""):
+                return None
+            return list(option.presets[int(data)][0])
+        return parse_ints(data) if data and str(data).strip() else None
+    if kind == "choice":
+        if data in (None, ""):
+            return None
+        return option.choices[int(data)][0]
+    if kind == "seat":
+        return None if data in (None, "") else int(data)
+    return None  # pragma: no cover
+
+
+def option_fields(form: FlaskForm) -> list[tuple[Option, list[Any]]]:
+    """Each option with its bound fields (none for a ``data`` option), in spec order."""
+    out = []
+    for option in form.spec_options:  # type: ignore[attr-defined]
+        name = f"opt_{option.name}"
+        fields = [form[key] for key in (name, f"{name}_other") if key in form]
+        out.append((option, fields))
+    return out
+
+
+def chosen_options(form: FlaskForm, game: Game, formdata: Mapping) -> dict[str, Any]:
+    """The options set on the form (those left blank are left out: the default holds).
+    Raises :class:`ValidationError` for a quick pick of "another" with nothing in it."""
+    options: dict[str, Any] = {}
+    for option in form.spec_options:  # type: ignore[attr-defined]
+        value = option_value(option, form, game, formdata)
+        if value is not None:
+            options[option.name] = value
+    return options
+
+
 # -- new sheet ----------------------------------------------------------------------------
 
 
 class NewSheetForm(FlaskForm):
-    """Player names; each game's form adds its options (see :func:`new_sheet_form`)."""
+    """Player names plus the game's score-mode options (see :func:`new_sheet_form`)."""
 
     min_players = 2
 
@@ -94,459 +272,146 @@ class NewSheetForm(FlaskForm):
 
     def validate(self, extra_validators=None):
         ok = super().validate(extra_validators)
-        dealer = getattr(self, "dealer", None)
-        if ok and dealer is not None and int(dealer.data) >= len(self.names()):
-            dealer.errors = ["Choose one of the players listed as the first dealer."]
-            ok = False
+        if ok:
+            for option, fields in option_fields(self):
+                if option.kind == "seat" and int(fields[0].data) >= len(self.names()):
+                    fields[0].errors = [f"{option.label}: choose one of the players listed."]
+                    ok = False
         return ok
 
     def names(self) -> list[str]:
         names = [clean_name(entry.data) for entry in self.players.entries]
         return [name for name in names if name]
 
-    def options(self) -> dict[str, Any]:
-        return {}
 
-
-def _dealer_field():
-    return SelectField(
-        "First dealer",
-        choices=[],  # filled in by the factory: one per listed player
-        default="0",
-    )
-
-
-class ShootNewForm(NewSheetForm):
-    schedule = RadioField(
-        "Hand sizes",
-        choices=[
-            SelectChoice("down", "10 cards down to 1 (10 deals)"),
-            SelectChoice("updown", "1 card up to 10 and back down to 1 (19 deals)"),
-        ],
-        default="down",
-    )
-    chips = BooleanField("Play for chips (50 each into the pot)")
-    dealer = _dealer_field()
-
-    def options(self):
-        if self.schedule.data == "updown":
-            schedule = [*range(1, 11), *range(9, 0, -1)]
-        else:
-            schedule = list(range(10, 0, -1))
-        return {
-            "schedule": schedule,
-            "chips": bool(self.chips.data),
-            "dealer": int(self.dealer.data),
-        }
-
-
-class CallTheShotNewForm(NewSheetForm):
-    shots_to_lose = WholeNumberField(
-        "Shots that lose the game",
-        default=3,
-        validators=[InputRequired(NUMBER), NumberRange(1, 9)],
-    )
-
-    def options(self):
-        return {"shots_to_lose": self.shots_to_lose.data}
-
-
-class PullNewForm(PullEndFields, NewSheetForm):
-    """Teams or individuals, how the game ends (shared), the first dealer and the target
-    values (shared: :mod:`companion.pull_form`)."""
-
-    play = RadioField(
-        "Play as",
-        choices=[
-            SelectChoice("teams", "Two teams (4 players, partners sit across)"),
-            SelectChoice("solo", "Individuals"),
-        ],
-        default="solo",
-    )
-    dealer = _dealer_field()
-
-    def options(self):
-        return {
-            "teams": self.play.data == "teams",
-            "dealer": int(self.dealer.data),
-            **pull_options(self),
-        }
-
-
-class PirateTricksNewForm(NewSheetForm):
-    rounds = RadioField(
-        "Rounds",
-        choices=[
-            SelectChoice("3", "3 rounds"),
-            SelectChoice("4", "4 rounds"),
-            SelectChoice("5", "5 rounds"),
-        ],
-        default="3",
-    )
-
-    def options(self):
-        return {"rounds": int(self.rounds.data)}
-
-
-NEW_FORMS = {
-    "shoot": ShootNewForm,
-    "call_the_shot": CallTheShotNewForm,
-    "pull": PullNewForm,
-    "pirate_tricks": PirateTricksNewForm,
-}
-
-
-def new_sheet_form(adapter, **kwargs) -> NewSheetForm:
-    """The new-sheet form of a game: as many name fields as it allows players."""
-    base = NEW_FORMS[adapter.slug]
-    attrs = {
-        "min_players": adapter.min_players,
+def new_sheet_form(game: Game, **kwargs) -> NewSheetForm:
+    """The new-sheet form of a game: as many name boxes as it allows players, then its
+    score-mode options."""
+    spec = game.spec
+    options = spec.options_for(SCORE)
+    attrs: dict[str, Any] = {
+        "min_players": spec.min_players,
+        "spec_options": options,
         "players": SeatList(
             StringField("Name", validators=[Length(max=200)]),
-            min_entries=adapter.max_players,
-            max_entries=adapter.max_players,
+            min_entries=spec.max_players,
+            max_entries=spec.max_players,
         ),
     }
-    cls = type(f"{base.__name__}Bound", (base,), attrs)
-    if adapter.slug == "pull":
-        add_target_fields(cls)
-    form = cls(**kwargs)
-    if hasattr(form, "dealer"):
-        form.dealer.choices = [
-            SelectChoice(str(seat), f"the {_ordinal(seat + 1)} player listed")
-            for seat in range(adapter.max_players)
-        ]
-    return form
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    for option in options:
+        attrs.update(option_field(option, spec.max_players, SCORE))
+    cls = type("NewSheetFormBound", (NewSheetForm,), attrs)
+    return cls(**kwargs)
 
 
 # -- one round ----------------------------------------------------------------------------
 
 
 class RoundForm(VersionedForm):
-    """A round's facts; subclasses turn their fields into the sheet's entry and back."""
+    """A round's boxes, one WTForms field per box; read by the sheet (:meth:`Sheet.read`)."""
 
-    def entry(self) -> dict[str, Any]:
-        raise NotImplementedError
+    boxes: dict[str, Any]
+    hidden_names: set[str]
 
-    def fill(self, entry: dict[str, Any]) -> None:
-        raise NotImplementedError
+    def carried(self) -> list[tuple[str, str]]:
+        """The hidden boxes' (name, value) pairs: the first step's choices."""
+        out = []
+        for key, box in self.boxes.items():
+            if key.split("-", 1)[0] in self.hidden_names:
+                if box.type == "BooleanField":
+                    value = "y" if box.data else ""
+                else:
+                    value = "" if box.data is None else str(box.data)
+                out.append((key, value))
+        return out
 
-    def sheet_error(self, error) -> bool:
-        """Put a sheet error next to the field it names; False if it names none."""
-        return False
+    def shown(self) -> list[Field]:
+        """The spec fields this form shows as boxes."""
+        return [f for f in self.fields_spec if f.name not in self.hidden_names]
 
-
-class ShootRoundForm(RoundForm):
-    def entry(self):
-        return {
-            "bids": [field.data for field in self.bids],
-            "tricks": [field.data for field in self.tricks],
-        }
-
-    def fill(self, entry):
-        for field, value in zip(self.bids, entry["bids"], strict=True):
-            field.data = value
-        for field, value in zip(self.tricks, entry["tricks"], strict=True):
-            field.data = value
-
-    def sheet_error(self, error) -> bool:
+    def place_error(self, error) -> bool:
+        """Put a sheet error next to the box it names (its ``field`` key, or the field
+        name with its ``player``); False if it names none on this form."""
         field, player = getattr(error, "field", None), getattr(error, "player", None)
-        if field in ("bids", "tricks") and player is not None and player < len(self[field]):
-            self[field][player].errors = [*self[field][player].errors, error.message]
-            return True
-        return False
-
-
-class CallTheShotRoundForm(RoundForm):
-    challenger = RadioField("Who challenged?", choices=[], validators=[InputRequired()])
-    shot = RadioField("Who was shot?", choices=[], validators=[InputRequired()])
-
-    def entry(self):
-        return {
-            "challenger": int(self.challenger.data),
-            "shot": None if self.shot.data == "none" else int(self.shot.data),
-        }
-
-    def fill(self, entry):
-        self.challenger.data = str(entry["challenger"])
-        self.shot.data = "none" if entry["shot"] is None else str(entry["shot"])
-
-    def sheet_error(self, error) -> bool:
-        message = error.message
-        if "challenge" in message:
-            self.challenger.errors = [*self.challenger.errors, message]
-            return True
-        return False
-
-
-class PullRoundForm(RoundForm):
-    """Quick entry (points and fouls per side) or, optionally, the targets each side took."""
-
-    sides_count = 2
-
-    def validate(self, extra_validators=None):
-        ok = super().validate(extra_validators)
-        if not ok:
+        box = None
+        if field is not None:
+            box = self.boxes.get(field)
+            if box is None and player is not None:
+                box = self.boxes.get(field_key(field, player))
+        if box is None or box.name.split("-", 1)[0] in self.hidden_names:
             return False
-        detailed = self._detailed()
-        quick = [
-            (self[f"points_{s}"].data, self[f"fouls_{s}"].data) for s in range(self.sides_count)
-        ]
-        any_quick = any(p is not None or f is not None for p, f in quick)
-        if detailed and any_quick:
-            self.form_errors.append(
-                "Enter either points and fouls, or the targets taken, not both."
-            )
-            return False
-        if not detailed:
-            for s, (points, fouls) in enumerate(quick):
-                if points is None:
-                    self[f"points_{s}"].errors = ["Enter the points (0 if none)."]
-                    ok = False
-                if fouls is None:
-                    self[f"fouls_{s}"].errors = ["Enter the fouls (0 if none)."]
-                    ok = False
-        for number in range(1, pull_rules.ROUNDS_PER_HAND + 1):
-            for slot in (0, 1):
-                target, taker = self[f"target_{number}_{slot}"], self[f"taker_{number}_{slot}"]
-                if target.data and taker.data == "":
-                    taker.errors = ["Say which side took this target."]
-                    ok = False
-                if taker.data != "" and not target.data:
-                    target.errors = ["Choose the target that was taken."]
-                    ok = False
-        return ok
-
-    def _detailed(self) -> bool:
-        return any(
-            self[f"target_{number}_{slot}"].data
-            for number in range(1, pull_rules.ROUNDS_PER_HAND + 1)
-            for slot in (0, 1)
-        )
-
-    def entry(self):
-        if not self._detailed():
-            return {
-                "sides": [
-                    {"points": self[f"points_{s}"].data, "fouls": self[f"fouls_{s}"].data}
-                    for s in range(self.sides_count)
-                ]
-            }
-        rounds: list[list[list[str]]] = [[] for _ in range(self.sides_count)]
-        for number in range(1, pull_rules.ROUNDS_PER_HAND + 1):
-            taken: list[list[str]] = [[] for _ in range(self.sides_count)]
-            for slot in (0, 1):
-                target = self[f"target_{number}_{slot}"].data
-                if target:
-                    taken[int(self[f"taker_{number}_{slot}"].data)].append(target)
-            for side in range(self.sides_count):
-                rounds[side].append(taken[side])
-        # Trailing rounds nobody took a target in are left out.
-        last = max(
-            (i + 1 for side in rounds for i, got in enumerate(side) if got),
-            default=0,
-        )
-        return {"sides": [{"rounds": side[:last]} for side in rounds]}
-
-    def fill(self, entry):
-        for s, side in enumerate(entry["sides"]):
-            if "points" in side:
-                self[f"points_{s}"].data = side["points"]
-                self[f"fouls_{s}"].data = side["fouls"]
-        slots: dict[int, int] = {}
-        for s, side in enumerate(entry["sides"]):
-            for number, taken in enumerate(side.get("rounds", []), start=1):
-                for card in taken:
-                    slot = slots.get(number, 0)
-                    if slot > 1:
-                        continue
-                    slots[number] = slot + 1
-                    self[f"target_{number}_{slot}"].data = card
-                    self[f"taker_{number}_{slot}"].data = str(s)
+        box.errors = [*box.errors, error.message]
+        return True
 
 
-PIRATE_CARD_FIELDS = ("recruitment_1", "recruitment_2", "treasure", "capture")
-PIRATE_COUNTS = 4  # count boxes per player: enough for a treasure and a capture card
-PIRATE_FIELDS = {  # the sheet's field name -> this form's field
-    "bid": "bids",
-    "row_loon": "row_loons",
-    "recruitment": "recruitments",
-    "shown": "recruitments",
-    "prediction": "predictions",
-    "tricks": "tricks",
-    "counts": "count_0",
-    "captured": "count_0",
-}
+def _box(f: Field, sheet: Sheet, names: list[str], sides: list[str]):
+    """One WTForms box of a sheet field (unvalidated: the sheet reads and checks it)."""
+    box = {"min": f.low, "max": f.high}
+    box = {k: v for k, v in box.items() if v is not None}
+    if f.kind == "int":
+        return StringField(f.label, widget=NumberInput(**box), render_kw={"inputmode": "numeric"})
+    if f.kind == "bool":
+        return BooleanField(f.label)
+    if f.kind == "seat":
+        choices = [SelectChoice(str(s), name) for s, name in enumerate(names)]
+    elif f.kind == "side":
+        choices = [SelectChoice(str(s), name) for s, name in enumerate(sides)]
+    else:
+        choices = [SelectChoice(str(v), text) for v, text in sheet.choices(f)]
+    if f.optional or len(choices) > 5:
+        choices = [SelectChoice("", "—"), *choices]
+        return SelectField(f.label, choices=choices, default="", validate_choice=False)
+    return RadioField(f.label, choices=choices, validate_choice=False)
 
 
-class PirateTricksRoundForm(RoundForm):
-    """The round's four score cards, then each player's ledger facts.
-
-    Which boxes a player fills depends on the cards (a prediction only under a prediction
-    card; one count for each effect that counts captured cards), so without JavaScript the
-    cards are chosen first (a GET form) and the players' facts entered second.
-    """
-
-    options: dict[str, Any] = {}
-
-    def card_ids(self) -> list[str]:
-        return [self[name].data or "" for name in PIRATE_CARD_FIELDS]
-
-    def cards_chosen(self) -> bool:
-        return all(self.card_ids())
-
-    def counted(self) -> list[dict[str, Any]]:
-        return pirate_counted(self.options, self.card_ids()[2:])
-
-    def predicting(self) -> bool:
-        return pirate_predicting(self.options, self.card_ids()[2:])
-
-    def entry(self):
-        ids = self.card_ids()
-        counted = self.counted()
-        predicting = self.predicting()
-        players = []
-        for p in range(len(self.bids)):
-            entry: dict[str, Any] = {
-                "bid": self.bids[p].data,
-                "row_loon": 2 if self.row_loons[p].data else 0,
-                "recruitment": self.recruitments[p].data,
-                "tricks": self.tricks[p].data,
-            }
-            if predicting:
-                entry["prediction"] = self.predictions[p].data
-            counts: dict[str, list] = {}
-            for k, count in enumerate(counted):
-                counts.setdefault(count["card"], []).append(self[f"count_{k}"][p].data)
-            # A card whose counts are all left empty: the sheet asks for them (or, for a
-            # player without a trick, knows they are 0).
-            entry["counts"] = {
-                card: values
-                for card, values in counts.items()
-                if any(v is not None for v in values)
-            }
-            players.append(entry)
-        return {
-            "cards": {"recruitment": ids[:2], "treasure": ids[2], "capture": ids[3]},
-            "players": players,
-        }
-
-    def fill(self, entry):
-        cards = entry["cards"]
-        self.recruitment_1.data, self.recruitment_2.data = cards["recruitment"]
-        self.treasure.data, self.capture.data = cards["treasure"], cards["capture"]
-        self.fill_players(entry)
-
-    def fill_players(self, entry):
-        """The players' facts of a stored round (counts only for the cards they belong to)."""
-        counted = self.counted()
-        for p, facts in enumerate(entry["players"]):
-            self.bids[p].data = facts.get("bid", 0)
-            self.row_loons[p].data = facts.get("row_loon", 0) == 2
-            self.recruitments[p].data = facts.get("recruitment")
-            self.tricks[p].data = facts.get("tricks")
-            self.predictions[p].data = facts.get("prediction")
-            counts = facts.get("counts") or {}
-            for k, count in enumerate(counted):
-                values = counts.get(count["card"])
-                if values is not None and count["slot"] < len(values):
-                    self[f"count_{k}"][p].data = values[count["slot"]]
-
-    def sheet_error(self, error) -> bool:
-        field = PIRATE_FIELDS.get(getattr(error, "field", None) or "")
-        player = getattr(error, "player", None)
-        if field and player is not None and player < len(self[field]):
-            self[field][player].errors = [*self[field][player].errors, error.message]
-            return True
-        return False
+def _nested(box, shape: tuple[int, ...]):
+    field = box
+    for size in reversed(shape):
+        field = SeatList(field, min_entries=size, max_entries=size)
+    return field
 
 
-def _players_list(field, n: int) -> SeatList:
-    return SeatList(field, min_entries=n, max_entries=n)
+def stage_fields(spec, stage: str | None) -> list[Field]:
+    return [f for f in spec.sheet_fields if stage is None or f.stage == stage]
 
 
 def round_form(
-    slug: str, names: list[str], summary: dict[str, Any], options: dict | None = None, **kwargs
+    sheet: Sheet,
+    stage: str | None = None,
+    values: Mapping[str, Any] | None = None,
+    hidden: bool = False,
+    **kwargs,
 ) -> RoundForm:
-    """The round form of a sheet, with one field per player or side."""
-    if slug == "shoot":
-        n = len(names)
-        attrs = {
-            "bids": _players_list(WholeNumberField("Bid", validators=[InputRequired(NUMBER)]), n),
-            "tricks": _players_list(
-                WholeNumberField("Tricks", validators=[InputRequired(NUMBER)]), n
-            ),
-        }
-        return type("ShootRoundFormBound", (ShootRoundForm,), attrs)(**kwargs)
-    if slug == "call_the_shot":
-        form = CallTheShotRoundForm(**kwargs)
-        form.challenger.choices = [SelectChoice("0", names[0]), SelectChoice("1", names[1])]
-        form.shot.choices = [
-            SelectChoice("0", names[0]),
-            SelectChoice("1", names[1]),
-            SelectChoice("none", "Nobody (a tie)"),
-        ]
-        return form
-    if slug == "pull":
-        sides = summary["side_names"]
-        attrs: dict[str, Any] = {"sides_count": len(sides)}
-        for s in range(len(sides)):
-            attrs[f"points_{s}"] = WholeNumberField(
-                "Points", validators=[Optional(), NumberRange(-10_000, 10_000)]
-            )
-            attrs[f"fouls_{s}"] = WholeNumberField(
-                "Fouls", validators=[Optional(), NumberRange(0, 2 * pull_rules.ROUNDS_PER_HAND)]
-            )
-        targets = [SelectChoice("", "—")]
-        targets += [SelectChoice(t["id"], t["label"]) for t in pull_targets()]
-        takers = [SelectChoice("", "—")]
-        takers += [SelectChoice(str(s), name) for s, name in enumerate(sides)]
-        for number in range(1, pull_rules.ROUNDS_PER_HAND + 1):
-            for slot in (0, 1):
-                # Not checked against the list here: the sheet names an unknown target.
-                attrs[f"target_{number}_{slot}"] = SelectField(
-                    f"Round {number}, target {slot + 1}",
-                    choices=targets,
-                    default="",
-                    validate_choice=False,
-                )
-                attrs[f"taker_{number}_{slot}"] = SelectField(
-                    "taken by", choices=takers, default=""
-                )
-        return type("PullRoundFormBound", (PullRoundForm,), attrs)(**kwargs)
-    if slug == "pirate_tricks":
-        n = len(names)
-        attrs = {
-            "bids": _players_list(WholeNumberField("Bid", validators=[InputRequired(NUMBER)]), n),
-            "row_loons": _players_list(BooleanField("Took a row with 2 loon on it"), n),
-            "recruitments": _players_list(
-                WholeNumberField("Recruitment", validators=[InputRequired(NUMBER)]), n
-            ),
-            "predictions": _players_list(
-                WholeNumberField("Prediction", validators=[Optional()]), n
-            ),
-            "tricks": _players_list(
-                WholeNumberField("Tricks", validators=[InputRequired(NUMBER)]), n
-            ),
-        }
-        for k in range(PIRATE_COUNTS):
-            attrs[f"count_{k}"] = _players_list(
-                WholeNumberField("Count", validators=[Optional()]), n
-            )
-        cards = pirate_cards(options)
-        for name in PIRATE_CARD_FIELDS:
-            deck = "recruitment" if name.startswith("recruitment") else name
-            choices = [SelectChoice("", "— choose —")]
-            choices += [SelectChoice(c["id"], c["name"]) for c in cards[deck]]
-            # Not checked against the list here: the sheet names an unknown card.
-            attrs[name] = SelectField(
-                f"{deck.capitalize()} card", choices=choices, default="", validate_choice=False
-            )
-        form = type("PirateTricksRoundFormBound", (PirateTricksRoundForm,), attrs)(**kwargs)
-        form.options = options or {}
-        return form
-    raise KeyError(slug)
+    """The round form of ``sheet`` for ``stage`` (all fields when None), with the boxes
+    filled from typed ``values`` when given (editing, or the next round's defaults).
+    ``hidden``: the "choose" boxes travel as hidden inputs (the second step), so an error
+    about one of them goes to the top of the form."""
+    spec = sheet.spec
+    names = list(sheet.names)
+    sides = sheet.side_names()
+    attrs: dict[str, Any] = {}
+    fields = stage_fields(spec, stage)
+    for f in fields:
+        shape = f.shape(sheet.players, len(sides))
+        attrs[f.name] = _nested(_box(f, sheet, names, sides), shape)
+    cls = type("RoundFormBound", (RoundForm,), attrs)
+    if values is not None and "formdata" not in kwargs:
+        data = MultiDict(form_values(fields, values))
+        for key in ("position", "version"):
+            data.pop(key, None)
+        kwargs["formdata"] = data
+    form = cls(**kwargs)
+    form.fields_spec = fields  # type: ignore[attr-defined]
+    form.boxes = {}
+    form.hidden_names = {f.name for f in fields if hidden and f.stage == "choose"}
+
+    def walk(name: str, field: Any, index: tuple[int, ...]) -> None:
+        if isinstance(field, FieldList):
+            for i, entry in enumerate(field.entries):
+                walk(name, entry, (*index, i))
+        else:
+            form.boxes[field_key(name, *index)] = field
+
+    for f in fields:
+        walk(f.name, form[f.name], ())
+    return form

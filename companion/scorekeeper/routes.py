@@ -1,9 +1,13 @@
 """Score mode pages: choose a game, start a sheet, enter, correct and remove rounds.
 
-The database keeps only the facts of each round (``ScoreEntry.facts``); every figure on a
-page comes from the game's sheet module through :mod:`.adapters`. A change is checked on
-the whole list of rows first and stored only when the sheet module accepts it, so a
+Generic: every page is driven by the game's spec and its :class:`~companion.games.Sheet`
+(``game.sheet(names, options)``). The database keeps only the facts of each round
+(``ScoreEntry.facts``); every figure on a page comes from ``Sheet.summary``. A change is
+checked on the whole list of rows first and stored only when the sheet accepts it, so a
 refused entry stores nothing.
+
+A game may draw parts of the pages itself with ``templates/games/<slug>/sheet_*.html``;
+without them the pages draw the same parts from the spec and the summary's common block.
 
 Stale forms: the add form carries the position it fills; edit, delete and undo forms carry
 the position and a fingerprint of the round as the page showed it. If another phone
@@ -15,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
 from typing import Any
 
 from flask import (
@@ -30,26 +33,38 @@ from flask import (
 )
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from werkzeug.datastructures import MultiDict
+from wtforms import ValidationError
 
+from .. import codes
 from ..extensions import db
-from ..games.base import IllegalAction
+from ..games import GAMES, Game, IllegalAction
+from ..games.base import Sheet
+from ..games.spec import form_values, read_fields
 from ..models import ScoreEntry, ScoreSheet, utcnow
-from ..pull_form import pull_targets
-from .adapters import ADAPTERS, Adapter, pirate_cards
-from .forms import PIRATE_CARD_FIELDS, ConfirmForm, OpenForm, new_sheet_form, round_form
+from .forms import (
+    ConfirmForm,
+    OpenForm,
+    chosen_options,
+    new_sheet_form,
+    option_fields,
+    round_form,
+)
 
 bp = Blueprint("scorekeeper", __name__, url_prefix="/score")
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-CODE_LENGTH = 6
 RECENT = 20
-GAME_SLUGS = ", ".join(ADAPTERS)
+CHOOSE, ENTER = "choose", "enter"
+
+
+def score_slugs() -> list[str]:
+    return [slug for slug, game in GAMES.items() if game.sheet_class is not None]
 
 
 @bp.app_template_global("score_games")
 def score_games() -> list[str]:
     """Slugs of the games whose score mode works (only these are linked anywhere)."""
-    return list(ADAPTERS)
+    return score_slugs()
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -67,16 +82,23 @@ def remember(code: str) -> None:
     The list lives in the signed session cookie, so a phone sees the sheets it made or
     opened, never the other groups' sheets on the same server.
     """
-    codes = [c for c in session.get("sheets", []) if c != code]
-    session["sheets"] = [code, *codes][:RECENT]
+    codes_ = [c for c in session.get("sheets", []) if c != code]
+    session["sheets"] = [code, *codes_][:RECENT]
 
 
 def new_code() -> str:
-    for _ in range(20):
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if db.session.scalar(select(ScoreSheet.id).where(ScoreSheet.code == code)) is None:
-            return code
-    raise RuntimeError("could not find a free sheet code")  # pragma: no cover
+    return codes.new_code(
+        lambda code: (
+            db.session.scalar(select(ScoreSheet.id).where(ScoreSheet.code == code)) is not None
+        )
+    )
+
+
+def game_of(slug: str) -> Game:
+    game = GAMES.get(slug)
+    if game is None or game.sheet_class is None:
+        abort(404)
+    return game
 
 
 def load(code: str, lock: bool = False) -> ScoreSheet:
@@ -84,17 +106,17 @@ def load(code: str, lock: bool = False) -> ScoreSheet:
     if lock:
         query = query.with_for_update()
     sheet = db.session.scalar(query)
-    if sheet is None or sheet.game not in ADAPTERS:
+    if sheet is None or sheet.game not in score_slugs():
         abort(404)
     return sheet
 
 
-def rows_of(sheet: ScoreSheet) -> list[dict[str, Any]]:
+def rows_of(sheet: ScoreSheet) -> list[Any]:
     return [entry.facts for entry in sheet.entries]
 
 
-def store(sheet: ScoreSheet, rows: list[dict[str, Any]]) -> None:
-    """Make the stored entries equal ``rows`` (already accepted by the sheet module)."""
+def store(sheet: ScoreSheet, rows: list[Any]) -> None:
+    """Make the stored entries equal ``rows`` (already accepted by the sheet)."""
     entries = list(sheet.entries)
     for position, facts in enumerate(rows):
         if position < len(entries):
@@ -115,45 +137,130 @@ def int_or_none(value: Any) -> int | None:
         return None
 
 
-def context(sheet: ScoreSheet, adapter: Adapter) -> dict[str, Any]:
+def keeper_of(sheet: ScoreSheet) -> Sheet:
+    return GAMES[sheet.game].sheet(sheet.players, sheet.options)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "—" if value is None else str(value)
+
+
+def round_cells(keeper: Sheet, rows: list[Any], summary: dict[str, Any]) -> list[dict]:
+    """For the generic table: per round, per player, the facts entered for that player
+    (fields repeated per player) and, when the summary gives them, points and total."""
+    fields = keeper.spec.sheet_fields
+    out = []
+    for index, facts in enumerate(rows):
+        values = keeper.values_of(facts)
+        info = summary["rows"][index] if index < len(summary.get("rows") or []) else {}
+        info = info if isinstance(info, dict) else {}
+        shared = [
+            f"{f.label} {_text(values.get(f.name))}"
+            for f in fields
+            if not f.repeat and f.name in values
+        ]
+        cells = []
+        for seat in range(keeper.players):
+            parts = [
+                f"{f.label.lower()} {_text(values[f.name][seat])}"
+                for f in fields
+                if f.repeat[:1] == ("players",) and f.name in values and len(f.repeat) == 1
+            ]
+            points = info.get("points")
+            totals = info.get("totals")
+            cells.append(
+                {
+                    "facts": ", ".join(parts),
+                    "points": points[seat] if isinstance(points, list) else None,
+                    "total": totals[seat] if isinstance(totals, list) else None,
+                }
+            )
+        out.append({"number": index + 1, "meta": " · ".join(shared), "cells": cells})
+    return out
+
+
+def context(sheet: ScoreSheet) -> dict[str, Any]:
+    game = GAMES[sheet.game]
+    keeper = keeper_of(sheet)
     rows = rows_of(sheet)
-    summary = adapter.summary(sheet.players, sheet.options, rows)
+    summary = keeper.summary(rows)
+    word = game.spec.round_word
     return {
         "sheet": sheet,
-        "adapter": adapter,
+        "game": game,
+        "spec": game.spec,
+        "keeper": keeper,
         "names": sheet.players,
         "rows": rows,
         "summary": summary,
+        "cells": round_cells(keeper, rows, summary),
         "versions": [fingerprint(i, facts) for i, facts in enumerate(rows)],
         "over": summary["over"],
-        "word": adapter.round_word,
-        "Word": adapter.round_word.capitalize(),
-        "targets": {t["id"]: t for t in pull_targets()} if adapter.slug == "pull" else {},
-        "cards": pirate_card_names(sheet.options) if adapter.slug == "pirate_tricks" else {},
+        "word": word,
+        "Word": word.capitalize(),
+        "has_choose": has_choose(keeper),
     }
 
 
-def pirate_card_names(options: dict) -> dict[str, dict[str, Any]]:
-    return {card["id"]: card for deck in pirate_cards(options).values() for card in deck}
+def has_choose(keeper: Sheet) -> bool:
+    return any(f.stage == CHOOSE for f in keeper.spec.sheet_fields)
 
 
-def cards_from_args(adapter: Adapter) -> bool:
-    """Pirate Tricks: whether the page was asked for with the round's cards chosen."""
-    return adapter.slug == "pirate_tricks" and any(
-        request.args.get(name) for name in PIRATE_CARD_FIELDS
-    )
+def choose_keys_in(keeper: Sheet, args) -> bool:
+    """Whether ``args`` carries the "choose" step's boxes (the first step was sent)."""
+    names = {f.name for f in keeper.spec.sheet_fields if f.stage == CHOOSE}
+    return any(key.split("-", 1)[0] in names for key in args)
 
 
-def prefill(adapter: Adapter, form, summary: dict[str, Any]) -> None:
-    """Sensible defaults for the next round (Call the Shot: the next challenger)."""
-    if adapter.slug == "call_the_shot" and summary["next_challenger"] is not None:
-        form.challenger.data = str(summary["next_challenger"])
+def next_defaults(summary: dict[str, Any]) -> dict[str, Any]:
+    nxt = summary.get("next")
+    return dict(nxt.get("defaults") or {}) if isinstance(nxt, dict) else {}
 
 
 def refuse(form, error: IllegalAction) -> None:
-    """Show a sheet error next to the field it concerns, else at the top of the form."""
-    if not form.sheet_error(error):
+    """Show a sheet error next to the box it concerns, else at the top of the form."""
+    if not form.place_error(error):
         form.form_errors.append(error.message)
+
+
+def entry_form(keeper: Sheet, args, values: dict[str, Any] | None):
+    """The round form for a GET page: the "choose" step when the spec has one and it
+    was not sent yet (or ``?choose=1`` asks to change it), else the whole round form.
+    Returns (form, step)."""
+    if has_choose(keeper):
+        if args.get("choose") or not choose_keys_in(keeper, args):
+            return round_form(keeper, CHOOSE, values=values or {}), CHOOSE
+        form = round_form(keeper, formdata=_merged(keeper, args, values), hidden=True)
+        try:
+            read_fields(
+                keeper.spec.sheet_fields,
+                args,
+                keeper.players,
+                len(keeper.sides()),
+                keeper.choices,
+                stage=CHOOSE,
+            )
+        except IllegalAction as error:
+            form = round_form(keeper, CHOOSE, formdata=args)
+            refuse(form, error)
+            return form, CHOOSE
+        return form, ENTER
+    return round_form(keeper, values=values or {}), ENTER
+
+
+def _merged(keeper: Sheet, args, values: dict[str, Any] | None) -> MultiDict:
+    """Typed ``values`` as form boxes, with the "choose" boxes taken from ``args``."""
+    data = MultiDict(form_values(keeper.spec.sheet_fields, values or {}))
+    choose = {f.name for f in keeper.spec.sheet_fields if f.stage == CHOOSE}
+    for key in list(data.keys()):
+        if key.split("-", 1)[0] in choose:
+            data.pop(key)
+    for key, value in args.items(multi=True):
+        if key.split("-", 1)[0] in choose:
+            data.add(key, value)
+    return data
 
 
 # -- pages --------------------------------------------------------------------------------
@@ -163,38 +270,41 @@ def refuse(form, error: IllegalAction) -> None:
 def index():
     form = OpenForm(request.args)
     if request.args.get("code") is not None:
-        code = "".join(str(request.args.get("code")).split()).upper()
+        code = codes.normalise(request.args.get("code") or "")
         if form.validate() and code:
             found = db.session.scalar(select(ScoreSheet).where(ScoreSheet.code == code))
-            if found is not None and found.game in ADAPTERS:
+            if found is not None and found.game in score_slugs():
                 return redirect(url_for(".sheet", code=found.code))
         form.code.errors = ["There is no score sheet with that code."]
     mine = [str(code) for code in session.get("sheets", [])][:RECENT]
     recent = db.session.scalars(
         select(ScoreSheet)
-        .where(ScoreSheet.game.in_(list(ADAPTERS)), ScoreSheet.code.in_(mine))
+        .where(ScoreSheet.game.in_(score_slugs()), ScoreSheet.code.in_(mine))
         .order_by(ScoreSheet.updated_at.desc(), ScoreSheet.id.desc())
     ).all()
     status = 404 if form.code.errors else 200
-    return render_template(
-        "scorekeeper/index.html", adapters=list(ADAPTERS.values()), recent=recent, form=form
-    ), status
+    games = [GAMES[slug] for slug in score_slugs()]
+    return render_template("scorekeeper/index.html", games=games, recent=recent, form=form), status
 
 
-@bp.route(f"/new/<any({GAME_SLUGS}):game>", methods=["GET", "POST"])
+@bp.route("/new/<game>", methods=["GET", "POST"])
 def new(game: str):
-    adapter = ADAPTERS[game]
-    form = new_sheet_form(adapter)
+    chosen = game_of(game)
+    form = new_sheet_form(chosen)
     status = 200
     if form.validate_on_submit():
         names = form.names()
         try:
-            options = adapter.check_options(names, form.options())
-            adapter.summary(names, options, [])
+            keeper = chosen.sheet(names, chosen_options(form, chosen, request.form))
+            keeper.summary([])
+        except ValidationError as error:
+            form.form_errors.append(str(error))
         except IllegalAction as error:
             form.form_errors.append(error.message)
         else:
-            sheet = ScoreSheet(code=new_code(), game=game, players=names, options=options)
+            sheet = ScoreSheet(
+                code=new_code(), game=chosen.slug, players=names, options=keeper.options
+            )
             db.session.add(sheet)
             db.session.commit()
             remember(sheet.code)
@@ -203,9 +313,11 @@ def new(game: str):
         status = 422
     return render_template(
         "scorekeeper/new.html",
-        adapter=adapter,
+        game=chosen,
+        spec=chosen.spec,
         form=form,
-        targets=pull_targets() if game == "pull" else [],
+        option_rows=option_fields(form),
+        mode="score",
     ), status
 
 
@@ -213,38 +325,31 @@ def new(game: str):
 def sheet(code: str):
     sheet = load(code)
     remember(sheet.code)
-    adapter = ADAPTERS[sheet.game]
-    ctx = context(sheet, adapter)
-    if cards_from_args(adapter):
-        # Pirate Tricks, second step: the cards were chosen, now the players' facts.
-        form = round_form(
-            sheet.game, sheet.players, ctx["summary"], sheet.options, formdata=request.args
-        )
-    else:
-        form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
+    ctx = context(sheet)
+    form, step = entry_form(ctx["keeper"], request.args, next_defaults(ctx["summary"]))
     form.position.data = str(len(ctx["rows"]))
-    prefill(adapter, form, ctx["summary"])
-    return render_template("scorekeeper/sheet.html", form=form, undo=ConfirmForm(), **ctx)
+    return render_template(
+        "scorekeeper/sheet.html", form=form, step=step, undo=ConfirmForm(), **ctx
+    )
 
 
 @bp.post("/<code>/rounds")
 def add_round(code: str):
     sheet = load(code, lock=True)
-    adapter = ADAPTERS[sheet.game]
-    ctx = context(sheet, adapter)
-    rows = ctx["rows"]
-    form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
+    ctx = context(sheet)
+    rows, keeper, word = ctx["rows"], ctx["keeper"], ctx["word"]
+    form = round_form(keeper, hidden=ctx["has_choose"])
     status = 422
     if form.validate_on_submit():
         if int_or_none(form.position.data) != len(rows):
             form.form_errors.append(
                 f"The sheet changed on another phone: it now has {len(rows)} "
-                f"{adapter.round_word}s. Check it, then enter this {adapter.round_word} again."
+                f"{word}s. Check it, then enter this {word} again."
             )
             status = 409
         else:
             try:
-                new_rows = adapter.add(sheet.players, sheet.options, rows, form.entry())
+                new_rows = keeper.add(rows, keeper.read(request.form))
             except IllegalAction as error:
                 refuse(form, error)
             else:
@@ -253,13 +358,15 @@ def add_round(code: str):
                 except IntegrityError:
                     db.session.rollback()
                     abort(409, "Another phone added a round at the same moment. Reload the sheet.")
-                flash(f"{adapter.round_word.capitalize()} {len(new_rows)} added.")
+                flash(f"{ctx['Word']} {len(new_rows)} added.")
                 return redirect(url_for(".sheet", code=sheet.code) + "#totals")
     form.position.data = str(len(rows))
-    return render_template("scorekeeper/sheet.html", form=form, undo=ConfirmForm(), **ctx), status
+    return render_template(
+        "scorekeeper/sheet.html", form=form, step=ENTER, undo=ConfirmForm(), **ctx
+    ), status
 
 
-def _round(rows: list[dict[str, Any]], number: int) -> tuple[int, dict[str, Any]]:
+def _round(rows: list[Any], number: int) -> tuple[int, Any]:
     if not 1 <= number <= len(rows):
         abort(404)
     return number - 1, rows[number - 1]
@@ -275,19 +382,17 @@ def changed_since_shown(form, index: int, facts: Any) -> bool:
 @bp.route("/<code>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit_round(code: str, number: int):
     sheet = load(code, lock=request.method == "POST")
-    adapter = ADAPTERS[sheet.game]
-    ctx = context(sheet, adapter)
+    ctx = context(sheet)
+    keeper = ctx["keeper"]
     index, facts = _round(ctx["rows"], number)
-    form = round_form(sheet.game, sheet.players, ctx["summary"], sheet.options)
     status = 200
+    step = ENTER
     if request.method == "POST":
+        form = round_form(keeper, hidden=ctx["has_choose"])
         status = 422
         if form.validate_on_submit():
             if changed_since_shown(form, index, facts):
-                form = round_form(
-                    sheet.game, sheet.players, ctx["summary"], sheet.options, formdata=None
-                )
-                form.fill(facts)
+                form = round_form(keeper, values=keeper.values_of(facts), hidden=ctx["has_choose"])
                 form.form_errors.append(
                     f"{ctx['Word']} {number} was changed on another phone since you opened it. "
                     "Here it is as it is now: check it and make your correction again."
@@ -295,33 +400,28 @@ def edit_round(code: str, number: int):
                 status = 409
             else:
                 try:
-                    new_rows = adapter.replace(
-                        sheet.players, sheet.options, ctx["rows"], index, form.entry()
-                    )
+                    new_rows = keeper.replace(ctx["rows"], index, keeper.read(request.form))
                 except IllegalAction as error:
                     refuse(form, error)
                 else:
                     store(sheet, new_rows)
                     flash(f"{ctx['Word']} {number} corrected.")
                     return redirect(url_for(".sheet", code=sheet.code) + f"#round-{number}")
+    elif ctx["has_choose"] and (request.args.get("choose") or choose_keys_in(keeper, request.args)):
+        form, step = entry_form(keeper, request.args, keeper.values_of(facts))
     else:
-        form.fill(facts)
-        if cards_from_args(adapter):
-            for name in PIRATE_CARD_FIELDS:
-                form[name].data = request.args.get(name, "")
-            form.fill_players(facts)
+        form = round_form(keeper, values=keeper.values_of(facts), hidden=ctx["has_choose"])
     form.position.data = str(index)
     form.version.data = fingerprint(index, facts)
     return render_template(
-        "scorekeeper/edit.html", form=form, number=number, row=facts, **ctx
+        "scorekeeper/edit.html", form=form, step=step, number=number, row=facts, **ctx
     ), status
 
 
 @bp.route("/<code>/rounds/<int:number>/delete", methods=["GET", "POST"])
 def delete_round(code: str, number: int):
     sheet = load(code, lock=request.method == "POST")
-    adapter = ADAPTERS[sheet.game]
-    ctx = context(sheet, adapter)
+    ctx = context(sheet)
     index, facts = _round(ctx["rows"], number)
     form = ConfirmForm()
     error = None
@@ -337,7 +437,7 @@ def delete_round(code: str, number: int):
                 status = 409
             else:
                 try:
-                    new_rows = adapter.delete(sheet.players, sheet.options, ctx["rows"], index)
+                    new_rows = ctx["keeper"].delete(ctx["rows"], index)
                 except IllegalAction as refused:
                     error = f"This {ctx['word']} can't be deleted: {refused.message}"
                 else:
@@ -354,12 +454,12 @@ def delete_round(code: str, number: int):
 @bp.post("/<code>/undo")
 def undo(code: str):
     sheet = load(code, lock=True)
-    adapter = ADAPTERS[sheet.game]
+    game = GAMES[sheet.game]
     rows = rows_of(sheet)
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    word = adapter.round_word
+    word = game.spec.round_word
     index = len(rows) - 1
     if not rows:
         flash(f"There is no {word} to undo.", "error")
@@ -372,7 +472,7 @@ def undo(code: str):
         return redirect(url_for(".sheet", code=sheet.code)), 303
     else:
         try:
-            new_rows = adapter.delete(sheet.players, sheet.options, rows, index)
+            new_rows = keeper_of(sheet).delete(rows, index)
         except IllegalAction as error:  # pragma: no cover - removing the last row always fits
             flash(error.message, "error")
         else:

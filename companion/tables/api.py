@@ -6,6 +6,7 @@ POST bodies must be ``application/json``, which a cross-site HTML form cannot se
 
 from __future__ import annotations
 
+import base64
 import time
 from typing import Any
 
@@ -13,6 +14,7 @@ from flask import Response, current_app, jsonify, request
 
 from .. import live
 from ..extensions import csrf, db
+from ..network import base_url, qr_svg
 from . import bp, service
 from .service import TableError
 
@@ -76,7 +78,7 @@ def api_create():
     body = {
         "code": table.code,
         "join_url": service.join_url(table.code, request.host_url),
-        "host_url": service.base_url(request.host_url) + f"/t/{table.code}",
+        "host_url": base_url(request.host_url) + f"/t/{table.code}",
         "host_token": token,
         "version": table.version,
     }
@@ -172,10 +174,6 @@ def api_events(code: str):
 def api_rejoin(code: str):
     """A seat's own rejoin link (token in the fragment) and its QR code, for moving the
     seat to another phone. Needs that seat's token."""
-    import base64
-
-    from .routes import qr_svg
-
     token = bearer_token()
     table = service.get_table(code)
     who = service.identify(table, token)

@@ -9,29 +9,46 @@ browser keeps it in its own storage.
 
 from __future__ import annotations
 
-import io
+import json
+from pathlib import Path
 
-import qrcode
-import qrcode.image.svg
-from flask import Response, abort, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from wtforms import ValidationError
 
+from ..assets import static_url
 from ..games import GAMES
-from ..pull_form import pull_targets
+from ..network import qr_svg
 from . import bp, service
-from .forms import chosen_options, option_field_list, table_form
+from .forms import chosen_options, option_fields, table_form
 from .service import TableError
 
 
-def qr_svg(text: str) -> bytes:
-    """``text`` as a QR code, an SVG image (crisp at any size, no raster library)."""
-    code = qrcode.QRCode(border=2, error_correction=qrcode.constants.ERROR_CORRECT_M)
-    code.add_data(text)
-    code.make(fit=True)
-    image = code.make_image(image_factory=qrcode.image.svg.SvgPathFillImage)
-    out = io.BytesIO()
-    image.save(out)
-    return out.getvalue()
+def board_module_url(slug: str) -> str | None:
+    """The URL of the game's board module ``static/js/games/<slug>.js``, if it has one."""
+    name = f"js/games/{slug}.js"
+    if not (Path(current_app.static_folder or "") / name).is_file():
+        return None
+    return static_url(name)
+
+
+def faces_json(game, options) -> Markup:
+    """The game's card faces as JSON for a ``<script type="application/json">`` block
+    (not executed, so the CSP allows it); ``<`` escaped so no tag can close it."""
+    text = json.dumps(game.card_faces(options), ensure_ascii=False, sort_keys=True)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def board_context(table) -> dict:
+    game = GAMES[table.game]
+    return {
+        "table": table,
+        "game": game,
+        "spec": game.spec,
+        "names": service.seat_names(table),
+        "faces": faces_json(game, table.options),
+        "board_url": board_module_url(game.slug),
+    }
 
 
 def table_or_404(code: str):
@@ -55,7 +72,7 @@ def new(game: str):
     error = None
     if form.validate_on_submit():
         try:
-            options = chosen_options(form)
+            options = chosen_options(form, chosen, request.form)
             table, token = service.create_table(game, form.players.data, options)
         except ValidationError as problem:
             error = str(problem)
@@ -72,8 +89,9 @@ def new(game: str):
             "tables/new.html",
             game=chosen,
             form=form,
-            option_fields=option_field_list(form),
-            targets=pull_targets() if game == "pull" else [],
+            spec=chosen.spec,
+            option_rows=option_fields(form),
+            mode="play",
             error=error,
         ),
         status,
@@ -87,10 +105,8 @@ def host(code: str):
         return redirect(url_for("tables.host", code=table.code))
     return render_template(
         "tables/host.html",
-        table=table,
-        game=GAMES[table.game],
         join_url=service.join_url(table.code, request.host_url),
-        names=service.seat_names(table),
+        **board_context(table),
     )
 
 
@@ -99,12 +115,7 @@ def seat(code: str):
     table = table_or_404(code)
     if table.code != code:
         return redirect(url_for("tables.seat", code=table.code))
-    return render_template(
-        "tables/seat.html",
-        table=table,
-        game=GAMES[table.game],
-        names=service.seat_names(table),
-    )
+    return render_template("tables/seat.html", **board_context(table))
 
 
 @bp.get("/t/<code>/join.svg")

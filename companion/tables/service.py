@@ -16,30 +16,24 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import secrets
-import socket
-import struct
-import time
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from .. import live
+from .. import codes, live
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
 from ..models import Action, Seat, Table
+from ..network import base_url
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: read aloud safely
-CODE_LENGTH = 6
 NAME_MAX = 24
 ZWJ = "\u200d"
 UNDO = {"type": "undo"}
@@ -123,7 +117,7 @@ def clean_name(name: Any) -> str:
 
 
 def normalise_code(code: str) -> str:
-    return code.strip().upper()
+    return codes.normalise(code)
 
 
 def get_table(code: str) -> Table:
@@ -196,10 +190,9 @@ def seat_names(table: Table) -> list[str | None]:
 
 
 def new_code() -> str:
-    while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if db.session.scalar(select(Table.id).where(Table.code == code)) is None:
-            return code
+    return codes.new_code(
+        lambda code: db.session.scalar(select(Table.id).where(Table.code == code)) is not None
+    )
 
 
 def create_table(
@@ -387,20 +380,23 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
     seat = who.seat
     is_started = started(table)
     over = state.is_over()
+    legal = state.legal_actions(seat) if seat is not None and is_started else []
+    body_view = state.view(seat)
     body: dict[str, Any] = {
         "version": table.version,
         "seat": seat,
         "to_act": state.to_act() if is_started else [],
-        "legal": state.legal_actions(seat) if seat is not None and is_started else [],
+        "legal": legal,
         "over": over,
-        "view": state.view(seat),
+        "view": body_view,
         "game": table.game,
         "code": table.code,
         "players": seat_names(table),
         "started": is_started,
         "host": who.host,
         "can_undo": who.host and bool(state.log),
-        "scores": state.scores() if over else None,
+        "labels": [state.describe(action) for action in legal],
+        "scores": body_view["scores"] if over else None,
     }
     return body
 
@@ -412,91 +408,3 @@ def join_url(code: str, host_url: str) -> str:
     """Where a phone joins: ``PUBLIC_URL``, else this request's address, with a loopback
     host replaced by this machine's LAN address (phones cannot reach ``localhost``)."""
     return base_url(host_url) + f"/t/{code}/seat"
-
-
-def base_url(host_url: str) -> str:
-    public = current_app.config.get("PUBLIC_URL")
-    if public:
-        return public.rstrip("/")
-    parts = urlsplit(host_url)
-    host = parts.hostname or ""
-    if is_loopback(host):
-        lan = lan_address()
-        if lan:
-            netloc = lan if parts.port is None else f"{lan}:{parts.port}"
-            parts = parts._replace(netloc=netloc)
-    return urlunsplit(parts._replace(path="", query="", fragment="")).rstrip("/")
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() in ("localhost", "localhost.localdomain") or host.lower().endswith(
-        ".localhost"
-    ):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-_LAN_CACHE: dict[str, Any] = {"at": 0.0, "value": None}
-_VIRTUAL = ("docker", "br-", "veth", "virbr", "lxc", "tun", "tap", "wg", "zt", "cni", "flannel")
-
-
-def lan_address() -> str | None:
-    """This machine's private IPv4 address on a real interface, found locally only
-    (interface ioctls; no packet is sent). Cached for a minute."""
-    now = time.monotonic()
-    if now - _LAN_CACHE["at"] > 60:
-        _LAN_CACHE["value"] = pick_lan(interface_addresses())
-        _LAN_CACHE["at"] = now
-    return _LAN_CACHE["value"]
-
-
-def interface_addresses() -> list[tuple[str, str]]:
-    """(interface, IPv4 address) pairs of this machine, read without network traffic."""
-    pairs: list[tuple[str, str]] = []
-    try:
-        import fcntl
-
-        names = [name for _, name in socket.if_nameindex()]
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-            for name in names:
-                request = struct.pack("256s", name.encode()[:15])
-                try:
-                    answer = fcntl.ioctl(sock.fileno(), 0x8915, request)  # SIOCGIFADDR
-                except OSError:
-                    continue  # no IPv4 address on this interface
-                pairs.append((name, socket.inet_ntoa(answer[20:24])))
-    except (ImportError, OSError, AttributeError):
-        # Not Linux: the addresses the system resolver already knows for this host name.
-        try:
-            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-        except OSError:
-            infos = []
-        pairs = [("", info[4][0]) for info in infos]
-    return pairs
-
-
-def pick_lan(pairs: list[tuple[str, str]]) -> str | None:
-    """The best private, non-loopback, non-link-local IPv4 address: real interfaces first,
-    then 192.168/16, 10/8, 172.16/12."""
-    best: list[tuple[int, int, str]] = []
-    for name, address in pairs:
-        try:
-            ip = ipaddress.IPv4Address(address)
-        except ValueError:
-            continue
-        if not ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_unspecified:
-            continue
-        virtual = int(name.startswith(_VIRTUAL))
-        if ip in ipaddress.IPv4Network("192.168.0.0/16"):
-            rank = 0
-        elif ip in ipaddress.IPv4Network("10.0.0.0/8"):
-            rank = 1
-        elif ip in ipaddress.IPv4Network("172.16.0.0/12"):
-            rank = 2
-        else:
-            rank = 3
-        best.append((virtual, rank, address))
-    return min(best)[2] if best else None

@@ -3,11 +3,12 @@
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
 import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
-import { actionLabel, cardNode, optionLabel, renderBoard, seatName, statusText } from "./table-games.js";
+import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, seatName, statusText } from "./board.js";
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
-const game = root.dataset.game;
+const faces = readFaces();
+const gameModule = await loadGameModule(root);
 const joinForm = document.getElementById("join-form");
 const joinError = document.getElementById("join-error");
 const play = document.getElementById("play");
@@ -31,6 +32,22 @@ let live = null;
 
 const GRID_TITLES = { bid: "Your bid", predict: "Tricks you will take", assign: "Give the row to" };
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function namesOf(env) {
+  return env.players.map((name, seat) => name || seatName(null, seat));
+}
+
+function kitOf(env) {
+  return makeKit(env, namesOf(env), faces);
+}
+
+// The short word for one of several ways to play the picked card: the game module's
+// `optionLabel` when it has one, else the engine's label of the action.
+function optionLabel(action) {
+  const label = actionLabel(env, action);
+  if (gameModule && gameModule.optionLabel) return gameModule.optionLabel(action, label, env, kitOf(env));
+  return label;
+}
 
 function showError(node, message) {
   node.textContent = message || "";
@@ -101,7 +118,7 @@ function renderHand() {
   const cards = myHand.map((card, index) => {
     const playable = multi || byCard.has(card);
     const selected = multi ? pickedSet.has(index) : picked === index;
-    const button = cardNode(game, card, env.view, "button", {
+    const button = kitOf(env).card(card, "button", {
       type: "button",
       class: `hand-card${playable || !someCardPlays ? "" : " is-dead"}${selected ? " is-selected" : ""}`,
       "aria-pressed": selected ? "true" : "false",
@@ -151,7 +168,7 @@ function renderChoices() {
           type: "button",
           class: `choice-button${same(action, chosen) ? " is-selected" : ""}`,
           "aria-pressed": same(action, chosen) ? "true" : "false",
-          text: optionLabel(game, action, env.view, env.players),
+          text: optionLabel(action),
         });
         button.addEventListener("click", () => choose(action));
         box.append(button);
@@ -172,7 +189,7 @@ function renderChoices() {
     const box = el("div", { class: field ? "number-grid" : "option-list", role: "group", "aria-label": type });
     if (field) box.append(el("p", { class: "grid-title", text: GRID_TITLES[type] || type }));
     for (const action of actions) {
-      const label = actionLabel(game, action, env.view, env.players);
+      const label = actionLabel(env, action);
       const button = el("button", {
         type: "button",
         class: `choice-button${same(action, chosen) ? " is-selected" : ""}`,
@@ -190,7 +207,7 @@ function renderChoices() {
   }
   choices.replaceChildren(...parts);
   confirmBar.hidden = !chosen;
-  confirmButton.textContent = chosen ? actionLabel(game, chosen, env.view, env.players) : "Confirm";
+  confirmButton.textContent = chosen ? actionLabel(env, chosen) : "Confirm";
   confirmButton.disabled = sending;
 }
 
@@ -205,10 +222,10 @@ function keepSelection() {
 }
 
 function render() {
-  const names = env.players.map((name, seat) => name || seatName(null, seat));
+  const names = namesOf(env);
   status.textContent = statusText(env, names);
   root.classList.toggle("is-my-turn", legalOf(env).length > 0);
-  board.replaceChildren(env.started ? renderBoard(env, names) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
+  board.replaceChildren(env.started ? renderBoard(env, names, gameModule, faces, root.dataset.scoreWord) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
   renderHand();
   renderChoices();
   wake.set(env.started && !env.over);

@@ -2,9 +2,11 @@
 // appears only in the browser that holds the host token (kept in localStorage).
 
 import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
-import { renderBoard, seatName, statusText } from "./table-games.js";
+import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 
 const root = document.getElementById("host");
+const faces = readFaces();
+const gameModule = await loadGameModule(root);
 const code = root.dataset.code;
 const status = document.getElementById("status");
 const board = document.getElementById("board");
@@ -80,7 +82,7 @@ function render(env) {
   status.textContent = statusText(env, names);
   renderSeats(env.players);
   if (env.started) {
-    board.replaceChildren(renderBoard(env, names));
+    board.replaceChildren(renderBoard(env, names, gameModule, faces, root.dataset.scoreWord));
   } else {
     board.replaceChildren(el("p", { class: "muted", text: "The game starts when every seat is taken. Scan the code to join." }));
   }

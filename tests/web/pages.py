@@ -11,7 +11,8 @@ class Page(HTMLParser):
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
         self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.inline: list[str] = []  # inline <script>/<style> bodies
+        self.inline: list[str] = []  # inline <script>/<style> bodies (executed or applied)
+        self.data_blocks: list[str] = []  # <script type="application/json">: data, never run
         self._open: str | None = None
         self.text_parts: list[str] = []
         self.feed(html)
@@ -19,12 +20,16 @@ class Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
         self._open = tag if tag in ("script", "style") else None
+        if tag == "script" and dict(attrs).get("type") == "application/json":
+            self._open = "data"
 
     def handle_endtag(self, tag):
         self._open = None
 
     def handle_data(self, data):
-        if self._open in ("script", "style"):
+        if self._open == "data":
+            self.data_blocks.append(data)
+        elif self._open in ("script", "style"):
             if data.strip():
                 self.inline.append(data)
         else:

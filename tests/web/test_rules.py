@@ -13,8 +13,8 @@ from flask import url_for
 from jinja2 import BaseLoader, ChoiceLoader, DictLoader, TemplateNotFound
 
 from companion.games import GAMES
-from companion.rules import ANCHORS, rule_url
 from companion.rules import routes as rules_routes
+from companion.rules import rule_url
 from companion.rules import search as rules_search
 
 from ..conftest import unavailable
@@ -160,7 +160,7 @@ def test_required_anchors_are_sections_with_permalinks(client, slug):
 @pytest.mark.parametrize("slug", list(GAMES))
 def test_page_sections_are_exactly_the_stable_anchors(client, slug):
     """Outside the "our reading" partial, no section appears, vanishes or is renamed
-    without the list in companion/rules/anchors.py changing with it."""
+    without the game's ``spec.anchors`` changing with it."""
     found = rules_search.sections_of(client.get(f"/rules/{slug}").get_data(as_text=True))
     parent = {s["anchor"]: s["parent"] for s in found}
 
@@ -172,8 +172,8 @@ def test_page_sections_are_exactly_the_stable_anchors(client, slug):
         return False
 
     own = [s["anchor"] for s in found if not in_reading(s["anchor"])]
-    assert own == list(ANCHORS[slug])
-    assert set(REQUIRED[slug]) <= set(ANCHORS[slug])
+    assert own == list(GAMES[slug].spec.anchors)
+    assert set(REQUIRED[slug]) <= set(GAMES[slug].spec.anchors)
 
 
 def test_rule_url_links_a_rule_and_refuses_a_typo(app):
@@ -233,7 +233,7 @@ def test_reading_partial_is_included_inside_our_reading_with_the_game(app, slug)
     marker = "PARTIAL-MARKER-{{ game.slug }}-{{ game.name }}"
     app.jinja_env.loader = ChoiceLoader(
         [
-            DictLoader({f"rules/readings/{slug}.html": f"<p>{marker}</p>"}),
+            DictLoader({f"games/{slug}/reading.html": f"<p>{marker}</p>"}),
             app.jinja_env.loader,
         ]
     )
@@ -247,7 +247,7 @@ def test_reading_partial_is_included_inside_our_reading_with_the_game(app, slug)
 
 @pytest.mark.parametrize("slug", list(GAMES))
 def test_a_missing_partial_leaves_the_section_in_place(app, slug):
-    app.jinja_env.loader = Hiding(app.jinja_env.loader, [f"rules/readings/{slug}.html"])
+    app.jinja_env.loader = Hiding(app.jinja_env.loader, [f"games/{slug}/reading.html"])
     response = app.test_client().get(f"/rules/{slug}")
     assert response.status_code == 200
     assert "our-reading" in Sections(response.get_data(as_text=True)).sections

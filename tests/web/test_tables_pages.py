@@ -8,14 +8,21 @@ import re
 
 import pytest
 
+from companion import network
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Table
-from companion.pull_form import pull_targets
 from companion.tables import service
 
 from .pages import page
 from .test_tables_api import TablePlayers
+
+
+def pull_targets():
+    """PULL!'s targets (its web helpers move with the game; this import follows them)."""
+    from companion.pull_form import pull_targets as targets
+
+    return targets()
 
 
 def csrf_token(html: str) -> str:
@@ -283,11 +290,11 @@ def test_the_join_url_uses_the_requests_host(client):
 @pytest.mark.parametrize("host", ["127.0.0.1:5000", "localhost:5000", "[::1]:5000"])
 def test_a_loopback_host_becomes_the_lan_address(client, monkeypatch, host):
     monkeypatch.setattr(
-        service,
+        network,
         "interface_addresses",
         lambda: [("lo", "127.0.0.1"), ("docker0", "172.17.0.1"), ("wlan0", "192.168.4.7")],
     )
-    monkeypatch.setitem(service._LAN_CACHE, "at", -1e9)
+    monkeypatch.setitem(network._LAN_CACHE, "at", -1e9)
     body = client.post(
         "/api/tables", json={"game": "shoot", "players": 2}, base_url=f"http://{host}"
     ).get_json()
@@ -295,11 +302,11 @@ def test_a_loopback_host_becomes_the_lan_address(client, monkeypatch, host):
 
 
 def test_lan_address_choice():
-    assert service.pick_lan([("lo", "127.0.0.1")]) is None
-    assert service.pick_lan([("eth0", "169.254.3.3"), ("eth1", "8.8.4.4")]) is None
-    assert service.pick_lan([("docker0", "172.17.0.1"), ("eth0", "10.0.0.5")]) == "10.0.0.5"
-    assert service.pick_lan([("eth0", "10.0.0.5"), ("wlan0", "192.168.0.9")]) == "192.168.0.9"
-    assert service.pick_lan([("docker0", "172.17.0.1")]) == "172.17.0.1"
+    assert network.pick_lan([("lo", "127.0.0.1")]) is None
+    assert network.pick_lan([("eth0", "169.254.3.3"), ("eth1", "8.8.4.4")]) is None
+    assert network.pick_lan([("docker0", "172.17.0.1"), ("eth0", "10.0.0.5")]) == "10.0.0.5"
+    assert network.pick_lan([("eth0", "10.0.0.5"), ("wlan0", "192.168.0.9")]) == "192.168.0.9"
+    assert network.pick_lan([("docker0", "172.17.0.1")]) == "172.17.0.1"
 
 
 def test_interface_addresses_are_read_without_network_traffic(monkeypatch):
@@ -310,7 +317,7 @@ def test_interface_addresses_are_read_without_network_traffic(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", no_traffic)
     monkeypatch.setattr(socket.socket, "sendto", no_traffic)
-    pairs = service.interface_addresses()
+    pairs = network.interface_addresses()
     assert ("lo", "127.0.0.1") in pairs or not pairs
 
 

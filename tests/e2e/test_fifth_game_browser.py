@@ -1,0 +1,73 @@
+"""The test-only fifth game in a real browser: the host starts a High card table through
+the form, two phones join and play every card; the generic board (no game module of its
+own) shows the prompt, the engine's button words, the winner and the final scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from .. import fifth_game
+from ..browser import PHONE, Server, wait_until
+from .test_table_play import my_turn, play_first_card, watch
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def server(make_app):
+    fifth_game.install()
+    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
+    yield server
+    server.stop()
+    fifth_game.uninstall()
+
+
+def test_two_phones_play_high_card_to_the_end(server, browser):
+    errors: list[str] = []
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    watch(host, errors)
+    host.goto(f"{server.url}/play/{fifth_game.SLUG}")
+    host.locator("#players").select_option("2")
+    host.locator("#opt_cards").fill("2")
+    host.locator("button[type=submit]").click()
+    host.wait_for_url("**/t/*")
+    code = host.locator("#host").get_attribute("data-code")
+
+    phones = []
+    for name in ("Ann", "Bob"):
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        watch(phone, errors)
+        phone.goto(f"{server.url}/t/{code}/seat")
+        phone.locator("#join-name").fill(name)
+        phone.locator("#join-form button[type=submit]").click()
+        phone.locator("#play").wait_for(state="visible")
+        phones.append(phone)
+    for phone in phones:
+        wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 2")
+    mover = next(p for p in phones if my_turn(p))
+    assert "highest takes the trick" in mover.locator("#status").inner_text()
+    mover.locator("#hand button.hand-card:not([disabled])").first.click()
+    assert mover.locator("#confirm-button").inner_text().startswith("Play ")
+    mover.locator("#cancel-button").click()
+
+    played = 0
+    for _ in range(200):
+        if played == 4:
+            break
+        for phone in phones:
+            if my_turn(phone):
+                left = phone.locator("#hand button.hand-card").count()
+                play_first_card(phone)
+                played += 1
+                # The trick's winner leads the next one: wait for the card to leave the hand.
+                wait_until(
+                    phone, f"document.querySelectorAll('#hand button.hand-card').length < {left}"
+                )
+                break
+        else:
+            host.wait_for_timeout(100)
+    assert played == 4
+    wait_until(host, "document.getElementById('board').textContent.includes('won.')")
+    board = host.locator("#board").inner_text()
+    assert "Game over:" in board and "Final scores" in board and "Tricks" in board
+    assert not errors, errors
