@@ -113,7 +113,9 @@ def test_bad_deal_refused_saying_which(facts, message, player, field):
 
 
 def test_names_in_messages_and_round_of_a_later_deal():
-    with pytest.raises(SheetError, match="Deal 2: Bea's bid must be a whole number from 0 to 2") as e:
+    with pytest.raises(
+        SheetError, match="Deal 2: Bea's bid must be a whole number from 0 to 2"
+    ) as e:
         book().add(DEALS[:1], {"bids": [0, 3, 0], "tricks": [2, 0, 0]})
     assert (e.value.round, e.value.player, e.value.field) == (2, 1, "bids")
 
