@@ -20,17 +20,17 @@ Phases ``"bid"``, ``"play"``, ``"over"``. The next deal starts as soon as the la
 a deal is taken; the view keeps that trick (``last_trick``) and the score table
 (``results``) on show.
 
-View (``view(None)`` for the table): ``phase``, ``deal`` / ``deals`` / ``schedule``,
-``hand_size``, ``dealer``, ``draw`` (rounds of ``[seat, card]``, or null with an explicit
-dealer), ``trump`` / ``trump_suit``, ``hand_sizes``, ``bids_in`` (who has locked a bid),
-``bids`` (all null until revealed), ``bid_total`` against ``tricks_available``, ``trick``
-(``[seat, card]`` in order), ``led``, ``winning``, ``last_trick``, ``taken``, ``turn``,
-``to_act``, ``results`` (one row per finished deal: cards, dealer, trump, bids, tricks,
-points, totals, and chips), ``totals``, ``chips`` (pot, stacks, stake, shared at the end;
-null without the option), ``winners`` (at the end). A seat's view adds ``hand``,
-``my_bid``, ``legal_cards`` and ``max_bid``.
+View (``view(None)`` for the table), beside the common block (``scores`` are the running
+totals): ``phase``, ``deal`` / ``deals`` / ``schedule``, ``hand_size``, ``dealer``,
+``draw`` (rounds of ``[seat, card]``, or null with an explicit dealer), ``trump`` /
+``trump_suit``, ``hand_sizes``, ``bids_in`` (who has locked a bid), ``bids`` (all null
+until revealed), ``bid_total`` against ``tricks_available``, ``trick`` (``[seat, card]`` in
+order), ``led``, ``winning``, ``last_trick``, ``taken``, ``turn``, ``results`` (one row per
+finished deal: cards, dealer, trump, bids, tricks, points, totals, and chips), ``chips``
+(pot, stacks, stake, shared at the end; null without the option). A seat's view adds
+``hand``, ``my_bid``, ``legal_cards`` and ``max_bid``.
 
-Our reading where the rulebook is silent (also in ``templates/rules/readings/shoot.html``):
+Our reading where the rulebook is silent (also in ``templates/games/shoot/reading.html``):
 
 - First dealer: one card each from a pack shuffled with ``rng(seed, "draw")``; the highest
   rank deals, suits do not count; players tied for highest draw again from the same pack
@@ -50,6 +50,7 @@ from ..base import Game, IllegalAction, State, plain_copy
 from ..cards import (
     RANKS,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
     SUITS,
     Trick,
     card_name,
@@ -62,15 +63,25 @@ from ..cards import (
     standard_deck,
     suit_of,
 )
+from ..spec import is_whole
 from . import rules
+from .sheet import ShootSheet
+from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
-OPTION_NAMES = ("schedule", "chips")
+RED_SUITS = "DH"
+SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 
 
 def sort_hand(hand: list[str]) -> list[str]:
     """Suit by suit (clubs, diamonds, hearts, spades), low to high."""
     return sorted(hand, key=lambda card: (SUITS.index(card[1]), RANKS.index(card[0])))
+
+
+def card_text(card: str) -> str:
+    """What a screen prints: ``"7D"`` -> ``"7♦"``, ``"TS"`` -> ``"10♠"``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return f"{rank}{SUIT_SYMBOLS[card[1]]}"
 
 
 def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
@@ -96,7 +107,8 @@ def draw_winner(rounds: list[list[list]]) -> int:
 
 
 class ShootState(State):
-    slug = "shoot"
+    slug = SPEC.slug
+    lower_wins = SPEC.lower_wins
 
     phase: str
     draw: list | None
@@ -116,7 +128,6 @@ class ShootState(State):
     results: list[dict]
     totals: list[int]
     chips: dict | None
-    winners: list[int] | None
 
     # -- dealing --------------------------------------------------------------------------
 
@@ -132,7 +143,6 @@ class ShootState(State):
         self.results = []
         self.totals = [0] * n
         self.last_trick = None
-        self.winners = None
         if self.options["chips"]:
             pot, stacks = rules.buy_in(n)
             self.chips = {"pot": pot, "stacks": stacks, "stake": rules.STAKE, "shared": None}
@@ -183,14 +193,22 @@ class ShootState(State):
 
     def _legal(self, seat: int) -> list[dict]:
         if self.phase == BID:
-            return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
+            return self._bid_legal()
         if self.phase == PLAY and seat == self.turn:
-            return [{"type": "play", "card": card} for card in self._playable(seat)]
+            return self._play_legal(seat)
         return []
 
+    def _bid_legal(self) -> list[dict]:
+        return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
+
+    def _play_legal(self, seat: int) -> list[dict]:
+        return [{"type": "play", "card": card} for card in self._playable(seat)]
+
+    def _led(self) -> str | None:
+        return suit_of(self.trick[0][1]) if self.trick else None
+
     def _playable(self, seat: int) -> list[str]:
-        led = suit_of(self.trick[0][1]) if self.trick else None
-        return follow_suit(self.hands[seat], led)
+        return follow_suit(self.hands[seat], self._led())
 
     def _apply(self, seat: int, action: dict) -> None:
         if action["type"] == "bid":
@@ -243,9 +261,44 @@ class ShootState(State):
             return
         self.phase = OVER
         self.turn = None
-        self.winners = rules.winners(self.totals)
         if self.chips is not None:
             self.chips.update(rules.share_pot(self.chips["pot"], self.chips["stacks"]))
+
+    # -- words for people -----------------------------------------------------------------
+
+    def prompt(self, seat: int | None) -> str:
+        if self.phase == OVER:
+            return "The game is over."
+        deal = f"Deal {self.deal_index + 1} of {len(self.options['schedule'])}"
+        if self.phase == BID:
+            if seat is None:
+                count = sum(b is not None for b in self.bids)
+                return f"{deal}: {count} of {self.players} bids are in."
+            if self.bids[seat] is None:
+                return f"Bid: how many tricks will you take? (0–{self.hand_size})"
+            return (
+                f"Your bid of {self.bids[seat]} is in: you may change it until the last "
+                "bid arrives."
+            )
+        if seat is None:
+            done = sum(self.taken) + 1
+            return f"{deal}: trick {done} of {self.hand_size}."
+        if seat != self.turn:
+            return "Wait: another player is to play."
+        led = self._led()
+        if led is None:
+            return "Lead: play any card."
+        symbol = SUIT_SYMBOLS[led]
+        if any(suit_of(card) == led for card in self.hands[seat]):
+            return f"Follow {symbol}: play a {SUIT_SINGULAR[led]}."
+        return f"No {symbol} in your hand: play a trump or any card."
+
+    def describe(self, action: dict) -> str:
+        if action.get("type") == "bid":
+            return f"Bid {action.get('bid')}"
+        if action.get("type") == "play" and is_standard_card(action.get("card")):
+            return f"Play {card_text(action['card'])}"
+        return super().describe(action)
 
     # -- refusals in the player's words ---------------------------------------------------
 
@@ -254,8 +307,7 @@ class ShootState(State):
         if kind == "bid":
             if self.phase != BID:
                 return "The bids are already revealed: it is time to play a card."
-            bid = action.get("bid")
-            if set(action) != {"type", "bid"} or isinstance(bid, bool) or not isinstance(bid, int):
+            if set(action) != {"type", "bid"} or not is_whole(action.get("bid")):
                 return "A bid is a whole number of tricks."
             return (
                 f"Bids go from 0 to {self.hand_size}: "
@@ -269,7 +321,7 @@ class ShootState(State):
                 return f"{str(card)[:20]!r} is not a card."
             if card not in self.hands[seat]:
                 return f"You don't hold the {card_name(card)}."
-            led = suit_of(self.trick[0][1])
+            led = self._led()
             return (
                 f"You must follow suit: {SUIT_NAMES[led]} were led and you hold {SUIT_NAMES[led]}."
             )
@@ -280,12 +332,10 @@ class ShootState(State):
 
     # -- views ----------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         revealed = self.phase != BID
         trick = Trick.of(self.trick, suit_of(self.trump))
         public: dict[str, Any] = {
-            "game": self.slug,
-            "players": self.players,
             "phase": self.phase,
             "deal": self.deal_index + 1,
             "deals": len(self.options["schedule"]),
@@ -306,12 +356,8 @@ class ShootState(State):
             "last_trick": self.last_trick,
             "taken": list(self.taken),
             "turn": self.turn,
-            "to_act": self.to_act(),
             "results": self.results,
-            "totals": list(self.totals),
             "chips": self.chips,
-            "winners": self.winners,
-            "seat": seat,
         }
         public = plain_copy(public)
         if seat is None:
@@ -324,58 +370,55 @@ class ShootState(State):
 
 
 class ShootGame(Game):
-    slug = "shoot"
-    name = "Shoot!"
-    min_players = 2
-    max_players = 5
-    tagline = "An Oh Hell relative: bid exactly, shouted all at once."
+    spec = SPEC
     state_class = ShootState
+    sheet_class = ShootSheet
 
-    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(options) - set(OPTION_NAMES))
+    def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
+        """Refuse an explicit first deal that could not come from one pack."""
+        size = options["schedule"][0]
+        unknown = sorted(set(deal) - {"dealer", "hands", "trump"}, key=str)
         if unknown:
-            raise IllegalAction(f"Shoot! has no option {', '.join(map(str, unknown))}.")
-        schedule = rules.check_schedule(players, options.get("schedule", rules.default_schedule()))
-        chips = options.get("chips", False)
-        if not isinstance(chips, bool):
-            raise IllegalAction("The chips option is on or off (true or false).")
-        return {"schedule": schedule, "chips": chips}
+            raise IllegalAction(f"A Shoot! deal has no field {', '.join(map(str, unknown))}.")
+        if "dealer" in deal:
+            dealer = deal["dealer"]
+            if not is_whole(dealer) or not 0 <= dealer < players:
+                raise IllegalAction(f"The dealer must be a seat from 0 to {players - 1}.")
+        hands = deal.get("hands")
+        if not isinstance(hands, list) or len(hands) != players:
+            raise IllegalAction(f"The deal needs one hand for each of the {players} players.")
+        seen: set[str] = set()
+        for seat, hand in enumerate(hands):
+            if not isinstance(hand, list) or len(hand) != size:
+                raise IllegalAction(f"Seat {seat}'s hand must hold {size} cards in the first deal.")
+            for card in hand:
+                if not is_standard_card(card):
+                    raise IllegalAction(f"Seat {seat}'s hand holds {str(card)[:20]!r}, not a card.")
+                if card in seen:
+                    raise IllegalAction(f"The {card_name(card)} is dealt twice.")
+                seen.add(card)
+        trump = deal.get("trump")
+        if not is_standard_card(trump):
+            raise IllegalAction('The turned-up trump card must be a card, for example "7H".')
+        if trump in seen:
+            raise IllegalAction(f"The turned-up {card_name(trump)} is also in a hand.")
 
-    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> ShootState:
-        if deal is not None:
-            check_deal(players, options["schedule"][0], deal)
-        state = ShootState(players, options, seed, deal)
-        state._setup()
+    def card_faces(self, options=None) -> dict[str, dict[str, str]]:
+        return {
+            card: {
+                "text": card_text(card),
+                "label": card_name(card),
+                "colour": "red" if suit_of(card) in RED_SUITS else "black",
+            }
+            for card in standard_deck()
+        }
+
+    def state_from_dict(self, d: dict[str, Any]) -> State:
+        """As the base, dropping the ``winners`` list that states saved before the common
+        view block kept (it would hide :meth:`State.winners`)."""
+        state = super().state_from_dict(d)
+        state.__dict__.pop("winners", None)
         return state
-
-
-def check_deal(players: int, size: int, deal: dict) -> None:
-    """Refuse an explicit first deal that could not come from one pack."""
-    unknown = sorted(set(deal) - {"dealer", "hands", "trump"})
-    if unknown:
-        raise IllegalAction(f"A Shoot! deal has no field {', '.join(map(str, unknown))}.")
-    if "dealer" in deal:
-        dealer = deal["dealer"]
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise IllegalAction(f"The dealer must be a seat from 0 to {players - 1}.")
-    hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != players:
-        raise IllegalAction(f"The deal needs one hand for each of the {players} players.")
-    seen: set[str] = set()
-    for seat, hand in enumerate(hands):
-        if not isinstance(hand, list) or len(hand) != size:
-            raise IllegalAction(f"Seat {seat}'s hand must hold {size} cards in the first deal.")
-        for card in hand:
-            if not is_standard_card(card):
-                raise IllegalAction(f"Seat {seat}'s hand holds {str(card)[:20]!r}, not a card.")
-            if card in seen:
-                raise IllegalAction(f"The {card_name(card)} is dealt twice.")
-            seen.add(card)
-    trump = deal.get("trump")
-    if not is_standard_card(trump):
-        raise IllegalAction('The turned-up trump card must be a card, for example "7H".')
-    if trump in seen:
-        raise IllegalAction(f"The turned-up {card_name(trump)} is also in a hand.")
 
 
 GAME = ShootGame()

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..base import IllegalAction
 from ..cards import Trick
+from ..errors import IllegalAction
+from ..spec import is_whole
 
 DECK_SIZE = 52
 BONUS = 5  # for taking exactly the bid; the same amount is lost otherwise
@@ -36,7 +37,7 @@ def check_schedule(players: int, schedule: Any) -> list[int]:
         raise IllegalAction(f"A game can have at most {MAX_DEALS} deals.")
     limit = max_hand(players)
     for number, size in enumerate(schedule, 1):
-        if isinstance(size, bool) or not isinstance(size, int):
+        if not is_whole(size):
             raise IllegalAction(f"Deal {number}: a hand size must be a whole number.")
         if not 1 <= size <= limit:
             raise IllegalAction(
@@ -63,12 +64,6 @@ def deal_points(bid: int, tricks: int) -> int:
 
 def deal_scores(bids: Sequence[int], tricks: Sequence[int]) -> list[int]:
     return [deal_points(b, t) for b, t in zip(bids, tricks, strict=True)]
-
-
-def winners(totals: Sequence[int]) -> list[int]:
-    """Every seat with the highest total (tied players share the win)."""
-    best = max(totals)
-    return [seat for seat, total in enumerate(totals) if total == best]
 
 
 def buy_in(players: int) -> tuple[int, list[int]]:

@@ -9,7 +9,7 @@ from companion.games.shoot import rules
 
 from .helpers import GAME
 
-PARTIAL = Path(__file__).resolve().parents[3] / "templates/rules/readings/shoot.html"
+PARTIAL = Path(__file__).resolve().parents[3] / "templates/games/shoot/reading.html"
 
 
 def items() -> dict[str, str]:

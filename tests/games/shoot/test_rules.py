@@ -6,6 +6,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.shoot import rules
+from companion.games.spec import winners
 
 
 @pytest.mark.parametrize(
@@ -32,8 +33,9 @@ def test_deal_points(bid, tricks, points):
 
 
 def test_winners_ties_share():
-    assert rules.winners([3, 9, 9, -1]) == [1, 2]
-    assert rules.winners([-4, -6]) == [0]
+    # the highest total wins; Shoot! uses the shared helper
+    assert winners([3, 9, 9, -1]) == [1, 2]
+    assert winners([-4, -6]) == [0]
 
 
 def test_buy_in():
