@@ -319,9 +319,7 @@ def check_together(players: int, options: dict[str, Any]) -> dict[str, Any]:
     if checked["hands"] is not None:
         checked["goal"] = None
         if checked["max_hands"] < checked["hands"]:
-            raise IllegalAction(
-                "The hand limit can't be lower than the number of hands to play."
-            )
+            raise IllegalAction("The hand limit can't be lower than the number of hands to play.")
     elif checked["goal"] is None:
         checked["goal"] = DEFAULT_GOAL
     checked["targets"] = checked["targets"] or {}

@@ -199,11 +199,14 @@ class PullSheet(Sheet):
             fouls=derived["fouls"],
             hands_played=len(derived["rows"]),
             next_dealer=None if over else derived["dealer"],
-            next=None
-            if over
-            else {"hand": len(derived["rows"]) + 1, "dealer": derived["dealer"]},
+            next=None if over else {"hand": len(derived["rows"]) + 1, "dealer": derived["dealer"]},
             changes=[
-                {"card": card, "label": labels[card]["label"], "left": labels[card]["left"], **change}
+                {
+                    "card": card,
+                    "label": labels[card]["label"],
+                    "left": labels[card]["left"],
+                    **change,
+                }
                 for card, change in sorted(self.options["targets"].items())
             ],
         )
@@ -256,9 +259,7 @@ class PullSheet(Sheet):
                             player=self._side_player(s),
                             field=f"{name}-{s}",
                         )
-            return {
-                "sides": [{"points": points[s], "fouls": fouls[s]} for s in range(count)]
-            }
+            return {"sides": [{"points": points[s], "fouls": fouls[s]} for s in range(count)]}
         rounds: list[list[list[str]]] = [[[] for _ in range(ROUNDS)] for _ in range(count)]
         for r in range(ROUNDS):
             for slot in (0, 1):
@@ -300,4 +301,3 @@ def _side_hand(side: dict, table: dict) -> tuple[int, int, int]:
     pile = [{"card": card, "double": len(taken) == 2} for taken in side["rounds"] for card in taken]
     points, fouls = rules.pile_points(pile, table)
     return points, fouls, sum(1 for taken in side["rounds"] if len(taken) == 2)
-
