@@ -59,14 +59,15 @@ Our reading of the rulebook where it is silent or ambiguous:
   Safety stop: after ``max_hands`` hands (default 100) the game ends whatever the scores,
   and a tie for highest is then shared.
 - Views: beside the common block (sides, scores per seat, winners as seats, prompt),
-  your own hand only (not your partner's), the face-up targets (with the values in
-  force and where each comes from: ``seed``, ``house`` or ``table`` = changed for this
-  table) and shots, the table's changes to house values (``target_changes``: card, left
-  value and what changed), who has
-  picked a sealed shot (not which card) and your own pick, each side's score pile for this
-  hand, fouls, each side's score (``side_scores``), and the result of the last round. Never the unused shots, the
-  target deck's order, nor another player's hand or sealed pick. ``scores()`` gives each
-  seat its side's total (partners share one); ``winners()`` both partners of a winning side.
+  your own hand only (not your partner's), the face-up targets (with the values in force
+  and where each comes from: ``seed``, ``house`` or ``table`` = changed for this table)
+  and shots, the table's changes to house values (``target_changes``: card, left value
+  and what changed), who has picked a sealed shot (not which card) and your own pick,
+  each side's score pile for this hand, fouls, each side's score (``side_scores``, and
+  ``winning_sides`` once over) and the result of the last round. Never the unused shots,
+  the target deck's order, nor another player's hand or sealed pick. ``scores()`` gives
+  each seat its side's total (partners share one); ``winners()`` both partners of a
+  winning side.
 """
 
 from __future__ import annotations

@@ -19,7 +19,10 @@ SPEC = Spec(
     tagline="Trap shooting as a trick-taker: two targets a round, first shot follows suit.",
     min_players=2,
     max_players=4,
-    teams="Four players may play as two teams: partners sit across (seats 1 and 3 against 2 and 4).",
+    teams=(
+        "Four players may play as two teams: partners sit across "
+        "(the 1st and 3rd players against the 2nd and 4th)."
+    ),
     lower_wins=False,
     round_word="hand",
     score_word="Score",
