@@ -51,12 +51,12 @@ def test_prompts_for_each_phase():
     assert state.phase == FIRST and state.to_act() == [1]
     assert (
         state.prompt(1)
-        == "First shot: you hold Skeet or Trap: shoot one at the target of its suit."
+        == "First shot: you hold a Skeet or Trap card: shoot one at the target of its suit."
     )
     assert state.prompt(0) == "Wait: another player is shooting."
     assert state.prompt(None) == "Hand 1, round 1: first shots."
     shoot(state, 1, "trap-7", 0)
-    assert state.prompt(2).startswith("First shot: you hold no Skeet or Trap")
+    assert state.prompt(2).startswith("First shot: you hold no Skeet or Trap card")
     for seat in (2, 0):
         card = state.legal_actions(seat)[0]
         state.apply(seat, card)
