@@ -13,10 +13,11 @@ chosen here because the rulebook does not print it):
   printed deck with the ``targets`` option, e.g. ``{"trap-T2": {"double": 9}}``; left
   values cannot be changed.
 
-Options (:func:`rules.check_options`): ``teams`` (default true with 4 players, only
-possible with 4: partners sit across, seats 0+2 against 1+3), ``goal`` (target score,
-default 200) *or* ``hands`` (a fixed number of hands), ``max_hands`` (a safety stop,
-default 100) and ``targets`` (changes to house values, as above).
+Options (declared in :mod:`.spec`, checked by the one spec checker and
+:func:`rules.check_together`): ``teams`` (default true with 4 players, only possible with
+4: partners sit across, seats 0+2 against 1+3), ``goal`` (target score, default 200) or
+``hands`` (a fixed number of hands, which replaces the goal), ``max_hands`` (a safety
+stop, default 100) and ``targets`` (changes to house values, as above).
 
 Explicit first deal (``deal``), every key optional: ``{"dealer": seat, "hands": [[10 shot
 ids] per seat], "targets": [10 to 24 different target ids, top of the deck first]}``.
@@ -57,23 +58,29 @@ Our reading of the rulebook where it is silent or ambiguous:
   hands), if one side is highest; a tie for highest plays one more hand, again and again.
   Safety stop: after ``max_hands`` hands (default 100) the game ends whatever the scores,
   and a tie for highest is then shared.
-- Views: your own hand only (not your partner's), the face-up targets (with the values in
-  force and where each comes from: ``seed``, ``house`` or ``table`` = changed for this
-  table) and shots, the table's changes to house values (``target_changes``: card, left
-  value and what changed), who has
-  picked a sealed shot (not which card) and your own pick, each side's score pile for this
-  hand, fouls, scores, and the result of the last round. Never the unused shots, the
-  target deck's order, nor another player's hand or sealed pick. ``scores()`` gives each
-  seat its side's total (partners share one).
+- Views: beside the common block (sides, scores per seat, winners as seats, prompt),
+  your own hand only (not your partner's), the face-up targets (with the values in force
+  and where each comes from: ``seed``, ``house`` or ``table`` = changed for this table)
+  and shots, the table's changes to house values (``target_changes``: card, left value
+  and what changed), who has picked a sealed shot (not which card) and your own pick,
+  each side's score pile for this hand, fouls, each side's score (``side_scores``, and
+  ``winning_sides`` once over) and the result of the last round. Never the unused shots,
+  the target deck's order, nor another player's hand or sealed pick. ``scores()`` gives
+  each seat its side's total (partners share one); ``winners()`` both partners of a
+  winning side.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..base import Game, IllegalAction, State, plain_copy
 from ..cards import deal_one_at_a_time, rng, shuffled
+from ..spec import is_whole
 from . import rules
+from .sheet import PullSheet
+from .spec import SPEC
 
 FIRST = "first"
 SECOND = "second"
@@ -90,16 +97,9 @@ def _suit_name(suit: str) -> str:
     return rules.suits()[suit]["name"]
 
 
-def _card_name(card: str) -> str:
-    if rules.is_shot(card):
-        return f"{_suit_name(rules.shot_suit(card))} {rules.shot_value(card)}"
-    return card
-
-
 class PullState(State):
-    slug = "pull"
+    slug = SPEC.slug
 
-    sides: list[list[int]]
     side_of: list[int]
     hand_no: int
     dealer: int
@@ -123,15 +123,14 @@ class PullState(State):
 
     # -- setup --------------------------------------------------------------------------
 
-    def setup(self) -> None:
-        self.sides = rules.sides_for(self.players, self.options["teams"])
+    def _setup(self) -> None:
+        sides = self.sides()
         self.side_of = [0] * self.players
-        for side, seats in enumerate(self.sides):
+        for side, seats in enumerate(sides):
             for seat in seats:
                 self.side_of[seat] = side
-        count = len(self.sides)
-        self.totals = [0] * count
-        self.fouls = [0] * count
+        self.totals = [0] * len(sides)
+        self.fouls = [0] * len(sides)
         self.history = []
         self.last_round = None
         self.hand_no = 0
@@ -155,7 +154,7 @@ class PullState(State):
             self.target_deck = list(given["targets"])
         else:
             self.target_deck = shuffled(rules.target_ids(), rng(self.seed, "targets", self.hand_no))
-        self.piles = [[] for _ in self.sides]
+        self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []
         self.round_no = 0
@@ -171,6 +170,20 @@ class PullState(State):
         self.shots = [[], []]
         self.first_target = [None] * self.players
         self.sealed = [None] * self.players
+
+    # -- sides and scores ---------------------------------------------------------------
+
+    def sides(self) -> list[list[int]]:
+        return rules.sides_for(self.players, self.options["teams"])
+
+    def scores(self) -> list[int]:
+        return [self.totals[self.side_of[seat]] for seat in range(self.players)]
+
+    def winning_sides(self) -> list[int]:
+        return rules.winners(self.totals) if self.is_over() else []
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
 
     # -- whose turn ---------------------------------------------------------------------
 
@@ -189,12 +202,12 @@ class PullState(State):
             return [(self.holder + self._shots_taken()) % self.players]
         return []
 
-    def is_over(self) -> bool:
-        return self.phase == OVER
+    # -- legal actions, per phase -------------------------------------------------------
 
-    # -- legal actions ------------------------------------------------------------------
+    def _legal(self, seat: int) -> list[dict]:
+        return getattr(self, f"_legal_{self.phase}")(seat)
 
-    def _first_options(self, seat: int) -> list[dict]:
+    def _legal_first(self, seat: int) -> list[dict]:
         hand = self.hands[seat]
         suits = [rules.target_suit(t) for t in self.targets]
         matching = [
@@ -207,11 +220,10 @@ class PullState(State):
             return matching
         return [{"type": "shoot", "card": card, "target": t} for card in hand for t in (0, 1)]
 
-    def _legal(self, seat: int) -> list[dict]:
-        if self.phase == FIRST:
-            return self._first_options(seat)
-        if self.phase == SECOND:
-            return [{"type": "second", "card": card} for card in self.hands[seat]]
+    def _legal_second(self, seat: int) -> list[dict]:
+        return [{"type": "second", "card": card} for card in self.hands[seat]]
+
+    def _legal_over(self, seat: int) -> list[dict]:
         return []
 
     def _not_your_turn(self, seat: int) -> str:
@@ -220,44 +232,52 @@ class PullState(State):
         return "It is not your turn to shoot."
 
     def _explain(self, seat: int, action: dict) -> str:
-        kind = action.get("type")
+        return getattr(self, f"_explain_{self.phase}")(seat, action)
+
+    def _explain_first(self, seat: int, action: dict) -> str:
         card = action.get("card")
-        if self.phase == FIRST:
-            if kind != "shoot":
-                return 'Take your first shot: {"type": "shoot", "card": ..., "target": 0 or 1}.'
-            if card not in self.hands[seat]:
-                return "You don't hold that card."
-            target = action.get("target")
-            if target not in (0, 1) or isinstance(target, bool):
-                return "Shoot at target 0 or target 1."
-            if set(action) != {"type", "card", "target"}:
-                return 'A first shot has just a "card" and a "target".'
-            wanted = rules.target_suit(self.targets[target])
-            return (
-                f"You hold a card of a target's suit, so your first shot must match the "
-                f"target it goes on: {_card_name(card)} can't go on the "
-                f"{_suit_name(wanted)} target."
-            )
-        if self.phase == SECOND:
-            if kind != "second":
-                return 'Pick your second shot: {"type": "second", "card": ...}.'
-            if card not in self.hands[seat]:
-                return "You don't hold that card."
-            return "Your second shot goes on the other target by itself: send only the card."
+        if action.get("type") != "shoot":
+            return 'Take your first shot: {"type": "shoot", "card": ..., "target": 0 or 1}.'
+        if card not in self.hands[seat]:
+            return "You don't hold that card."
+        target = action.get("target")
+        if target not in (0, 1) or isinstance(target, bool):
+            return "Shoot at target 0 or target 1."
+        if set(action) != {"type", "card", "target"}:
+            return 'A first shot has just a "card" and a "target".'
+        wanted = rules.target_suit(self.targets[target])
+        return (
+            f"You hold a card of a target's suit, so your first shot must match the "
+            f"target it goes on: {rules.shot_name(card)} can't go on the "
+            f"{_suit_name(wanted)} target."
+        )
+
+    def _explain_second(self, seat: int, action: dict) -> str:
+        if action.get("type") != "second":
+            return 'Pick your second shot: {"type": "second", "card": ...}.'
+        if action.get("card") not in self.hands[seat]:
+            return "You don't hold that card."
+        return "Your second shot goes on the other target by itself: send only the card."
+
+    def _explain_over(self, seat: int, action: dict) -> str:
         return "The game is over."
 
-    # -- performing actions -------------------------------------------------------------
+    # -- performing actions, per phase --------------------------------------------------
 
     def _apply(self, seat: int, action: dict) -> None:
+        getattr(self, f"_apply_{self.phase}")(seat, action)
+
+    def _apply_first(self, seat: int, action: dict) -> None:
+        card, target = action["card"], action["target"]
+        self.hands[seat].remove(card)
+        self.first_target[seat] = target
+        self.shots[target].append([seat, card])
+        if self._shots_taken() == self.players:
+            self.phase = SECOND
+
+    def _apply_second(self, seat: int, action: dict) -> None:
         card = action["card"]
         self.hands[seat].remove(card)
-        if action["type"] == "shoot":
-            target = action["target"]
-            self.first_target[seat] = target
-            self.shots[target].append([seat, card])
-            if self._shots_taken() == self.players:
-                self.phase = SECOND
-            return
         if self.sealed_seconds:
             self.sealed[seat] = card
             if all(pick is not None for pick in self.sealed):
@@ -347,13 +367,43 @@ class PullState(State):
         """Doubles each side took this hand (two doubled targets in its pile per Double)."""
         return [sum(1 for e in pile if e["double"]) // 2 for pile in self.piles]
 
-    def scores(self) -> list[int]:
-        return [self.totals[self.side_of[seat]] for seat in range(self.players)]
+    def _target_label(self, index: Any) -> str:
+        if is_whole(index) and 0 <= index < len(self.targets):
+            return rules.target_name(self.targets[index])
+        return f"target {index + 1}" if is_whole(index) else "a target"
 
-    def winning_sides(self) -> list[int]:
-        return rules.winners(self.totals) if self.is_over() else []
+    def prompt(self, seat: int | None) -> str:
+        if self.is_over():
+            return "The game is over."
+        where = f"Hand {self.hand_no}, round {self.round_no}"
+        names = " or ".join(sorted({_suit_name(rules.target_suit(t)) for t in self.targets}))
+        if seat is None:
+            kind = "first shots" if self.phase == FIRST else "second shots"
+            return f"{where}: {kind}."
+        if seat not in self.to_act():
+            if self.phase == SECOND and self.sealed_seconds:
+                return "Wait: the other second shots are still coming."
+            return "Wait: another player is shooting."
+        if self.phase == FIRST:
+            suits = {rules.target_suit(t) for t in self.targets}
+            if any(rules.shot_suit(card) in suits for card in self.hands[seat]):
+                return f"First shot: you hold a {names} card: shoot one at the target of its suit."
+            return f"First shot: you hold no {names} card: shoot any card at either target."
+        other = self._target_label(1 - self.first_target[seat])
+        if self.sealed_seconds:
+            return f"Second shot: pick a card for the {other}; all picks are shown together."
+        return f"Second shot: pick a card; it goes on the {other}."
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def describe(self, action: dict) -> str:
+        card = action.get("card")
+        shot = rules.shot_name(card) if rules.is_shot(card) else str(card)
+        if action.get("type") == "shoot":
+            return f"Shoot {shot} at {self._target_label(action.get('target'))}"
+        if action.get("type") == "second":
+            return f"Second shot: {shot}"
+        return super().describe(action)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         table = rules.target_table(self.options["targets"])
 
         def target_info(card: str) -> dict:
@@ -375,11 +425,7 @@ class PullState(State):
             hand_points.append(got)
             live_fouls.append(self.fouls[side] + fouled if self.phase != OVER else self.fouls[side])
         view: dict[str, Any] = {
-            "game": "pull",
-            "seat": seat,
-            "players": self.players,
             "teams": self.options["teams"],
-            "sides": [list(s) for s in self.sides],
             "side": None if seat is None else self.side_of[seat],
             "goal": self.options["goal"],
             "hands_to_play": self.options["hands"],
@@ -390,7 +436,6 @@ class PullState(State):
             "rounds_per_hand": rules.ROUNDS_PER_HAND,
             "dealer": self.dealer,
             "holder": self.holder,
-            "to_act": self.to_act(),
             "sealed_seconds": self.sealed_seconds,
             "suits": rules.suits(),
             # The values this table changed (public: every seat plays with the same deck).
@@ -430,11 +475,10 @@ class PullState(State):
             "hand_points": hand_points,
             "doubles": self._doubles(),
             "fouls": live_fouls,
-            "scores": list(self.totals),
+            "side_scores": list(self.totals),
+            "winning_sides": self.winning_sides(),
             "history": [dict(h) for h in self.history],
             "last_round": None if self.last_round is None else plain_copy(self.last_round),
-            "over": self.is_over(),
-            "winners": self.winning_sides(),
         }
         if seat is not None:
             view["hand"] = list(self.hands[seat])
@@ -442,75 +486,78 @@ class PullState(State):
         return view
 
 
-def check_deal(players: int, deal: dict) -> None:
-    """Refuse an explicit first deal that is not a possible PULL! deal."""
-    unknown = sorted(set(deal) - {"dealer", "hands", "targets"})
-    if unknown:
-        raise IllegalAction(f"A PULL! deal has no {', '.join(unknown)}.")
-    dealer = deal.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise IllegalAction(f"The dealer must be a seat from 0 to {players - 1}.")
-    if "hands" in deal:
-        hands = deal["hands"]
-        if not isinstance(hands, list) or len(hands) != players:
-            raise IllegalAction(f"The deal needs one hand for each of the {players} players.")
-        seen: set[str] = set()
-        for hand in hands:
-            if not isinstance(hand, list) or len(hand) != rules.HAND_SIZE:
-                raise IllegalAction(f"Each hand has {rules.HAND_SIZE} shot cards.")
-            for card in hand:
-                if not rules.is_shot(card):
-                    raise IllegalAction(f"{card!r} is not a shot card.")
-                if card in seen:
-                    raise IllegalAction(f"{card} is dealt twice.")
-                seen.add(card)
-    if "targets" in deal:
-        targets = deal["targets"]
-        need = 2 * rules.ROUNDS_PER_HAND
-        if not isinstance(targets, list) or not need <= len(targets) <= 24:
-            raise IllegalAction(f"The target deck needs {need} to 24 target cards.")
-        for card in targets:
-            if not rules.is_target(card):
-                raise IllegalAction(f"{card!r} is not a target card.")
-        if len(set(targets)) != len(targets):
-            raise IllegalAction("A target card is in the deck twice.")
-
-
 class PullGame(Game):
-    slug = "pull"
-    name = "PULL!"
-    min_players = 2
-    max_players = 4
-    tagline = "Trap shooting as a trick-taker: two targets a round, first shot follows suit."
+    spec = SPEC
     state_class = PullState
+    sheet_class = PullSheet
 
-    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        return rules.check_options(players, options)
+    def check_together(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        return rules.check_together(players, options)
 
-    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> PullState:
-        if deal is not None:
-            check_deal(players, deal)
-        state = PullState(players, options, seed, deal)
-        state.setup()
-        return state
+    def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
+        """Refuse an explicit first deal that is not a possible PULL! deal."""
+        unknown = sorted(set(deal) - {"dealer", "hands", "targets"})
+        if unknown:
+            raise IllegalAction(f"A PULL! deal has no {', '.join(map(str, unknown))}.")
+        dealer = deal.get("dealer", 0)
+        if not is_whole(dealer) or not 0 <= dealer < players:
+            raise IllegalAction(f"The dealer must be a seat from 0 to {players - 1}.")
+        if "hands" in deal:
+            hands = deal["hands"]
+            if not isinstance(hands, list) or len(hands) != players:
+                raise IllegalAction(f"The deal needs one hand for each of the {players} players.")
+            seen: set[str] = set()
+            for hand in hands:
+                if not isinstance(hand, list) or len(hand) != rules.HAND_SIZE:
+                    raise IllegalAction(f"Each hand has {rules.HAND_SIZE} shot cards.")
+                for card in hand:
+                    if not rules.is_shot(card):
+                        raise IllegalAction(f"{card!r} is not a shot card.")
+                    if card in seen:
+                        raise IllegalAction(f"{card} is dealt twice.")
+                    seen.add(card)
+        if "targets" in deal:
+            targets = deal["targets"]
+            need = 2 * rules.ROUNDS_PER_HAND
+            if not isinstance(targets, list) or not need <= len(targets) <= 24:
+                raise IllegalAction(f"The target deck needs {need} to 24 target cards.")
+            for card in targets:
+                if not rules.is_target(card):
+                    raise IllegalAction(f"{card!r} is not a target card.")
+            if len(set(targets)) != len(targets):
+                raise IllegalAction("A target card is in the deck twice.")
+
+    def state_from_dict(self, d: dict[str, Any]) -> State:
+        # Snapshots saved before the common view block kept the sides as an attribute,
+        # which would hide the sides() method: they come from the options now.
+        if isinstance(d.get("state"), dict) and "sides" in d["state"]:
+            d = {**d, "state": {k: v for k, v in d["state"].items() if k != "sides"}}
+        return super().state_from_dict(d)
+
+    def card_faces(self, options: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
+        """All 48 shots and 24 targets: ``"▲ Trap 7"``, ``"▲ Trap target 10"``; the
+        colour class is the suit."""
+        faces = {}
+        for card in [*rules.shot_ids(), *rules.target_ids()]:
+            name = rules.card_name(card)
+            suit = rules.shot_suit(card) if rules.is_shot(card) else rules.target_suit(card)
+            faces[card] = {
+                "text": f"{rules.card_symbol(card)} {name}",
+                "label": name,
+                "colour": suit,
+            }
+        return faces
+
+    def option_from_form(self, name: str, form: Mapping[str, str]) -> Any:
+        """``targets`` from the boxes ``double_<id>`` / ``animal_<id>``: only the values
+        the group changed, or None (none changed, or the form did not carry the boxes)."""
+        if name != "targets":
+            return super().option_from_form(name, form)
+        return rules.target_changes_from_form(form)
 
     def card_rows(self, overrides: dict | None = None) -> list[dict[str, Any]]:
         """The target cards for a rules page or a sheet: values with their seed/house tags."""
-        table = rules.target_table(rules.check_target_overrides(overrides))
-        suits = rules.suits()
-        return [
-            {
-                "card": card,
-                "suit": data["suit"],
-                "suit_name": suits[data["suit"]]["name"],
-                "symbol": suits[data["suit"]]["symbol"],
-                "left": data["left"],
-                "double": data["double"],
-                "animal": data["animal"],
-                "tags": dict(data["tags"]),
-            }
-            for card, data in table.items()
-        ]
+        return rules.target_rows(overrides)
 
 
 GAME = PullGame()

@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..base import IllegalAction
+from ..errors import IllegalAction
+from ..spec import winners
 
 CARDS_FILE = Path(__file__).with_name("cards.json")
 TAGS = ("seed", "house")
@@ -185,7 +186,7 @@ def check_target_overrides(overrides: Any) -> dict[str, dict]:
             if key not in OVERRIDABLE:
                 raise IllegalAction(f"{card}: only 'double' and 'animal' can be changed.")
             if key == "double" and (
-                isinstance(value, bool) or not isinstance(value, int) or abs(value) > 1000
+                isinstance(value, bool) or not isinstance(value, int) or abs(value) > DOUBLE_LIMIT
             ):
                 raise IllegalAction(f"The double value of {card} must be a whole number.")
             if key == "animal" and not isinstance(value, bool):
@@ -275,12 +276,6 @@ def pile_points(pile: list, table: dict) -> tuple[int, int]:
     return points, fouls
 
 
-def winners(totals: list[int]) -> list[int]:
-    """The sides with the highest total."""
-    best = max(totals)
-    return [side for side, total in enumerate(totals) if total == best]
-
-
 def game_over(totals: list[int], hands_played: int, options: dict) -> bool:
     """Whether the game ends after ``hands_played`` hands with these side totals.
 
@@ -306,46 +301,118 @@ def sides_for(players: int, teams: bool) -> list[list[int]]:
 
 DEFAULT_GOAL = 200
 DEFAULT_MAX_HANDS = 100
+MAX_GOAL = 10_000
+MAX_HANDS = 1000
+MAX_POINTS = 10_000  # a quick entry's points for one side in one hand
 
 
-def whole_number(value: Any, what: str, low: int, high: int) -> int:
-    """``value`` if it is a whole number from ``low`` to ``high``, else :class:`IllegalAction`."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise IllegalAction(f"{what} must be a whole number from {low} to {high}.")
-    return value
+def check_together(players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """What concerns several options at once, in both modes (the spec checks each one).
 
-
-def check_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
-    """Validate PULL! options (engine and score sheet alike) and fill in defaults.
-
-    ``teams`` (bool; default true for 4 players, only possible with 4), ``goal`` (target
-    score, default 200) or ``hands`` (a fixed number of hands) — one or the other,
-    ``max_hands`` (safety stop, default 100) and ``targets`` (changes to house values).
-    Idempotent.
+    Teams need exactly 4 players. ``hands``, when set, replaces the goal (``goal``
+    becomes None); without it the goal is in force, 200 when none is given. The hand
+    limit can't be below the number of hands. No target changes is ``{}``. Idempotent.
     """
-    known = {"teams", "goal", "hands", "max_hands", "targets"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise IllegalAction(f"PULL! has no option {', '.join(map(str, unknown))}.")
-    teams = options.get("teams", players == 4)
-    if not isinstance(teams, bool):
-        raise IllegalAction("Team play must be true or false.")
-    if teams and players != 4:
+    checked = dict(options)
+    if checked["teams"] and players != 4:
         raise IllegalAction("Team play needs exactly 4 players; play as individuals instead.")
-    goal, hands = options.get("goal"), options.get("hands")
-    if goal is not None and hands is not None:
-        raise IllegalAction("Play either to a target score or for a number of hands, not both.")
-    if hands is None:
-        goal = whole_number(DEFAULT_GOAL if goal is None else goal, "The target score", 1, 10_000)
-    else:
-        hands = whole_number(hands, "The number of hands", 1, 1000)
-    max_hands = whole_number(options.get("max_hands", DEFAULT_MAX_HANDS), "The hand limit", 1, 1000)
-    if hands is not None and max_hands < hands:
-        raise IllegalAction("The hand limit can't be lower than the number of hands to play.")
-    return {
-        "teams": teams,
-        "goal": goal,
-        "hands": hands,
-        "max_hands": max_hands,
-        "targets": check_target_overrides(options.get("targets")),
-    }
+    if checked["hands"] is not None:
+        checked["goal"] = None
+        if checked["max_hands"] < checked["hands"]:
+            raise IllegalAction("The hand limit can't be lower than the number of hands to play.")
+    elif checked["goal"] is None:
+        checked["goal"] = DEFAULT_GOAL
+    checked["targets"] = checked["targets"] or {}
+    return checked
+
+
+# -- names for people ---------------------------------------------------------------------
+
+
+def shot_name(card: str) -> str:
+    """A shot card in words: ``"Trap 7"``."""
+    return f"{_base()['suits'][shot_suit(card)]['name']} {shot_value(card)}"
+
+
+def target_name(card: str) -> str:
+    """A target card in words, by its printed left value: ``"Trap target 10"``."""
+    data = _base()["targets"][card]
+    return f"{_base()['suits'][data['suit']]['name']} target {data['left']}"
+
+
+def card_name(card: str) -> str:
+    return shot_name(card) if is_shot(card) else target_name(card)
+
+
+def card_symbol(card: str) -> str:
+    suit = shot_suit(card) if is_shot(card) else target_suit(card)
+    return _base()["suits"][suit]["symbol"]
+
+
+def target_rows(overrides: dict | None = None) -> list[dict[str, Any]]:
+    """The 24 targets for forms, tables and the rules page, in cards.json order: id,
+    suit, its name and symbol, a label (``"▲ Trap target 10"``), the values in force
+    with a group's ``overrides`` and where each comes from (``tags``)."""
+    table = target_table(check_target_overrides(overrides))
+    suit_data = _base()["suits"]
+    return [
+        {
+            "card": card,
+            "id": card,
+            "suit": data["suit"],
+            "suit_name": suit_data[data["suit"]]["name"],
+            "symbol": suit_data[data["suit"]]["symbol"],
+            "label": f"{suit_data[data['suit']]['symbol']} {target_name(card)}",
+            "left": data["left"],
+            "double": data["double"],
+            "animal": data["animal"],
+            "tags": dict(data["tags"]),
+        }
+        for card, data in table.items()
+    ]
+
+
+DOUBLE_LIMIT = 1000  # a double value is a whole number from -1000 to 1000
+
+
+def target_changes_from_form(form: Any) -> dict[str, dict] | None:
+    """A group's changes to house target values from a submitted form's boxes.
+
+    ``double_<id>`` holds a double value, ``animal_<id>`` is present (ticked) when the
+    target is an animal. Only values that differ from the deck's are returned, in the
+    shape of the ``targets`` option; None when nothing changed or when the form did not
+    carry the boxes at all (a post from a script: an unticked box is then no answer).
+    A box that holds no whole number, or one out of range, raises :class:`IllegalAction`
+    naming the target.
+    """
+    rows = target_rows()
+    if not any(f"double_{row['card']}" in form for row in rows):
+        return None
+    changes: dict[str, dict] = {}
+    for row in rows:
+        card, label = row["card"], row["label"]
+        raw = form.get(f"double_{card}")
+        change: dict[str, Any] = {}
+        if raw is not None:
+            text = str(raw).strip()
+            if not text:
+                raise IllegalAction(f"{label}: enter a double value (a whole number).")
+            try:
+                double = int(text)
+            except ValueError:
+                raise IllegalAction(
+                    f"{label}: the double value must be a whole number, not {text[:20]!r}."
+                ) from None
+            if not -DOUBLE_LIMIT <= double <= DOUBLE_LIMIT:
+                raise IllegalAction(
+                    f"{label}: a double value must be from {-DOUBLE_LIMIT} to {DOUBLE_LIMIT}."
+                )
+            if double != row["double"]:
+                change["double"] = double
+        ticked = str(form.get(f"animal_{card}", "")).strip().lower()
+        animal = ticked not in ("", "0", "false", "n", "no", "off")
+        if animal != row["animal"]:
+            change["animal"] = animal
+        if change:
+            changes[card] = change
+    return changes or None

@@ -1,9 +1,9 @@
 """PULL! score sheet (score mode): one row of facts per hand, everything else derived.
 
-Sides: with ``teams`` (4 players, the default for 4) side 0 is players 1 and 3, side 1 is
-players 2 and 4; otherwise each player is a side. Options are the engine's
-(:func:`rules.check_options`: ``teams``, ``goal`` or ``hands``, ``max_hands``, ``targets``
-changes to house values) plus ``dealer``, the player who dealt the first hand (default 0).
+Sides: with ``teams`` (4 players, the default for 4) side 0 is the 1st and 3rd players
+listed, side 1 the 2nd and 4th; otherwise each player is a side. Options are the
+engine's (``teams``, ``goal`` or ``hands``, ``max_hands``, ``targets``) plus ``dealer``,
+the player who dealt the first hand (default the first listed); see :mod:`.spec`.
 
 A row (one hand) is ``{"sides": [entry per side]}`` where an entry is either
 
@@ -14,90 +14,284 @@ A row (one hand) is ``{"sides": [entry per side]}`` where an entry is either
 * ``{"points": int, "fouls": int}`` — a quick entry of the hand's target points (doubles
   already counted) and the number of animals taken.
 
+The round form (:attr:`SPEC.sheet_fields`) asks for ``points-<side>`` and
+``fouls-<side>`` (quick entry) or ``target-<round>-<slot>`` with ``taker-<round>-<slot>``
+(the targets taken, two slots a round, indices from 0); :meth:`PullSheet.facts_from_values`
+turns those into the row above and :meth:`PullSheet.values_of` goes back.
+
 From the rows the sheet derives each side's points, doubles, fouls and running foul
 count, the 20-point penalty for every multiple of 5 fouls crossed (5th, 10th, ...),
 running totals, who deals each hand and next, and the end of the game (the same rule as
-the engine: :func:`rules.game_over`).
-
-:func:`add`, :func:`replace` and :func:`delete` return a *new* list of rows or raise
-:class:`~companion.games.base.IllegalAction` with a message for the table, leaving the rows
-they were given untouched. Players are numbered from 0; messages count from 1.
+the engine: :func:`rules.game_over`). Every :class:`SheetError` names the sides by their
+players' names and says the hand, the player (one-player sides) and the box at fault.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction
+from ..base import Sheet
+from ..errors import SheetError
+from ..spec import Field, is_whole
 from . import rules
-from .rules import whole_number
+from .spec import SPEC
 
-MAX_POINTS = 10_000
-
-
-def check_options(players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The engine's options plus ``dealer`` (first dealer, default 0). Idempotent."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise IllegalAction("PULL! is for 2 to 4 players.")
-    options = dict(options or {})
-    dealer = options.pop("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise IllegalAction(f"The first dealer must be player 1 to {players}.")
-    checked = rules.check_options(players, options)
-    checked["dealer"] = dealer
-    return checked
+ROUNDS = rules.ROUNDS_PER_HAND
+MAX_FOULS = 2 * ROUNDS
 
 
-def side_names(players: int, options: dict[str, Any]) -> list[str]:
-    sides = rules.sides_for(players, options["teams"])
-    return [" & ".join(f"player {seat + 1}" for seat in seats) for seats in sides]
+class PullSheet(Sheet):
+    """One PULL! score sheet: named players, teams or not, how the game ends, the first
+    dealer and the group's target values."""
 
+    spec = SPEC
 
-def check_entry(players: int, options: dict[str, Any], entry: Any) -> dict[str, Any]:
-    """One hand's facts, normalised; raises :class:`IllegalAction` for anything wrong."""
-    names = side_names(players, options)
-    if not isinstance(entry, dict) or set(entry) != {"sides"}:
-        raise IllegalAction('A hand is recorded as {"sides": [one entry per side]}.')
-    sides = entry["sides"]
-    if not isinstance(sides, list) or len(sides) != len(names):
-        raise IllegalAction(f"A hand needs one entry for each of the {len(names)} sides.")
-    clean: list[dict] = []
-    seen: dict[str, str] = {}
-    per_round = [0] * rules.ROUNDS_PER_HAND
-    for name, side in zip(names, sides, strict=True):
-        if not isinstance(side, dict):
-            raise IllegalAction(f"{name}: record the targets taken, or points and fouls.")
-        if set(side) == {"points", "fouls"}:
-            points = whole_number(side["points"], f"{name}: points", -MAX_POINTS, MAX_POINTS)
-            fouls = whole_number(side["fouls"], f"{name}: fouls", 0, 2 * rules.ROUNDS_PER_HAND)
-            clean.append({"points": points, "fouls": fouls})
-            continue
-        if set(side) != {"rounds"}:
-            raise IllegalAction(
-                f'{name}: give either "rounds" (targets taken) or "points" and "fouls".'
+    def check_together(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
+        return rules.check_together(players, options)
+
+    def sides(self) -> list[list[int]]:
+        return rules.sides_for(self.players, self.options["teams"])
+
+    def _side_player(self, side: int) -> int | None:
+        seats = self.sides()[side]
+        return seats[0] if len(seats) == 1 else None
+
+    # -- one hand ------------------------------------------------------------------------
+
+    def check_row(self, index: int, facts: Any, before: list[Any]) -> dict[str, Any]:
+        """One hand's facts, normalised; :class:`SheetError` names what is wrong."""
+        number = index + 1
+        if before and self._ended(before):
+            raise SheetError(
+                f"Hand {number}: the game already ended after hand {number - 1}.", round=number
             )
-        rounds = side["rounds"]
-        if not isinstance(rounds, list) or len(rounds) > rules.ROUNDS_PER_HAND:
-            raise IllegalAction(f"{name}: a hand has at most {rules.ROUNDS_PER_HAND} rounds.")
-        for number, taken in enumerate(rounds, start=1):
-            if not isinstance(taken, list) or len(taken) > 2:
-                raise IllegalAction(f"{name}, round {number}: a round has only two targets.")
-            for card in taken:
-                if not rules.is_target(card):
-                    raise IllegalAction(f"{name}, round {number}: {card!r} is not a target card.")
-                if card in seen:
-                    raise IllegalAction(
-                        f"{card} is listed twice in this hand ({seen[card]} and {name}, "
-                        f"round {number})."
+
+        def fault(message: str, side: int | None = None, field: str | None = None):
+            player = None if side is None else self._side_player(side)
+            return SheetError(f"Hand {number}: {message}", round=number, player=player, field=field)
+
+        names = self.side_names()
+        if not isinstance(facts, dict) or set(facts) != {"sides"}:
+            raise fault('a hand is recorded as {"sides": [one entry per side]}.')
+        sides = facts["sides"]
+        if not isinstance(sides, list) or len(sides) != len(names):
+            raise fault(f"a hand needs one entry for each of the {len(names)} sides.")
+        clean: list[dict] = []
+        seen: dict[str, str] = {}
+        per_round = [0] * ROUNDS
+        for s, (name, side) in enumerate(zip(names, sides, strict=True)):
+            if not isinstance(side, dict):
+                raise fault(f"{name}: record the targets taken, or points and fouls.", s)
+            if set(side) == {"points", "fouls"}:
+                points, fouls = side["points"], side["fouls"]
+                if not is_whole(points) or not -rules.MAX_POINTS <= points <= rules.MAX_POINTS:
+                    raise fault(
+                        f"{name}: points must be a whole number from {-rules.MAX_POINTS} to "
+                        f"{rules.MAX_POINTS}.",
+                        s,
+                        f"points-{s}",
                     )
-                seen[card] = f"{name}, round {number}"
-            per_round[number - 1] += len(taken)
-            if per_round[number - 1] > 2:
-                raise IllegalAction(
-                    f"Round {number} has more than two targets taken between the sides."
+                if not is_whole(fouls) or not 0 <= fouls <= MAX_FOULS:
+                    raise fault(
+                        f"{name}: fouls must be a whole number from 0 to {MAX_FOULS}.",
+                        s,
+                        f"fouls-{s}",
+                    )
+                clean.append({"points": points, "fouls": fouls})
+                continue
+            if set(side) != {"rounds"}:
+                raise fault(
+                    f'{name}: give either "rounds" (targets taken) or "points" and "fouls".', s
                 )
-        clean.append({"rounds": [list(taken) for taken in rounds]})
-    return {"sides": clean}
+            rounds = side["rounds"]
+            if not isinstance(rounds, list) or len(rounds) > ROUNDS:
+                raise fault(f"{name}: a hand has at most {ROUNDS} rounds.", s, "target")
+            for r, taken in enumerate(rounds):
+                where = f"{name}, round {r + 1}"
+                if not isinstance(taken, list) or len(taken) > 2:
+                    raise fault(f"{where}: a round has only two targets.", s, f"target-{r}-0")
+                for card in taken:
+                    slot = per_round[r]
+                    box = f"target-{r}-{min(slot, 1)}"
+                    if slot >= 2:
+                        raise fault(
+                            f"round {r + 1} has more than two targets taken between the sides.",
+                            s,
+                            box,
+                        )
+                    if not rules.is_target(card):
+                        raise fault(f"{where}: {card!r} is not a target card.", s, box)
+                    if card in seen:
+                        raise fault(
+                            f"{rules.target_name(card)} is listed twice in this hand "
+                            f"({seen[card]} and {where}).",
+                            s,
+                            box,
+                        )
+                    seen[card] = where
+                    per_round[r] += 1
+            clean.append({"rounds": [list(taken) for taken in rounds]})
+        return {"sides": clean}
+
+    def _ended(self, rows: list[dict]) -> bool:
+        return self._derive(rows)["over"]
+
+    # -- the whole sheet -------------------------------------------------------------------
+
+    def _derive(self, rows: list[dict]) -> dict[str, Any]:
+        """Figures of rows already checked: one record per hand, side totals and fouls."""
+        table = rules.target_table(self.options["targets"])
+        count = len(self.sides())
+        totals, fouls = [0] * count, [0] * count
+        dealer = self.options["dealer"]
+        records: list[dict] = []
+        over = False
+        for number, row in enumerate(rows, start=1):
+            record: dict[str, Any] = {"hand": number, "dealer": dealer, "sides": []}
+            for side, facts in enumerate(row["sides"]):
+                points, fouled, doubles = _side_hand(facts, table)
+                penalty = rules.foul_penalty(fouls[side], fouls[side] + fouled)
+                fouls[side] += fouled
+                totals[side] += points - penalty
+                record["sides"].append(
+                    {
+                        "points": points,
+                        "doubles": doubles,
+                        "fouls": fouled,
+                        "foul_total": fouls[side],
+                        "penalty": penalty,
+                        "score": points - penalty,
+                        "total": totals[side],
+                        "quick": "points" in facts,
+                    }
+                )
+            records.append(record)
+            dealer = (dealer + 1) % self.players
+            over = rules.game_over(totals, number, self.options)
+        return {"rows": records, "totals": totals, "fouls": fouls, "dealer": dealer, "over": over}
+
+    def summary(self, rows: list) -> dict[str, Any]:
+        """Every derived figure; raises :class:`SheetError` naming a bad hand.
+
+        Beside the common block (``totals`` per seat: partners show their side's total,
+        ``winners`` seats): ``side_totals``, ``fouls`` (running, per side),
+        ``winning_sides``, ``hands_played``, ``next_dealer`` (None once over), ``changes``
+        (the group's target values: card, label, left and what changed); each row holds
+        ``hand``, ``dealer`` and per side ``points``, ``doubles``, ``fouls``,
+        ``foul_total``, ``penalty``, ``score``, ``total`` and ``quick``.
+        """
+        derived = self._derive(self.check(rows))
+        side_totals, over = derived["totals"], derived["over"]
+        sides = self.sides()
+        per_seat = [0] * self.players
+        for side, seats in enumerate(sides):
+            for seat in seats:
+                per_seat[seat] = side_totals[side]
+        winning = rules.winners(side_totals) if over else []
+        labels = {row["card"]: row for row in rules.target_rows(self.options["targets"])}
+        return self.common(
+            totals=per_seat,
+            over=over,
+            rows=derived["rows"],
+            winners=[seat for side in winning for seat in sides[side]],
+            winning_sides=winning,
+            side_totals=side_totals,
+            fouls=derived["fouls"],
+            hands_played=len(derived["rows"]),
+            next_dealer=None if over else derived["dealer"],
+            next=None if over else {"hand": len(derived["rows"]) + 1, "dealer": derived["dealer"]},
+            changes=[
+                {
+                    "card": card,
+                    "label": labels[card]["label"],
+                    "left": labels[card]["left"],
+                    **change,
+                }
+                for card, change in sorted(self.options["targets"].items())
+            ],
+        )
+
+    # -- the round form --------------------------------------------------------------------
+
+    def choices(self, field: Field) -> list[tuple[str, str]]:
+        if field.name == "target":
+            return [(row["card"], row["label"]) for row in rules.target_rows()]
+        return []
+
+    def facts_from_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Typed boxes -> the hand's facts: quick entry (every side's points and fouls) or
+        the targets taken, round by round; never both."""
+        count = len(self.sides())
+        names = self.side_names()
+        points, fouls = values["points"], values["fouls"]
+        targets, takers = values["target"], values["taker"]
+        detailed = any(t is not None for pair in targets for t in pair)
+        quick = any(v is not None for v in [*points, *fouls])
+        if detailed and quick:
+            first = next(
+                f"{name}-{s}"
+                for s in range(count)
+                for name, box in (("points", points), ("fouls", fouls))
+                if box[s] is not None
+            )
+            raise SheetError(
+                "Enter either points and fouls, or the targets taken, not both.", field=first
+            )
+        for r in range(ROUNDS):
+            for slot in (0, 1):
+                if targets[r][slot] is not None and takers[r][slot] is None:
+                    raise SheetError(
+                        f"Round {r + 1}: say which side took "
+                        f"{rules.target_name(targets[r][slot])}.",
+                        field=f"taker-{r}-{slot}",
+                    )
+                if takers[r][slot] is not None and targets[r][slot] is None:
+                    raise SheetError(
+                        f"Round {r + 1}: choose the target {names[takers[r][slot]]} took.",
+                        field=f"target-{r}-{slot}",
+                    )
+        if not detailed:
+            for s in range(count):
+                for name, box, word in (("points", points, "points"), ("fouls", fouls, "fouls")):
+                    if box[s] is None:
+                        raise SheetError(
+                            f"{names[s]}: enter the {word} (0 if none), or the targets taken.",
+                            player=self._side_player(s),
+                            field=f"{name}-{s}",
+                        )
+            return {"sides": [{"points": points[s], "fouls": fouls[s]} for s in range(count)]}
+        rounds: list[list[list[str]]] = [[[] for _ in range(ROUNDS)] for _ in range(count)]
+        for r in range(ROUNDS):
+            for slot in (0, 1):
+                if targets[r][slot] is not None:
+                    rounds[takers[r][slot]][r].append(targets[r][slot])
+        # Trailing rounds nobody took a target in are left out.
+        last = max((r + 1 for side in rounds for r, got in enumerate(side) if got), default=0)
+        return {"sides": [{"rounds": side[:last]} for side in rounds]}
+
+    def values_of(self, facts: Any) -> dict[str, Any]:
+        """A stored hand -> the boxes of the round form (to edit it)."""
+        count = len(facts["sides"])
+        values: dict[str, Any] = {
+            "points": [None] * count,
+            "fouls": [None] * count,
+            "target": [[None, None] for _ in range(ROUNDS)],
+            "taker": [[None, None] for _ in range(ROUNDS)],
+        }
+        for s, side in enumerate(facts["sides"]):
+            if "points" in side:
+                values["points"][s] = side["points"]
+                values["fouls"][s] = side["fouls"]
+        for r in range(ROUNDS):
+            taken = [
+                (card, s)
+                for s, side in enumerate(facts["sides"])
+                for card in (side["rounds"][r] if r < len(side.get("rounds", [])) else [])
+            ]
+            for slot, (card, s) in enumerate(taken[:2]):
+                values["target"][r][slot] = card
+                values["taker"][r][slot] = s
+        return values
 
 
 def _side_hand(side: dict, table: dict) -> tuple[int, int, int]:
@@ -107,90 +301,3 @@ def _side_hand(side: dict, table: dict) -> tuple[int, int, int]:
     pile = [{"card": card, "double": len(taken) == 2} for taken in side["rounds"] for card in taken]
     points, fouls = rules.pile_points(pile, table)
     return points, fouls, sum(1 for taken in side["rounds"] if len(taken) == 2)
-
-
-def summary(players: int, options: dict[str, Any] | None, rows: Any) -> dict[str, Any]:
-    """Every derived figure of a sheet; raises :class:`IllegalAction` naming a bad hand."""
-    return _derive(players, options, rows)[0]
-
-
-def _derive(players: int, options: dict[str, Any] | None, rows: Any) -> tuple[dict, list]:
-    """The sheet's :func:`summary` and its rows normalised, checked in one pass."""
-    options = check_options(players, options)
-    if not isinstance(rows, list):
-        raise IllegalAction("A score sheet is a list of hands.")
-    table = rules.target_table(options["targets"])
-    sides = rules.sides_for(players, options["teams"])
-    totals = [0] * len(sides)
-    fouls = [0] * len(sides)
-    dealer = options["dealer"]
-    hands: list[dict] = []
-    clean: list[dict] = []
-    over = False
-    for number, row in enumerate(rows, start=1):
-        if over:
-            raise IllegalAction(f"Hand {number}: the game already ended after hand {number - 1}.")
-        try:
-            entry = check_entry(players, options, row)
-        except IllegalAction as error:
-            raise IllegalAction(f"Hand {number}: {error.message}") from None
-        clean.append(entry)
-        record: dict[str, Any] = {"hand": number, "dealer": dealer, "sides": []}
-        for side, facts in enumerate(entry["sides"]):
-            points, fouled, doubles = _side_hand(facts, table)
-            penalty = rules.foul_penalty(fouls[side], fouls[side] + fouled)
-            fouls[side] += fouled
-            totals[side] += points - penalty
-            record["sides"].append(
-                {
-                    "points": points,
-                    "doubles": doubles,
-                    "fouls": fouled,
-                    "foul_total": fouls[side],
-                    "penalty": penalty,
-                    "score": points - penalty,
-                    "total": totals[side],
-                    "quick": "points" in facts,
-                }
-            )
-        hands.append(record)
-        dealer = (dealer + 1) % players
-        over = rules.game_over(totals, number, options)
-    result = {
-        "sides": sides,
-        "side_names": side_names(players, options),
-        "hands": hands,
-        "totals": totals,
-        "fouls": fouls,
-        "hands_played": len(hands),
-        "next_dealer": None if over else dealer,
-        "over": over,
-        "winners": rules.winners(totals) if over else [],
-    }
-    return result, clean
-
-
-def check_sheet(players: int, options: dict[str, Any] | None, rows: Any) -> list[dict]:
-    """All rows normalised, or :class:`IllegalAction` naming the first bad hand."""
-    return _derive(players, options, rows)[1]
-
-
-def add(players: int, options: dict | None, rows: list, entry: Any) -> list[dict]:
-    return check_sheet(players, options, [*rows, entry])
-
-
-def replace(players: int, options: dict | None, rows: list, index: Any, entry: Any) -> list:
-    _check_index(rows, index)
-    new = list(rows)
-    new[index] = entry
-    return check_sheet(players, options, new)
-
-
-def delete(players: int, options: dict | None, rows: list, index: Any) -> list[dict]:
-    _check_index(rows, index)
-    return check_sheet(players, options, rows[:index] + rows[index + 1 :])
-
-
-def _check_index(rows: list, index: Any) -> None:
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(rows):
-        raise IllegalAction("There is no such hand on this sheet.")

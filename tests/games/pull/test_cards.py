@@ -139,7 +139,7 @@ def test_card_rows_carry_the_tags_and_the_rules_page_marks_house_values():
     row = next(r for r in rows if r["card"] == "trap-T2")
     assert row["double"] == 9 and row["tags"]["double"] == "table"
     env = Environment(loader=FileSystemLoader(str(ROOT / "templates")), autoescape=True)
-    html = env.get_template("rules/readings/pull.html").render(game=GAME)
+    html = env.get_template("games/pull/reading.html").render(game=GAME)
     assert html.count("<tr>") == 25  # header + 24 targets
     assert "tag-house" in html and "tag-seed" in html
     assert "trap-T4" in html

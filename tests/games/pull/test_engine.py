@@ -50,11 +50,11 @@ def test_the_deal_gives_10_shots_each_one_at_a_time_from_the_dealers_left(player
 
 def test_four_players_play_as_teams_across_the_table_by_default():
     state = GAME.new_state(4, seed=1)
-    assert state.sides == [[0, 2], [1, 3]]
+    assert state.sides() == [[0, 2], [1, 3]]
     assert state.side_of == [0, 1, 0, 1]
     solo = GAME.new_state(4, {"teams": False}, seed=1)
-    assert solo.sides == [[0], [1], [2], [3]]
-    assert len(GAME.new_state(3, seed=1).sides) == 3
+    assert solo.sides() == [[0], [1], [2], [3]]
+    assert len(GAME.new_state(3, seed=1).sides()) == 3
     with pytest.raises(IllegalAction, match="exactly 4 players"):
         GAME.new_state(2, {"teams": True}, seed=1)
 

@@ -8,6 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.pull import rules
+from companion.games.pull.engine import GAME
 
 SOLO = [0, 1, 2, 3]  # each seat its own side
 TEAMS = [0, 1, 0, 1]
@@ -106,7 +107,7 @@ def test_pile_points_use_double_values_and_count_animals_as_fouls():
 
 
 def options(**kw):
-    return rules.check_options(2, kw)
+    return GAME.check_options(2, kw)
 
 
 def test_game_ends_once_a_side_reaches_the_goal_with_a_clear_leader():
@@ -134,18 +135,27 @@ def test_the_safety_stop_ends_even_a_tie():
 
 
 def test_option_defaults():
-    assert rules.check_options(4, {}) == {
+    assert GAME.check_options(4, {}) == {
         "teams": True,
         "goal": 200,
         "hands": None,
         "max_hands": 100,
         "targets": {},
     }
-    assert rules.check_options(3, {})["teams"] is False
-    assert rules.check_options(2, {})["teams"] is False
-    assert rules.check_options(4, {"teams": False})["teams"] is False
-    assert rules.check_options(2, {"goal": 400})["goal"] == 400
-    assert rules.check_options(2, {"hands": 6})["goal"] is None
+    assert GAME.check_options(3, {})["teams"] is False
+    assert GAME.check_options(2, {})["teams"] is False
+    assert GAME.check_options(4, {"teams": False})["teams"] is False
+    assert GAME.check_options(2, {"goal": 400})["goal"] == 400
+    assert GAME.check_options(2, {"hands": 6})["goal"] is None
+
+
+def test_a_number_of_hands_replaces_the_goal():
+    # With defaults filled in, goal is always there; hands, when set, takes its place.
+    assert GAME.check_options(4, {"goal": 200, "hands": 3})["goal"] is None
+    assert GAME.check_options(4, {"goal": 400, "hands": 3})["hands"] == 3
+    # Neither given (or both cleared): the target score of the rulebook.
+    assert GAME.check_options(4, {"goal": None, "hands": None})["goal"] == 200
+    assert GAME.check_options(4, {"targets": None})["targets"] == {}
 
 
 @pytest.mark.parametrize(
@@ -153,26 +163,38 @@ def test_option_defaults():
     [
         (3, {"teams": True}, "exactly 4 players"),
         (4, {"teams": "yes"}, "true or false"),
-        (4, {"goal": 200, "hands": 3}, "not both"),
-        (4, {"goal": 0}, "target score"),
-        (4, {"goal": "200"}, "target score"),
-        (4, {"hands": 0}, "number of hands"),
+        (4, {"goal": 0}, "Target score"),
+        (4, {"goal": 10_001}, "Target score"),
+        (4, {"goal": "200"}, "Target score"),
+        (4, {"hands": 0}, "Number of hands"),
+        (4, {"hands": True}, "Number of hands"),
         (4, {"hands": 10, "max_hands": 5}, "hand limit"),
+        (4, {"max_hands": 0}, "Hand limit"),
         (4, {"speed": 2}, "no option speed"),
+        (4, {"dealer": 1}, "no option dealer"),  # a score-sheet option only
+        (4, {"targets": {"trap-T2": {"left": 1}}}, "printed in the rulebook"),
+        (4, ["teams"], "must be an object"),
     ],
 )
 def test_bad_options_are_refused(players, opts, message):
     with pytest.raises(IllegalAction, match=message):
-        rules.check_options(players, opts)
+        GAME.check_options(players, opts)
 
 
 @pytest.mark.parametrize(
     "players, opts",
-    [(4, {}), (2, {"hands": 3}), (3, {"goal": 50, "targets": {"trap-T1": {"double": 1}}})],
+    [
+        (4, {}),
+        (2, {"hands": 3}),
+        (4, {"goal": 400, "hands": 3}),
+        (3, {"goal": 50, "targets": {"trap-T1": {"double": 1}}}),
+    ],
 )
 def test_check_options_is_idempotent(players, opts):
-    once = rules.check_options(players, opts)
-    assert rules.check_options(players, once) == once
+    once = GAME.check_options(players, opts)
+    assert GAME.check_options(players, once) == once
+    sheet_once = GAME.sheet(["A", "B", "C", "D"][:players], opts).options
+    assert GAME.sheet(["A", "B", "C", "D"][:players], sheet_once).options == sheet_once
 
 
 def test_resolution_does_not_depend_on_the_order_of_shots():

@@ -8,10 +8,21 @@ import random
 import pytest
 
 from companion.games.base import IllegalAction
-from companion.games.pull import rules, sheet
+from companion.games.errors import SheetError
+from companion.games.pull import rules
 from companion.games.pull.engine import GAME
+from companion.games.pull.sheet import PullSheet
 
 TABLE = rules.target_table()
+NAMES = ["Ann", "Bo", "Cy", "Di"]
+
+
+def make(players, options=None):
+    return PullSheet(NAMES[:players], options)
+
+
+def summary(players, options, rows):
+    return make(players, options).summary(rows)
 
 
 def quick(points, fouls):
@@ -29,20 +40,20 @@ def test_targets_taken_score_left_values_and_a_round_with_both_is_a_double():
             rounds([], ["looper-T1"], ["crosser-T4"]),
         ]
     }
-    result = sheet.summary(2, {}, [row])
-    mine, theirs = result["hands"][0]["sides"]
+    result = summary(2, {}, [row])
+    mine, theirs = result["rows"][0]["sides"]
     double = TABLE["trap-T3"]["double"] + TABLE["skeet-T2"]["double"]
     assert mine["points"] == double + TABLE["tower-T3"]["left"]
     assert mine["doubles"] == 1
     assert theirs["points"] == TABLE["looper-T1"]["left"] + TABLE["crosser-T4"]["left"]
     assert theirs["doubles"] == 0
     assert theirs["fouls"] == 1 and mine["fouls"] == 0
-    assert result["totals"] == [mine["points"], theirs["points"]]
+    assert result["side_totals"] == [mine["points"], theirs["points"]]
 
 
 def test_an_animal_in_a_double_is_a_foul_at_its_double_value():
     row = {"sides": [rounds(["trap-T4", "skeet-T3"]), rounds()]}
-    side = sheet.summary(2, {}, [row])["hands"][0]["sides"][0]
+    side = summary(2, {}, [row])["rows"][0]["sides"][0]
     assert side["fouls"] == 1
     assert side["points"] == TABLE["trap-T4"]["double"] + TABLE["skeet-T3"]["double"]
 
@@ -54,84 +65,85 @@ def test_the_5th_and_10th_fouls_cost_20_across_hands():
         {"sides": [quick(30, 4), quick(10, 1)]},  # side 0 at 9, side 1 reaches 5
         {"sides": [quick(30, 1), quick(10, 0)]},  # side 0 reaches 10
     ]
-    result = sheet.summary(2, {}, rows)
-    penalties = [[s["penalty"] for s in h["sides"]] for h in result["hands"]]
+    result = summary(2, {}, rows)
+    penalties = [[s["penalty"] for s in h["sides"]] for h in result["rows"]]
     assert penalties == [[0, 0], [20, 0], [0, 20], [20, 0]]
-    assert [h["sides"][0]["foul_total"] for h in result["hands"]] == [3, 5, 9, 10]
-    assert result["totals"] == [120 - 40, 40 - 20]
+    assert [h["sides"][0]["foul_total"] for h in result["rows"]] == [3, 5, 9, 10]
+    assert result["side_totals"] == [120 - 40, 40 - 20]
     assert result["fouls"] == [10, 5]
 
 
 def test_crossing_two_multiples_in_one_hand_costs_40():
-    result = sheet.summary(2, {}, [{"sides": [quick(0, 4), quick(0, 0)]}] * 1)
-    assert result["totals"] == [0, 0]
-    result = sheet.summary(
+    result = summary(2, {}, [{"sides": [quick(0, 4), quick(0, 0)]}] * 1)
+    assert result["side_totals"] == [0, 0]
+    result = summary(
         2, {}, [{"sides": [quick(0, 4), quick(0, 0)]}, {"sides": [quick(0, 6), quick(0, 0)]}]
     )
-    assert result["hands"][1]["sides"][0]["penalty"] == 40
+    assert result["rows"][1]["sides"][0]["penalty"] == 40
 
 
 def test_running_totals_dealer_and_next_dealer():
     rows = [{"sides": [quick(10, 0), quick(5, 0), quick(0, 0)]}] * 4
-    result = sheet.summary(3, {"dealer": 2}, rows)
-    assert [h["dealer"] for h in result["hands"]] == [2, 0, 1, 2]
-    assert [h["sides"][0]["total"] for h in result["hands"]] == [10, 20, 30, 40]
+    result = summary(3, {"dealer": 2}, rows)
+    assert [h["dealer"] for h in result["rows"]] == [2, 0, 1, 2]
+    assert [h["sides"][0]["total"] for h in result["rows"]] == [10, 20, 30, 40]
     assert result["next_dealer"] == 0
     assert not result["over"]
 
 
 def test_team_sheet_has_two_sides():
-    result = sheet.summary(4, {}, [{"sides": [quick(10, 0), quick(5, 0)]}])
+    result = summary(4, {}, [{"sides": [quick(10, 0), quick(5, 0)]}])
     assert result["sides"] == [[0, 2], [1, 3]]
-    assert result["side_names"] == ["player 1 & player 3", "player 2 & player 4"]
+    assert result["side_names"] == ["Ann & Cy", "Bo & Di"]
+    assert result["totals"] == [10, 5, 10, 5]  # per seat: partners show the side's total
     with pytest.raises(IllegalAction, match="each of the 4 sides"):
-        sheet.summary(4, {"teams": False}, [{"sides": [quick(10, 0), quick(5, 0)]}])
+        summary(4, {"teams": False}, [{"sides": [quick(10, 0), quick(5, 0)]}])
 
 
 def test_the_game_ends_by_the_chosen_target_and_a_tie_plays_on():
     rows = [{"sides": [quick(120, 0), quick(100, 0)]}, {"sides": [quick(90, 0), quick(130, 0)]}]
-    result = sheet.summary(2, {}, rows)
-    assert result["over"] and result["winners"] == [1] and result["next_dealer"] is None
-    assert not sheet.summary(2, {"goal": 400}, rows)["over"]
+    result = summary(2, {}, rows)
+    assert result["over"] and result["winning_sides"] == [1] and result["next_dealer"] is None
+    assert not summary(2, {"goal": 400}, rows)["over"]
     tied = [{"sides": [quick(200, 0), quick(200, 0)]}]
-    assert not sheet.summary(2, {}, tied)["over"]
-    assert sheet.summary(2, {}, [*tied, {"sides": [quick(0, 0), quick(5, 0)]}])["winners"] == [1]
+    assert not summary(2, {}, tied)["over"]
+    assert summary(2, {}, [*tied, {"sides": [quick(0, 0), quick(5, 0)]}])["winning_sides"] == [1]
 
 
 def test_a_fixed_number_of_hands():
     rows = [{"sides": [quick(5, 0), quick(0, 0)]}] * 3
-    assert not sheet.summary(2, {"hands": 4}, rows)["over"]
-    assert sheet.summary(2, {"hands": 3}, rows)["over"]
+    assert not summary(2, {"hands": 4}, rows)["over"]
+    assert summary(2, {"hands": 3}, rows)["over"]
 
 
 def test_no_hand_after_the_end():
     rows = [{"sides": [quick(250, 0), quick(0, 0)]}]
     with pytest.raises(IllegalAction, match="already ended after hand 1"):
-        sheet.add(2, {}, rows, {"sides": [quick(5, 0), quick(0, 0)]})
+        make(2).add(rows, {"sides": [quick(5, 0), quick(0, 0)]})
 
 
 def test_group_changes_to_house_values_apply_on_the_sheet():
     row = {"sides": [rounds(["trap-T2"]), rounds(["skeet-T1"])]}
     opts = {"targets": {"trap-T2": {"animal": True}, "skeet-T1": {"double": 50}}}
-    side = sheet.summary(2, opts, [row])["hands"][0]["sides"]
+    side = summary(2, opts, [row])["rows"][0]["sides"]
     assert side[0]["fouls"] == 1 and side[1]["points"] == 0
     row = {"sides": [rounds(), rounds(["skeet-T1", "skeet-T2"])]}
-    assert sheet.summary(2, opts, [row])["totals"][1] == 50 + TABLE["skeet-T2"]["double"]
+    assert summary(2, opts, [row])["side_totals"][1] == 50 + TABLE["skeet-T2"]["double"]
     with pytest.raises(IllegalAction, match="printed in the rulebook"):
-        sheet.summary(2, {"targets": {"trap-T2": {"left": 9}}}, [])
+        summary(2, {"targets": {"trap-T2": {"left": 9}}}, [])
 
 
 def test_mixed_quick_and_detailed_entries():
     row = {"sides": [quick(17, 1), rounds(["trap-T3"])]}
-    result = sheet.summary(2, {}, [row])
-    assert result["totals"] == [17, 10]
-    assert result["hands"][0]["sides"][0]["quick"] is True
+    result = summary(2, {}, [row])
+    assert result["side_totals"] == [17, 10]
+    assert result["rows"][0]["sides"][0]["quick"] is True
 
 
 @pytest.mark.parametrize(
     "row, message",
     [
-        ({"sides": [rounds(["trap-T3"], ["trap-T3"]), rounds()]}, "trap-T3 is listed twice"),
+        ({"sides": [rounds(["trap-T3"], ["trap-T3"]), rounds()]}, "Trap target 10 is listed twice"),
         ({"sides": [rounds(["trap-T3"]), rounds([], ["trap-T3"])]}, "listed twice"),
         ({"sides": [rounds(["trap-T9"]), rounds()]}, "'trap-T9' is not a target"),
         ({"sides": [rounds(["trap-T1", "trap-T2", "trap-T3"]), rounds()]}, "only two targets"),
@@ -150,32 +162,33 @@ def test_mixed_quick_and_detailed_entries():
 def test_bad_hands_are_refused_with_a_clear_message(row, message):
     rows = [{"sides": [quick(5, 0), quick(0, 0)]}]
     before = copy.deepcopy(rows)
-    with pytest.raises(IllegalAction, match=message) as error:
-        sheet.add(2, {}, rows, row)
+    with pytest.raises(SheetError, match=message) as error:
+        make(2).add(rows, row)
     assert str(error.value).startswith("Hand 2:")
+    assert error.value.round == 2
     assert rows == before
 
 
 def test_replace_and_delete_recompute_everything():
     rows = [{"sides": [quick(10, 4), quick(0, 0)]}, {"sides": [quick(10, 1), quick(0, 0)]}]
-    assert sheet.summary(2, {}, rows)["totals"][0] == 0
-    rows = sheet.replace(2, {}, rows, 0, {"sides": [quick(10, 3), quick(0, 0)]})
-    assert sheet.summary(2, {}, rows)["totals"][0] == 20
-    rows = sheet.delete(2, {}, rows, 0)
-    assert sheet.summary(2, {}, rows)["totals"] == [10, 0]
+    assert summary(2, {}, rows)["side_totals"][0] == 0
+    rows = make(2).replace(rows, 0, {"sides": [quick(10, 3), quick(0, 0)]})
+    assert summary(2, {}, rows)["side_totals"][0] == 20
+    rows = make(2).delete(rows, 0)
+    assert summary(2, {}, rows)["side_totals"] == [10, 0]
     with pytest.raises(IllegalAction, match="no such hand"):
-        sheet.delete(2, {}, rows, 3)
+        make(2).delete(rows, 3)
 
 
 def test_sheet_options():
-    assert sheet.check_options(4, {})["dealer"] == 0
-    assert sheet.check_options(3, {"dealer": 2, "goal": 300})["goal"] == 300
-    once = sheet.check_options(4, {"dealer": 3, "targets": {"trap-T1": {"animal": True}}})
-    assert sheet.check_options(4, once) == once
-    with pytest.raises(IllegalAction, match="first dealer"):
-        sheet.check_options(2, {"dealer": 2})
-    with pytest.raises(IllegalAction, match="2 to 4 players"):
-        sheet.check_options(5, {})
+    assert make(4).options["dealer"] == 0
+    assert make(3, {"dealer": 2, "goal": 300}).options["goal"] == 300
+    once = make(4, {"dealer": 3, "targets": {"trap-T1": {"animal": True}}}).options
+    assert make(4, once).options == once
+    with pytest.raises(SheetError, match="First dealer"):
+        make(2, {"dealer": 2})
+    with pytest.raises(SheetError, match="2 to 4 players"):
+        PullSheet(["A", "B", "C", "D", "E"])
 
 
 def test_the_sheet_agrees_with_the_engine_on_random_games():
@@ -195,16 +208,18 @@ def test_the_sheet_agrees_with_the_engine_on_random_games():
                 seen = (last["hand"], last["round"])
                 by_hand[last["hand"]] = piles_row(state, by_hand.get(last["hand"]))
         rows = [by_hand[hand] for hand in sorted(by_hand)]
-        result = sheet.summary(players, opts, rows)
-        assert result["totals"] == state.totals
+        result = summary(players, opts, rows)
+        assert result["side_totals"] == state.totals
+        assert result["totals"] == state.scores()
+        assert result["winners"] == state.winners()
         assert result["fouls"] == state.fouls
-        assert result["over"] and result["winners"] == state.winning_sides()
-        assert [h["dealer"] for h in result["hands"]] == [h["dealer"] for h in state.history]
+        assert result["over"] and result["winning_sides"] == state.winning_sides()
+        assert [h["dealer"] for h in result["rows"]] == [h["dealer"] for h in state.history]
 
 
 def piles_row(state, row):
     """The sheet row of the hand so far, rebuilt from the engine's round results."""
-    sides = len(state.sides)
+    sides = len(state.sides())
     row = row or {"sides": [{"rounds": [[] for _ in range(5)]} for _ in range(sides)]}
     last = state.last_round
     number = last["round"] - 1

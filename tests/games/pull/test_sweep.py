@@ -2,62 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import random
 
-from companion.games.pull import rules
-from companion.games.pull.engine import GAME, SECOND
+from companion.games.pull.engine import GAME
 from tests.games.sweep import run_sweep
 
+from .checks import conservation_check, leak_check
+
 GAMES = 1000
-
-
-def hidden_from(state, seat):
-    """Card ids that ``seat`` (None: the table) must not find in its view right now."""
-    hidden = set(state.unused) | set(state.target_deck)
-    for other in range(state.players):
-        if other != seat:
-            hidden |= set(state.hands[other])
-            if state.sealed[other] is not None:
-                hidden.add(state.sealed[other])
-    return hidden
-
-
-def leak_check(state, seat, view):
-    # The last round is a record of shots already revealed to everybody; its ids may be
-    # dealt again in a later hand, so it is checked against the state instead.
-    assert view["last_round"] == state.last_round
-    # The table's changes to target values name targets by id, whether or not they are
-    # still in the deck; they are the (public) options, nothing else.
-    changes = {
-        c["card"]: {k: c[k] for k in ("double", "animal") if k in c} for c in view["target_changes"]
-    }
-    assert changes == state.options["targets"]
-    rest = {k: v for k, v in view.items() if k not in ("last_round", "target_changes")}
-    text = json.dumps(rest)
-    for card in hidden_from(state, seat):
-        assert f'"{card}"' not in text, f"{card} leaked to seat {seat}"
-    if seat is None:
-        assert "hand" not in view and "my_second" not in view
-    else:
-        assert view["hand"] == state.hands[seat]
-        assert view["my_second"] == state.sealed[seat]
-    if state.phase == SECOND and state.players > 2:
-        assert view["picked"] == [pick is not None for pick in state.sealed]
-    assert view["scores"] == state.totals
-    assert view["to_act"] == state.to_act()
-
-
-def conservation_check(state):
-    shots = list(state.unused) + list(state.shot_discards)
-    shots += [card for hand in state.hands for card in hand]
-    shots += [pick for pick in state.sealed if pick is not None]
-    shots += [card for target in state.shots for _, card in target]
-    assert sorted(shots) == sorted(rules.shot_ids()), "a shot card was lost or doubled"
-    targets = list(state.target_deck) + list(state.targets) + list(state.void)
-    targets += [entry["card"] for pile in state.piles for entry in pile]
-    assert sorted(targets) == sorted(rules.target_ids()), "a target was lost or doubled"
-    assert len(state.targets) in (0, 2)
 
 
 def options(players, chooser):
