@@ -1,10 +1,7 @@
-"""The cards and the option of Call the Shot."""
+"""The cards of Call the Shot and how a duel is decided."""
 
 from collections import Counter
 
-import pytest
-
-from companion.games.base import IllegalAction
 from companion.games.call_the_shot import rules
 
 
