@@ -11,7 +11,7 @@ still holds the Coward shows it and loses. The loser takes a shot card; the firs
 ``shots_to_lose`` (default 3) shot cards loses the game.
 
 Settings
-    ``options``: ``{"shots_to_lose": 1..9}`` (default 3).
+    ``options``: ``{"shots_to_lose": 1..9}`` (default 3), declared in :mod:`.spec`.
     ``deal`` (optional, the first duel only): ``{"challenger": 0 | 1, "hands": [[5 cards],
     [5 cards]], "face_up": [2 cards], "face_down": [2 cards]}``; together exactly the 14
     cards. ``challenger`` may be left out (then a seeded coin toss decides). Later duels are
@@ -23,7 +23,7 @@ Actions
     ``{"type": "play", "card": id, "claim": id}`` and ``{"type": "call"}``.
 
 Our reading where the rulebook is silent (also on the rules page,
-``templates/rules/readings/call_the_shot.html``; each one is tested):
+``templates/games/call_the_shot/reading.html``; each one is tested):
 
 * Equal values: nobody is shot; the next duel is dealt and the other player challenges.
 * Running out: a player whose turn comes with an empty hand must call. Turns alternate
@@ -62,6 +62,8 @@ from ..base import Action, Game, IllegalAction, State, plain_copy
 from ..cards import deal_one_at_a_time, rng, shuffled
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
+from .sheet import CallTheShotSheet
+from .spec import SPEC
 
 PLAYING = "playing"
 OVER = "over"
@@ -78,8 +80,8 @@ def _card_list(value: Any, size: int, what: str) -> list[str]:
     return list(value)
 
 
-def check_deal(deal: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an explicit deal once checked; raises :class:`IllegalAction`."""
+def check_deal(deal: dict[str, Any]) -> None:
+    """Refuse an explicit deal that could not happen; raises :class:`IllegalAction`."""
     unknown = sorted(set(deal) - {"challenger", "hands", "face_up", "face_down"})
     if unknown:
         raise IllegalAction(f"A Call the Shot deal has no {', '.join(map(str, unknown))}.")
@@ -92,12 +94,11 @@ def check_deal(deal: dict[str, Any]) -> dict[str, Any]:
     hands = deal["hands"]
     if not isinstance(hands, list) or len(hands) != 2:
         raise IllegalAction("The deal needs two hands, one per player.")
-    checked = {
-        "hands": [_card_list(hand, HAND_SIZE, f"in hand {i}") for i, hand in enumerate(hands)],
-        "face_up": _card_list(deal["face_up"], FACE_UP, "face up"),
-        "face_down": _card_list(deal["face_down"], FACE_DOWN, "face down"),
-    }
-    every = checked["hands"][0] + checked["hands"][1] + checked["face_up"] + checked["face_down"]
+    every = [
+        card for i, hand in enumerate(hands) for card in _card_list(hand, HAND_SIZE, f"in hand {i}")
+    ]
+    every += _card_list(deal["face_up"], FACE_UP, "face up")
+    every += _card_list(deal["face_down"], FACE_DOWN, "face down")
     if not rules.is_full_deck(every):
         extra = Counter(every) - Counter(DECK)
         short = Counter(DECK) - Counter(every)
@@ -106,13 +107,11 @@ def check_deal(deal: dict[str, Any]) -> dict[str, Any]:
             f" (too many: {', '.join(sorted(extra)) or 'none'};"
             f" missing: {', '.join(sorted(short)) or 'none'})."
         )
-    if challenger is not None:
-        checked["challenger"] = challenger
-    return checked
 
 
 class CallTheShotState(State):
-    slug = "call_the_shot"
+    slug = SPEC.slug
+    lower_wins = SPEC.lower_wins
 
     shots: list[int]
     first_challenger: int
@@ -129,7 +128,21 @@ class CallTheShotState(State):
 
     # -- setting up ----------------------------------------------------------------------
 
-    def _setup(self, layout: dict[str, Any] | None) -> None:
+    def _setup(self) -> None:
+        """The first duel: the deal's challenger or a seeded coin toss, and its cards."""
+        layout = self.deal
+        if layout is not None and layout.get("challenger") is not None:
+            self.first_challenger = layout["challenger"]
+        else:
+            self.first_challenger = rng(self.seed, "challenger").randrange(2)
+        self.shots = [0, 0]
+        self.duel = 0
+        self.phase = PLAYING
+        self.results = []
+        self.loser = None
+        self._deal_duel(layout)
+
+    def _deal_duel(self, layout: dict[str, Any] | None) -> None:
         """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled."""
         self.challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
         if layout is None:
@@ -140,7 +153,7 @@ class CallTheShotState(State):
         else:
             self.face_down = list(layout["face_down"])
             self.face_up = list(layout["face_up"])
-            dealt = layout["hands"]
+            dealt = [list(hand) for hand in layout["hands"]]
         self.hands = [rules.sort_cards(hand) for hand in dealt]
         self.face_up = rules.sort_cards(self.face_up)
         self.played = [[], []]
@@ -152,7 +165,12 @@ class CallTheShotState(State):
         return self.phase == OVER
 
     def scores(self) -> list[int]:
+        """The shot cards each seat has taken (fewer is better)."""
         return list(self.shots)
+
+    def winners(self) -> list[int]:
+        """The opponent of the player who took the last shot; [] while the game goes on."""
+        return [] if self.loser is None else [1 - self.loser]
 
     def _to_act(self) -> list[int]:
         return [] if self.turn is None else [self.turn]
@@ -236,23 +254,55 @@ class CallTheShotState(State):
             self.turn = None
             return
         self.duel += 1
-        self._setup(None)
+        self._deal_duel(None)
+
+    # -- words for people ----------------------------------------------------------------
+
+    def prompt(self, seat: int | None) -> str:
+        if self.phase == OVER:
+            if seat is None:
+                return "The game is over."
+            return (
+                "The game is over: you won."
+                if seat != self.loser
+                else "The game is over: you lost."
+            )
+        duel = f"Duel {self.duel + 1}"
+        if seat is None:
+            played = len(self.played[0]) + len(self.played[1])
+            if not played:
+                return f"{duel}: the challenger opens."
+            return f"{duel}: {played} card{'s' if played != 1 else ''} played."
+        if seat != self.turn:
+            return "Wait: your opponent is to play."
+        if not self.hands[seat]:
+            return "You have no cards left: call the shot."
+        if self._may_call():
+            return "Play a card face down and say which it is (lie if you dare), or call the shot."
+        return (
+            "Play a card face down and say which it is: lie if you dare, "
+            "but not about a Man of Honour."
+        )
+
+    def describe(self, action: Action) -> str:
+        kind = action.get("type")
+        if kind == "call":
+            return "Call the shot"
+        if kind == "play" and action.get("card") in CARDS and action.get("claim") in CARDS:
+            return f"Play {rules.name(action['card'])}, say “{rules.name(action['claim'])}”"
+        return super().describe(action)
 
     # -- what a seat sees ----------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {
-            "game": self.slug,
-            "seat": seat,
             "phase": self.phase,
             "duel": self.duel + 1,
             "first_challenger": self.first_challenger,
             "challenger": self.challenger,
             "turn": self.turn,
-            "shots": list(self.shots),
             "shots_to_lose": self.options["shots_to_lose"],
             "loser": self.loser,
-            "winner": None if self.loser is None else 1 - self.loser,
             "face_up": list(self.face_up),
             "claims": [[p["claim"] for p in plays] for plays in self.played],
             "hand_counts": [len(hand) for hand in self.hands],
@@ -270,30 +320,23 @@ class CallTheShotState(State):
 
 
 class CallTheShotGame(Game):
-    slug = "call_the_shot"
-    name = "Call the Shot"
-    min_players = 2
-    max_players = 2
-    tagline = "A two-player bluffing duel: say what you played, lie if you dare."
+    spec = SPEC
     state_class = CallTheShotState
+    sheet_class = CallTheShotSheet
 
-    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        return rules.check_options(options)
+    def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
+        check_deal(deal)
 
-    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> State:
-        layout = None if deal is None else check_deal(deal)
-        state = CallTheShotState(players, options, seed, deal)
-        if layout is not None and "challenger" in layout:
-            state.first_challenger = layout["challenger"]
-        else:
-            state.first_challenger = rng(seed, "challenger").randrange(2)
-        state.shots = [0, 0]
-        state.duel = 0
-        state.phase = PLAYING
-        state.results = []
-        state.loser = None
-        state._setup(layout)
-        return state
+    def card_faces(self, options: Any = None) -> dict[str, dict[str, str]]:
+        """The six cards with their value: ``"Headshot (9)"``, read "Headshot, worth 9"."""
+        return {
+            card: {
+                "text": f"{rules.name(card)} ({rules.POINTS[card]})",
+                "label": f"{rules.name(card)}, worth {rules.POINTS[card]}",
+                "colour": "",
+            }
+            for card in CARDS
+        }
 
 
 GAME = CallTheShotGame()

@@ -2,8 +2,9 @@
 
 The cards, their counts and point values come from ``cards.json`` (all printed in the
 rulebook, so all tagged ``"seed"``). This module decides duels: what a revealed card is
-worth, who wins a showdown, and the one option, ``shots_to_lose``. The readings the
-rulebook leaves open are listed in :mod:`.engine`'s docstring.
+worth and who wins a showdown. The option ``shots_to_lose`` is declared in :mod:`.spec`
+from the default and range here. The readings the rulebook leaves open are listed in
+:mod:`.engine`'s docstring.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
-
-from ..base import IllegalAction
 
 _DATA = json.loads(Path(__file__).with_name("cards.json").read_text(encoding="utf-8"))
 
@@ -61,25 +60,6 @@ def sort_cards(cards: list[str]) -> list[str]:
 
 def is_full_deck(cards: list[Any]) -> bool:
     return Counter(cards) == Counter(DECK)
-
-
-def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """The options with defaults filled in; idempotent. Raises :class:`IllegalAction`."""
-    options = dict(options or {})
-    unknown = sorted(set(options) - {"shots_to_lose"})
-    if unknown:
-        raise IllegalAction(
-            f"Call the Shot has no option {', '.join(map(str, unknown))}; "
-            "its only option is shots_to_lose."
-        )
-    shots = options.get("shots_to_lose", SHOTS_TO_LOSE)
-    if isinstance(shots, bool) or not isinstance(shots, int):
-        raise IllegalAction("The number of shots that loses the game must be a whole number.")
-    if not MIN_SHOTS <= shots <= MAX_SHOTS:
-        raise IllegalAction(
-            f"The number of shots that loses the game must be from {MIN_SHOTS} to {MAX_SHOTS}."
-        )
-    return {"shots_to_lose": shots}
 
 
 def card_value(card: str, aimed: bool) -> int:

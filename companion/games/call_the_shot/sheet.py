@@ -1,125 +1,145 @@
 """Call the Shot score sheet (score mode): one row of facts per duel, totals derived.
 
 A row is ``{"challenger": 0 | 1, "shot": 0 | 1 | None}``: who challenged that duel and who
-was shot (``None`` when the revealed values were equal and nobody was). From the rows the
-sheet derives each player's shots, the next challenger and the loser: the first player to
-reach ``shots_to_lose`` (option, default 3, 1 to 9).
+was shot (``None`` when the revealed values were equal and nobody was). From the rows
+:meth:`CallTheShotSheet.summary` derives each player's shots, the next challenger and the
+loser: the first player to reach ``shots_to_lose`` (option, default 3, 1 to 9).
 
-Every change goes through :func:`check_sheet`, so a stored sheet is always consistent:
+:meth:`CallTheShotSheet.check_row` keeps a stored sheet consistent:
 
 * the challenger must alternate from one duel to the next (the first duel's challenger is
   free: the table tossed for it), ties included;
 * no duel can follow the one in which somebody lost.
 
-:func:`add`, :func:`replace` and :func:`delete` return a *new* list of rows, or raise
-:class:`~companion.games.base.IllegalAction` with a message for the table and leave the
-rows they were given untouched. Players are numbered 0 and 1 here; messages call them
-"player 1" and "player 2".
+Every :class:`~companion.games.errors.SheetError` names the players by their names and
+says the duel (``round``), the player and the field at fault. ``add``, ``replace`` and
+``delete`` are the generic ones of :class:`~companion.games.base.Sheet`.
+
+The round form has two boxes: ``challenger`` (a seat) and ``shot`` (a choice: ``"0"``,
+``"1"`` or ``"none"`` for a tie).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction
-from . import rules
+from ..base import Sheet
+from ..errors import SheetError
+from ..spec import Field, is_whole
+from .spec import SPEC
 
-check_options = rules.check_options
-
-
-def _player(seat: int) -> str:
-    return f"player {seat + 1}"
-
-
-def check_entry(entry: Any) -> dict[str, Any]:
-    """One row, normalised; raises :class:`IllegalAction` for anything malformed."""
-    if not isinstance(entry, dict):
-        raise IllegalAction("A duel must be recorded as who challenged and who was shot.")
-    unknown = sorted(map(str, set(entry) - {"challenger", "shot"}))
-    if unknown:
-        raise IllegalAction(f"A duel records only the challenger and who was shot, not {unknown}.")
-    if "challenger" not in entry or "shot" not in entry:
-        raise IllegalAction("Say who challenged and who was shot (or that nobody was).")
-    challenger, shot = entry["challenger"], entry["shot"]
-    if isinstance(challenger, bool) or challenger not in (0, 1):
-        raise IllegalAction("The challenger must be player 1 or player 2.")
-    if shot is not None and (isinstance(shot, bool) or shot not in (0, 1)):
-        raise IllegalAction("The player shot must be player 1, player 2 or nobody.")
-    return {"challenger": challenger, "shot": shot}
+NOBODY = "none"
+KEYS = ("challenger", "shot")
 
 
-def check_sheet(rows: Any, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """All rows normalised, or :class:`IllegalAction` naming the first bad duel."""
-    limit = check_options(options)["shots_to_lose"]
-    if not isinstance(rows, list):
-        raise IllegalAction("A score sheet is a list of duels.")
-    checked: list[dict[str, Any]] = []
-    shots = [0, 0]
-    for number, row in enumerate(rows, start=1):
-        try:
-            entry = check_entry(row)
-        except IllegalAction as error:
-            raise IllegalAction(f"Duel {number}: {error.message}") from None
-        if max(shots) >= limit:
+def _seat(value: Any) -> bool:
+    return is_whole(value) and value in (0, 1)
+
+
+class CallTheShotSheet(Sheet):
+    """The sheet of two named players; option ``shots_to_lose``."""
+
+    spec = SPEC
+
+    @property
+    def limit(self) -> int:
+        return self.options["shots_to_lose"]
+
+    # -- one duel -------------------------------------------------------------------------
+
+    def check_row(self, index: int, facts: Any, before: list[Any]) -> dict[str, Any]:
+        """Duel ``index`` (from 0) checked against the duels ``before`` it."""
+        number = index + 1
+        a, b = self.names
+
+        def refuse(message: str, **where: Any) -> SheetError:
+            return SheetError(f"Duel {number}: {message}", round=number, **where)
+
+        if not isinstance(facts, dict):
+            raise refuse("record who challenged and who was shot.")
+        unknown = sorted(map(str, set(facts) - set(KEYS)))
+        if unknown:
+            raise refuse(f"a duel records only the challenger and who was shot, not {unknown}.")
+        if "challenger" not in facts:
+            raise refuse("say who challenged.", field="challenger")
+        if "shot" not in facts:
+            raise refuse("say who was shot (or that nobody was).", field="shot")
+        challenger, shot = facts["challenger"], facts["shot"]
+        if not _seat(challenger):
+            raise refuse(f"the challenger must be {a} or {b}.", field="challenger")
+        if shot is not None and not _seat(shot):
+            raise refuse(f"the player shot must be {a}, {b} or nobody.", field="shot")
+        shots = self._shots(before)
+        if max(shots) >= self.limit:
             loser = shots.index(max(shots))
-            raise IllegalAction(
-                f"Duel {number}: the game already ended in duel {number - 1}, when "
-                f"{_player(loser)} took shot number {limit}."
+            raise refuse(
+                f"the game already ended in duel {number - 1}, when {self.names[loser]} took "
+                f"shot number {self.limit}.",
+                player=loser,
             )
-        if checked and entry["challenger"] == checked[-1]["challenger"]:
-            raise IllegalAction(
-                f"Duel {number}: {_player(entry['challenger'])} challenged duel {number - 1}, "
-                f"so {_player(1 - entry['challenger'])} challenges this one."
+        if before and challenger == before[-1]["challenger"]:
+            raise refuse(
+                f"{self.names[challenger]} challenged duel {number - 1}, so "
+                f"{self.names[1 - challenger]} challenges this one.",
+                player=challenger,
+                field="challenger",
             )
-        if entry["shot"] is not None:
-            shots[entry["shot"]] += 1
-        checked.append(entry)
-    return checked
+        return {"challenger": challenger, "shot": shot}
 
+    @staticmethod
+    def _shots(rows: list[dict[str, Any]]) -> list[int]:
+        shots = [0, 0]
+        for row in rows:
+            if row["shot"] is not None:
+                shots[row["shot"]] += 1
+        return shots
 
-def add(rows: list, entry: Any, options: dict[str, Any] | None = None) -> list[dict]:
-    """The rows with ``entry`` appended as the next duel."""
-    return check_sheet([*rows, entry], options)
+    # -- the whole sheet ------------------------------------------------------------------
 
+    def summary(self, rows: list) -> dict[str, Any]:
+        """Beside the common block (``totals`` are the shots each player took; fewer is
+        better): ``shots_to_lose``, ``loser`` (a seat, None while the game goes on) and
+        ``next`` (``{"duel", "challenger", "defaults"}``; ``challenger`` is None before the
+        first duel, when the table tosses for it; None once over). Each row holds
+        ``duel``, ``challenger``, ``shot`` and ``shots`` (running, per player)."""
+        duels = self.check(rows)
+        shots = [0, 0]
+        done = []
+        for number, facts in enumerate(duels, start=1):
+            if facts["shot"] is not None:
+                shots[facts["shot"]] += 1
+            done.append({"duel": number, **facts, "shots": list(shots)})
+        loser = next((seat for seat in (0, 1) if shots[seat] >= self.limit), None)
+        over = loser is not None
+        following = None
+        if not over:
+            challenger = 1 - duels[-1]["challenger"] if duels else None
+            following = {
+                "duel": len(duels) + 1,
+                "challenger": challenger,
+                "defaults": {} if challenger is None else {"challenger": challenger},
+            }
+        return self.common(
+            totals=shots,
+            over=over,
+            rows=done,
+            winners=[] if loser is None else [1 - loser],
+            next=following,
+            shots_to_lose=self.limit,
+            loser=loser,
+        )
 
-def replace(rows: list, index: int, entry: Any, options: dict[str, Any] | None = None) -> list:
-    """The rows with duel ``index`` (0-based) corrected to ``entry``."""
-    _check_index(rows, index)
-    return check_sheet([*rows[:index], entry, *rows[index + 1 :]], options)
+    # -- the round form -------------------------------------------------------------------
 
+    def choices(self, field: Field) -> list[tuple[str, str]]:
+        if field.name == "shot":
+            return [("0", self.names[0]), ("1", self.names[1]), (NOBODY, "Nobody (a tie)")]
+        return []
 
-def delete(rows: list, index: int, options: dict[str, Any] | None = None) -> list[dict]:
-    """The rows without duel ``index`` (0-based); refused if the rest would not alternate."""
-    _check_index(rows, index)
-    return check_sheet([*rows[:index], *rows[index + 1 :]], options)
+    def facts_from_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        shot = values["shot"]
+        return {"challenger": values["challenger"], "shot": None if shot == NOBODY else int(shot)}
 
-
-def _check_index(rows: list, index: Any) -> None:
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(rows):
-        raise IllegalAction("There is no such duel on this sheet.")
-
-
-def summary(rows: Any, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Totals for display: shots per player, running shots per duel, the next challenger
-    (``None`` before the first duel, when the table tosses for it, and once the game is
-    over), the loser and the winner (``None`` while the game goes on)."""
-    limit = check_options(options)["shots_to_lose"]
-    checked = check_sheet(rows, options)
-    shots = [0, 0]
-    running = []
-    for number, entry in enumerate(checked, start=1):
-        if entry["shot"] is not None:
-            shots[entry["shot"]] += 1
-        running.append({"duel": number, **entry, "shots": list(shots)})
-    loser = next((seat for seat in (0, 1) if shots[seat] >= limit), None)
-    over = loser is not None
-    next_challenger = None if over or not checked else 1 - checked[-1]["challenger"]
-    return {
-        "duels": running,
-        "shots": shots,
-        "shots_to_lose": limit,
-        "next_challenger": next_challenger,
-        "over": over,
-        "loser": loser,
-        "winner": None if loser is None else 1 - loser,
-    }
+    def values_of(self, facts: Any) -> dict[str, Any]:
+        shot = facts["shot"]
+        return {"challenger": facts["challenger"], "shot": NOBODY if shot is None else str(shot)}

@@ -1,4 +1,5 @@
-"""Helpers for the Call the Shot tests: explicit deals, scripted duels and the leak check."""
+"""Helpers for the Call the Shot tests: explicit deals and scripted duels (the sweep's leak
+and conservation checks are in :mod:`.checks`)."""
 
 from __future__ import annotations
 
@@ -83,64 +84,3 @@ def duel(plays0, plays1, caller, held0=(), held1=(), face_up=(), **options):
     assert state.to_act() == [caller]
     act(state, "call")
     return state, state.results[-1]
-
-
-# -- hidden information ------------------------------------------------------------------
-
-#: Each card id mapped to a different one.
-OTHER = {card: CARDS[(i + 1) % len(CARDS)] for i, card in enumerate(CARDS)}
-
-VIEW_KEYS = {
-    "game", "seat", "phase", "duel", "first_challenger", "challenger", "turn", "shots",
-    "shots_to_lose", "loser", "winner", "face_up", "claims", "hand_counts", "face_down_count",
-    "can_call", "must_call", "last_duel", "duels",
-}  # fmt: skip
-SEAT_KEYS = {"hand", "my_plays", "my_turn"}
-RESULT_KEYS = {
-    "duel", "challenger", "caller", "claims", "revealed", "coward", "shot", "reason", "shots",
-}  # fmt: skip
-REVEALED_KEYS = {"card", "deadly_aim", "value", "from_hand"}
-
-
-def disguise(state, seat):
-    """A copy of ``state`` in which every card ``seat`` may not see is a different card (and
-    the seed differs too): the face-down set-aside cards, and the other hand and face-down
-    plays (both hands and all plays for the table view)."""
-    copy = GAME.state_from_dict(state.to_dict())
-    copy.seed = state.seed + 1
-    copy.face_down = [OTHER[c] for c in copy.face_down]
-    for s in (0, 1):
-        if s != seat:
-            copy.hands[s] = [OTHER[c] for c in copy.hands[s]]
-            for play in copy.played[s]:
-                play["card"] = OTHER[play["card"]]
-    return copy
-
-
-def leak_check(state, seat, view) -> None:
-    """Fails when ``view`` depends on anything ``seat`` must not see: the same view must
-    come out of a state whose hidden cards were all changed. Also checks the keys."""
-    other = disguise(state, seat)
-    assert other.face_down != state.face_down
-    assert other.view(seat) == view, f"the view of seat {seat} depends on hidden cards"
-    assert set(view) == VIEW_KEYS | (SEAT_KEYS if seat is not None else set())
-    for result in view["duels"]:
-        assert set(result) == RESULT_KEYS
-        for revealed in result["revealed"]:
-            assert set(revealed) == REVEALED_KEYS
-    if seat is not None:
-        assert view["hand"] == state.hands[seat]
-
-
-def conservation_check(state) -> None:
-    """All 14 cards are somewhere in the current duel, and the bookkeeping adds up."""
-    played = [[p["card"] for p in plays] for plays in state.played]
-    every = state.hands[0] + state.hands[1] + state.face_up + state.face_down
-    assert Counter(every + played[0] + played[1]) == Counter(DECK)
-    assert len(state.face_up) == 2 and len(state.face_down) == 2
-    for s in (0, 1):
-        assert len(state.hands[s]) + len(played[s]) == 5
-    c = state.challenger
-    assert len(played[c]) - len(played[1 - c]) in (0, 1), "turns did not alternate"
-    assert state.shots == [sum(r["shot"] == s for r in state.results) for s in (0, 1)]
-    assert max(state.shots) <= state.options["shots_to_lose"]

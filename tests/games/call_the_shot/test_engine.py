@@ -9,7 +9,8 @@ from companion.games.base import IllegalAction
 from companion.games.call_the_shot.rules import CARDS, DECK
 from companion.games.cards import rng, shuffled
 
-from .helpers import EXAMPLE, GAME, act, conservation_check, duel, make_deal, new
+from .checks import conservation_check
+from .helpers import EXAMPLE, GAME, act, duel, make_deal, new
 
 
 def play_until(state, chooser, stop):
@@ -355,7 +356,9 @@ def test_the_first_player_to_take_enough_shots_loses(shots_to_lose, seed):
     assert state.scores() == state.shots
     assert state.to_act() == [] and state.legal_actions(0) == state.legal_actions(1) == []
     view = state.view(None)
-    assert (view["loser"], view["winner"], view["phase"]) == (loser, 1 - loser, "over")
+    assert (view["loser"], view["winners"], view["phase"]) == (loser, [1 - loser], "over")
+    assert view["scores"] == state.shots and view["over"] is True
+    assert state.winners() == [1 - loser]
     with pytest.raises(IllegalAction, match="The game is over"):
         state.apply(1 - loser, {"type": "call"})
 

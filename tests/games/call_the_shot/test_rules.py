@@ -1,10 +1,7 @@
-"""The cards and the option of Call the Shot."""
+"""The cards of Call the Shot and how a duel is decided."""
 
 from collections import Counter
 
-import pytest
-
-from companion.games.base import IllegalAction
 from companion.games.call_the_shot import rules
 
 
@@ -35,30 +32,3 @@ def test_a_deadly_aim_doubles_the_printed_value():
     assert rules.card_value("shoot_to_kill", aimed=True) == 10
     assert rules.card_value("shoot_to_kill", aimed=False) == 5
     assert rules.card_value("man_of_honour", aimed=True) == 0
-
-
-def test_shots_to_lose_defaults_to_three_and_is_idempotent():
-    assert rules.check_options({}) == {"shots_to_lose": 3}
-    assert rules.check_options(None) == {"shots_to_lose": 3}
-    assert rules.check_options(rules.check_options({"shots_to_lose": 5})) == {"shots_to_lose": 5}
-
-
-@pytest.mark.parametrize("shots", [1, 9])
-def test_shots_to_lose_range(shots):
-    assert rules.check_options({"shots_to_lose": shots}) == {"shots_to_lose": shots}
-
-
-@pytest.mark.parametrize(
-    ("options", "message"),
-    [
-        ({"shots_to_lose": 0}, "from 1 to 9"),
-        ({"shots_to_lose": 10}, "from 1 to 9"),
-        ({"shots_to_lose": "3"}, "whole number"),
-        ({"shots_to_lose": 2.5}, "whole number"),
-        ({"shots_to_lose": True}, "whole number"),
-        ({"rounds": 3}, "no option rounds"),
-    ],
-)
-def test_bad_options_are_refused(options, message):
-    with pytest.raises(IllegalAction, match=message):
-        rules.check_options(options)

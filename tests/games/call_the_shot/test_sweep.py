@@ -5,7 +5,8 @@ from pathlib import Path
 
 from tests.games.sweep import run_sweep
 
-from .helpers import GAME, conservation_check, leak_check
+from .checks import conservation_check, leak_check
+from .helpers import GAME
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -6,7 +6,8 @@ import pytest
 
 from companion.games.call_the_shot.engine import CallTheShotState
 
-from .helpers import GAME, act, disguise, duel, leak_check, make_deal, new
+from .checks import disguise, leak_check
+from .helpers import GAME, act, duel, make_deal, new
 
 DEAL = make_deal(
     ["headshot", "deadly_aim", "shoot_to_kill", "man_of_honour", "man_of_honour"],
@@ -24,7 +25,7 @@ def test_a_seat_sees_its_hand_the_face_up_cards_claims_counts_and_shots():
     assert view["face_up"] == ["deadly_aim", "headshot"]
     assert view["claims"] == [["headshot"], ["man_of_honour"]]
     assert view["hand_counts"] == [4, 4] and view["face_down_count"] == 2
-    assert view["shots"] == [0, 0] and view["shots_to_lose"] == 3
+    assert view["scores"] == [0, 0] and view["shots_to_lose"] == 3
     assert (view["turn"], view["my_turn"], view["can_call"]) == (0, True, True)
     assert view["my_plays"] == [{"card": "deadly_aim", "claim": "headshot"}]
     assert state.view(1)["my_plays"] == [{"card": "coward", "claim": "man_of_honour"}]

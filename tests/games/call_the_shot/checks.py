@@ -1,0 +1,77 @@
+"""Call the Shot checks for the generic sweep: ``leak_check(state, seat, view)`` and
+``conservation_check(state)``.
+
+The leak check proves that a view hides what it must: it rebuilds the state with every
+card the viewer may not see changed (and the seed too) and asserts the view is the same.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from companion.games import GAMES
+from companion.games.call_the_shot.rules import CARDS, DECK
+
+GAME = GAMES["call_the_shot"]
+
+# -- hidden information ------------------------------------------------------------------
+
+#: Each card id mapped to a different one.
+OTHER = {card: CARDS[(i + 1) % len(CARDS)] for i, card in enumerate(CARDS)}
+
+#: The common block every view carries (see ``State.view``).
+COMMON_KEYS = {"game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt"}
+VIEW_KEYS = COMMON_KEYS | {
+    "phase", "duel", "first_challenger", "challenger", "turn", "shots_to_lose", "loser",
+    "face_up", "claims", "hand_counts", "face_down_count", "can_call", "must_call",
+    "last_duel", "duels",
+}  # fmt: skip
+SEAT_KEYS = {"hand", "my_plays", "my_turn"}
+RESULT_KEYS = {
+    "duel", "challenger", "caller", "claims", "revealed", "coward", "shot", "reason", "shots",
+}  # fmt: skip
+REVEALED_KEYS = {"card", "deadly_aim", "value", "from_hand"}
+
+
+def disguise(state, seat):
+    """A copy of ``state`` in which every card ``seat`` may not see is a different card (and
+    the seed differs too): the face-down set-aside cards, and the other hand and face-down
+    plays (both hands and all plays for the table view)."""
+    copy = GAME.state_from_dict(state.to_dict())
+    copy.seed = state.seed + 1
+    copy.face_down = [OTHER[c] for c in copy.face_down]
+    for s in (0, 1):
+        if s != seat:
+            copy.hands[s] = [OTHER[c] for c in copy.hands[s]]
+            for play in copy.played[s]:
+                play["card"] = OTHER[play["card"]]
+    return copy
+
+
+def leak_check(state, seat, view) -> None:
+    """Fails when ``view`` depends on anything ``seat`` must not see: the same view must
+    come out of a state whose hidden cards were all changed. Also checks the keys."""
+    other = disguise(state, seat)
+    assert other.face_down != state.face_down
+    assert other.view(seat) == view, f"the view of seat {seat} depends on hidden cards"
+    assert set(view) == VIEW_KEYS | (SEAT_KEYS if seat is not None else set())
+    for result in view["duels"]:
+        assert set(result) == RESULT_KEYS
+        for revealed in result["revealed"]:
+            assert set(revealed) == REVEALED_KEYS
+    if seat is not None:
+        assert view["hand"] == state.hands[seat]
+
+
+def conservation_check(state) -> None:
+    """All 14 cards are somewhere in the current duel, and the bookkeeping adds up."""
+    played = [[p["card"] for p in plays] for plays in state.played]
+    every = state.hands[0] + state.hands[1] + state.face_up + state.face_down
+    assert Counter(every + played[0] + played[1]) == Counter(DECK)
+    assert len(state.face_up) == 2 and len(state.face_down) == 2
+    for s in (0, 1):
+        assert len(state.hands[s]) + len(played[s]) == 5
+    c = state.challenger
+    assert len(played[c]) - len(played[1 - c]) in (0, 1), "turns did not alternate"
+    assert state.shots == [sum(r["shot"] == s for r in state.results) for s in (0, 1)]
+    assert max(state.shots) <= state.options["shots_to_lose"]
