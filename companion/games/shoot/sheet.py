@@ -19,11 +19,12 @@ and ``dealer`` (the seat that dealt first, default 0).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..base import Sheet
 from ..errors import SheetError
-from ..spec import is_whole
+from ..spec import field_key, is_whole
 from . import rules
 from .spec import SPEC
 
@@ -127,6 +128,28 @@ class ShootSheet(Sheet):
         )
 
     # -- the round form -------------------------------------------------------------------
+
+    def read(self, form: Mapping[str, str], stage: str | None = None) -> dict[str, list[int]]:
+        """The boxes ``bids-<seat>`` and ``tricks-<seat>`` as whole numbers; a box without
+        one raises :class:`SheetError` at that box, naming its player. The range depends on
+        the deal's hand size, so :meth:`check_row` checks it when the deal is added."""
+        facts: dict[str, list[int]] = {}
+        for field, label in FIELDS:
+            values = []
+            for seat, name in enumerate(self.names):
+                key = field_key(field, seat)
+                text = str(form.get(key) or "").strip()
+                try:
+                    values.append(int(text))
+                except ValueError:
+                    message = (
+                        f"Enter {name}'s {label}."
+                        if not text
+                        else f"{name}'s {label}: enter a whole number."
+                    )
+                    raise SheetError(message, player=seat, field=key) from None
+            facts[field] = values
+        return facts
 
     def facts_from_values(self, values: dict[str, Any]) -> dict[str, list[int]]:
         return {field: list(values[field]) for field, _ in FIELDS}

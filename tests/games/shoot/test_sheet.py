@@ -223,13 +223,24 @@ def test_read_a_form_and_values_round_trip():
 
 @pytest.mark.parametrize(
     ("change", "key"),
-    [({"bids-1": ""}, "bids-1"), ({"tricks-2": "x"}, "tricks-2"), ({"bids-0": "-1"}, "bids-0")],
+    [({"bids-1": ""}, "bids-1"), ({"tricks-2": "x"}, "tricks-2"), ({"bids-0": "1.5"}, "bids-0")],
 )
 def test_read_refuses_a_bad_box_naming_it(change, key):
     form = {**form_of([1, 0, 2], [1, 0, 2]), **change}
     with pytest.raises(SheetError) as error:
         book().read(form)
     assert error.value.field == key
+    assert error.value.player == int(key[-1])
+    assert book().names[int(key[-1])] in error.value.message
+
+
+def test_the_range_of_a_box_is_the_deals_hand_size():
+    # read types the boxes; the deal's own hand size bounds them when the deal is added.
+    sheet = book()
+    facts = sheet.read(form_of([-1, 0, 2], [1, 0, 2]))
+    with pytest.raises(SheetError) as error:
+        sheet.add([], facts)
+    assert (error.value.field, error.value.player) == ("bids", 0)
 
 
 def test_spec_fields_are_the_stored_facts():
