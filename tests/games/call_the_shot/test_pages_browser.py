@@ -1,0 +1,71 @@
+"""Call the Shot's score sheet in a real browser (Debian's Chromium through Playwright),
+phone width, CSRF on: the next challenger prefilled after each duel, a refused duel
+explained next to its box. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page.
+(The Play table with two phones and the host: tests/e2e/test_table_play.py.)"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ...browser import PHONE
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    page.console_errors = []
+    page.on(
+        "console",
+        lambda message: (
+            page.console_errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    yield page
+    context.close()
+
+
+def check(page, name: str) -> None:
+    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
+    faults = [
+        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
+    ]
+    assert not faults, (name, faults)
+    folder = os.environ.get("SCORE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
+    page.goto(base_url + "/score/new/call_the_shot")
+    page.fill("#players-0", "Ann")
+    page.fill("#players-1", "Bartholomew-Longname")
+    check(page, "cts-new")
+    page.get_by_role("button", name="Start the sheet").click()
+    assert "toss for who challenges first" in page.inner_text("#status")
+    page.check("input[name=challenger][value='0']")
+    page.check("input[name=shot][value='1']")
+    page.get_by_role("button", name="Add duel 1").click()
+    assert "Duel 1 added." in page.inner_text(".flashes")
+    assert "Bartholomew-Longname challenges" in page.inner_text("#status")
+    assert page.is_checked("input[name=challenger][value='1']")
+    page.check("input[name=shot][value='none']")
+    page.get_by_role("button", name="Add duel 2").click()
+    assert "Ann challenges" in page.inner_text("#status")
+    check(page, "cts-sheet")
+    # Bartholomew challenged duel 2: challenging duel 3 too is refused next to the box.
+    page.check("input[name=challenger][value='1']")
+    page.check("input[name=shot][value='0']")
+    page.get_by_role("button", name="Add duel 3").click()
+    assert "so Ann challenges this one" in page.inner_text("#challenger-error")
+    check(page, "cts-refused")
+    page.get_by_role("button", name="Undo last duel").click()
+    assert "Duel 2 removed." in page.inner_text(".flashes")

@@ -1,0 +1,126 @@
+"""Shoot!'s pages in a real browser (Debian's Chromium through Playwright), phone width,
+CSRF on: start a sheet through the form, enter deals, see a refused deal explained and
+the live tricks count, edit, undo; a Play table with a phone seat mid-deal. Every page
+fits a 390 px screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ...browser import PHONE, Server, wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    page.console_errors = []
+    page.on(
+        "console",
+        lambda message: (
+            page.console_errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    yield page
+    context.close()
+
+
+def check(page, name: str) -> None:
+    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
+    # A refused form answers 422/409 on purpose; anything else (a CSP block) is a fault.
+    faults = [
+        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
+    ]
+    assert not faults, (name, faults)
+    folder = os.environ.get("SCORE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
+    page.goto(base_url + "/score")
+    page.get_by_role("link", name="Shoot!").click()
+    for i, name in enumerate(["Ann", "Bo", "<b>Cy</b>", "Dee", "Eve Longname-Smith"]):
+        page.fill(f"#players-{i}", name)
+    page.check("input[name=opt_chips]")
+    check(page, "shoot-new")
+    page.get_by_role("button", name="Start the sheet").click()
+    assert "Next: deal 1 of 10" in page.inner_text("#status")
+    assert page.locator("text=<b>Cy</b>").count() >= 1  # shown as text, not markup
+    for deal, (bids, tricks) in enumerate(
+        [([2, 2, 2, 2, 2], [2, 2, 2, 2, 2]), ([1, 3, 0, 2, 2], [1, 4, 0, 2, 2])]
+    ):
+        for seat in range(5):
+            page.fill(f"#bids-{seat}", str(bids[seat]))
+            page.fill(f"#tricks-{seat}", str(tricks[seat]))
+        page.get_by_role("button", name=f"Add deal {deal + 1}").click()
+        assert f"Deal {deal + 1} added." in page.inner_text(".flashes")
+    check(page, "shoot-sheet")
+    # A deal whose tricks do not add up: refused, explained, the entries kept.
+    for seat in range(5):
+        page.fill(f"#bids-{seat}", "1")
+        page.fill(f"#tricks-{seat}", "1")
+    # The live count (static/js/score.js) warns before the form is sent.
+    assert page.inner_text("[data-tricks-sum]") == "Tricks entered: 5 of 8"
+    assert "sum-off" in page.get_attribute("[data-tricks-sum]", "class")
+    page.get_by_role("button", name="Add deal 3").click()
+    assert "the tricks add up to 5, but 8 tricks were played" in page.inner_text("#form-errors")
+    assert page.input_value("#tricks-4") == "1"
+    check(page, "shoot-refused")
+    # A box without a number: the message is next to it, naming the player.
+    page.fill("#bids-1", "")
+    page.get_by_role("button", name="Add deal 3").click()
+    assert page.inner_text("#bids-1-error") == "Enter Bo's bid."
+    page.get_by_role("link", name="Edit deal 2").click()
+    assert page.input_value("#tricks-1") == "4"
+    check(page, "shoot-edit")
+    page.get_by_role("link", name="Cancel").click()
+    page.get_by_role("button", name="Undo last deal").click()
+    assert "Deal 2 removed." in page.inner_text(".flashes")
+    assert "Next: deal 2 of 10" in page.inner_text("#status")
+
+
+def test_a_shoot_table_on_a_phone(make_app, browser):
+    server = Server(make_app(TESTING=False))
+    try:
+        host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        host.goto(server.url + "/play/shoot")
+        form = browser.new_context(viewport=PHONE).new_page()
+        form.goto(server.url + "/play/shoot")
+        check(form, "shoot-new-table")
+        host.locator("#players").select_option("2")
+        host.locator("input[name=opt_schedule][value=other]").check()
+        host.locator("input[name=opt_schedule_other]").fill("3, 2, 1")
+        host.locator("button[type=submit]").click()
+        host.wait_for_url("**/t/*")
+        code = host.locator("#host").get_attribute("data-code")
+        phones = []
+        for name in ("Ann", "Bo"):
+            phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+            phone.console_errors = []
+            phone.on(
+                "console",
+                lambda m, p=phone: p.console_errors.append(m.text) if m.type == "error" else None,
+            )
+            phone.goto(f"{server.url}/t/{code}/seat")
+            phone.locator("#join-name").fill(name)
+            phone.locator("#join-form button[type=submit]").click()
+            phone.locator("#play").wait_for(state="visible")
+            phones.append(phone)
+        for phone in phones:
+            wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 3")
+        board = phones[0].locator("#board").inner_text()
+        assert "Deal\n1 of 3 (3 cards)" in board and "sealed until all are in" in board
+        assert "Trump" in board
+        check(phones[0], "shoot-seat")
+        assert "1 of 3 (3 cards)" in host.locator("#board").inner_text()
+    finally:
+        server.stop()
