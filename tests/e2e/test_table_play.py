@@ -1,6 +1,8 @@
 """Engine mode in a real browser: the host starts a Call the Shot table, two phones (each
 its own browser context) join, each plays a card and one calls; the host screen follows
-live, with no console error and no sideways scrolling on the phones."""
+live (the game's board module, its card names from the embedded faces, the engine's
+prompts and action labels), with no console error and no sideways scrolling on the
+phones."""
 
 from __future__ import annotations
 
@@ -27,12 +29,35 @@ def my_turn(phone) -> bool:
     return phone.evaluate("document.getElementById('seat-page').classList.contains('is-my-turn')")
 
 
-def play_first_card(phone) -> None:
+def play_first_card(phone) -> tuple[str, str]:
+    """Play the first card, saying the first claim offered (a Man of Honour has only one:
+    the truth, and no choice is shown); the claim button's and the confirm button's words."""
     phone.locator("#hand button.hand-card:not([disabled])").first.click()
     options = phone.locator("#choices .option-list button.choice-button")
+    said = ""
     if options.count():
+        said = options.first.inner_text()
         options.first.click()
-    phone.locator("#confirm-button").click()
+    confirm = phone.locator("#confirm-button")
+    words = confirm.inner_text()
+    confirm.click()
+    return said, words
+
+
+def table_state(server, code):
+    """The engine's state of the table, and the card faces its pages embed."""
+    from companion.games import GAMES
+    from companion.tables import service
+
+    with server.app.app_context():
+        table = service.get_table(code)
+        game = GAMES[table.game]
+        return game.state_from_dict(table.state), game.card_faces(table.options)
+
+
+def text_of(page, selector: str) -> str:
+    """The text shown in ``selector``, whitespace collapsed (a term and its value apart)."""
+    return " ".join(page.locator(selector).inner_text().split())
 
 
 def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser):
@@ -65,14 +90,30 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
         wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 5")
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
-    # Each phone plays one card, in turn.
+    # The board is the game's own (its module loaded): the duel, the challenger, the shots.
+    board = text_of(host, "#board")
+    assert "Duel 1" in board and "Shots taken Ann 0, Bob 0 (out at 3)" in board, board
+    # The phone to play reads the engine's prompt; the other one waits for it.
+    opener = next(p for p in phones if my_turn(p))
+    state, faces = table_state(server, code)
+    assert text_of(opener, "#status") == state.prompt(state.turn)
+    assert text_of(next(p for p in phones if p is not opener), "#status") == "Waiting for " + (
+        ("Ann", "Bob")[state.turn] + "."
+    )
+
+    # Each phone plays one card, in turn, saying what it is: the engine's words for the
+    # action on the confirm button ("Play Coward, say “Headshot”"), the claim alone on the
+    # choice ("Say “Headshot”").
     played = 0
     for _ in range(40):
         if played == 2:
             break
         for phone in phones:
             if my_turn(phone):
-                play_first_card(phone)
+                said, words = play_first_card(phone)
+                assert words.startswith("Play ") and ", say “" in words, words
+                if said:  # the short label is the claim of the engine's words
+                    assert said == "Say " + words.split(", say ")[1], (said, words)
                 played += 1
                 wait_until(
                     phone, "!document.getElementById('seat-page').classList.contains('is-my-turn')"
@@ -87,6 +128,13 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
         "[...document.querySelectorAll('.seats-table tbody tr')]"
         ".every(r => !r.textContent.includes('none yet'))",
     )
+    # Each seat's claim is named as its card face says (the names are not typed in JS).
+    state, faces = table_state(server, code)
+    claims = state.view(None)["claims"]
+    rows = host.locator(".seats-table tbody tr").all_text_contents()
+    assert len(rows) == 2 and all(len(said) == 1 for said in claims)
+    for seat, row in enumerate(rows):
+        assert faces[claims[seat][0]]["text"] in row, (row, claims)
 
     # The next player calls the shot: the duel is settled and the host shows it at once.
     caller = next(p for p in phones if my_turn(p))
@@ -94,7 +142,21 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     assert caller.locator("#confirm-button").inner_text() == "Call the shot"
     caller.locator("#confirm-button").click()
     wait_until(host, "document.getElementById('board').textContent.includes('Last duel (1)')")
-    wait_until(host, "document.getElementById('board').textContent.includes('called')")
+    # The settled duel in words: who called, both revealed cards, the result; the shots
+    # from the view's common block.
+    state, faces = table_state(server, code)
+    view, names = state.view(None), ("Ann", "Bob")
+    last = view["last_duel"]
+    board = text_of(host, "#board")
+    assert f"{names[last['caller']]} called. Revealed: " in board, board
+    for seat, shown in enumerate(last["revealed"]):
+        if shown:
+            assert f"{names[seat]}: {faces[shown['card']]['text']}" in board, board
+    result = "nobody was shot" if last["shot"] is None else f"{names[last['shot']]} took a shot"
+    assert f"Result: {result}" in board, board
+    shots = ", ".join(f"{names[s]} {n}" for s, n in enumerate(view["scores"]))
+    assert f"Shots taken {shots} (out at 3)" in board, board
+    assert view["scores"] == [int(last["shot"] == s) for s in (0, 1)]
 
     # The host (this browser holds the host token) takes the call back: two taps.
     undo = host.locator("#undo-button")
