@@ -7,6 +7,8 @@ import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, seatName,
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
+// The token leaves the address bar first, before anything waits on the network.
+let token = adoptToken(code, "seat", "token");
 const faces = readFaces();
 const gameModule = await loadGameModule(root);
 const joinForm = document.getElementById("join-form");
@@ -22,7 +24,6 @@ const cancelButton = document.getElementById("cancel-button");
 const actError = document.getElementById("act-error");
 const wake = new WakeLock();
 
-let token = adoptToken(code, "seat", "token");
 let env = null;
 let picked = null; // index in hand of the card picked (single-card actions)
 let pickedSet = new Set(); // indexes picked for a many-card action (ditch)

@@ -5,9 +5,11 @@ import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 
 const root = document.getElementById("host");
+const code = root.dataset.code;
+// The token leaves the address bar first, before anything waits on the network.
+let hostToken = adoptToken(code, "host", "host");
 const faces = readFaces();
 const gameModule = await loadGameModule(root);
-const code = root.dataset.code;
 const status = document.getElementById("status");
 const board = document.getElementById("board");
 const seatList = document.getElementById("seat-list");
@@ -15,7 +17,6 @@ const tools = document.getElementById("host-tools");
 const undoButton = document.getElementById("undo-button");
 const wake = new WakeLock();
 
-let hostToken = adoptToken(code, "host", "host");
 let current = null;
 let shownSeats = null;
 
