@@ -33,7 +33,6 @@ from typing import Any, ClassVar
 from .errors import IllegalAction, SheetError
 from .spec import PLAY, SCORE, Field, Spec, check_options, read_fields, winners
 
-
 Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -391,7 +390,8 @@ class Sheet:
             "side_names": self.side_names(),
             "totals": list(totals),
             "over": over,
-            "winners": own.get("winners") or (winners(totals, self.spec.lower_wins) if over else []),
+            "winners": own.get("winners")
+            or (winners(totals, self.spec.lower_wins) if over else []),
         }
 
     # -- the round form ------------------------------------------------------------------
@@ -402,7 +402,12 @@ class Sheet:
 
     def read(self, form: Mapping[str, str], stage: str | None = None) -> Any:
         """A submitted round form -> the round's facts (:class:`SheetError` at a box)."""
-        values = read_fields(
+        return self.facts_from_values(self.read_values(form, stage))
+
+    def read_values(self, form: Mapping[str, str], stage: str | None = None) -> dict[str, Any]:
+        """A submitted round form -> typed values of the fields (of ``stage`` only, if
+        given), each box checked (:class:`SheetError` at a box)."""
+        return read_fields(
             self.spec.sheet_fields,
             form,
             self.players,
@@ -410,7 +415,6 @@ class Sheet:
             self.choices,
             stage=stage,
         )
-        return self.facts_from_values(values)
 
     def facts_from_values(self, values: dict[str, Any]) -> Any:
         """Typed form values -> the facts to store (by default the same)."""

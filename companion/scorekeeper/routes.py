@@ -40,7 +40,7 @@ from .. import codes
 from ..extensions import db
 from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
-from ..games.spec import form_values, read_fields
+from ..games.spec import form_values
 from ..models import ScoreEntry, ScoreSheet, utcnow
 from .forms import (
     ConfirmForm,
@@ -234,14 +234,7 @@ def entry_form(keeper: Sheet, args, values: dict[str, Any] | None):
             return round_form(keeper, CHOOSE, values=values or {}), CHOOSE
         form = round_form(keeper, formdata=_merged(keeper, args, values), hidden=True)
         try:
-            read_fields(
-                keeper.spec.sheet_fields,
-                args,
-                keeper.players,
-                len(keeper.sides()),
-                keeper.choices,
-                stage=CHOOSE,
-            )
+            keeper.read_values(args, stage=CHOOSE)
         except IllegalAction as error:
             form = round_form(keeper, CHOOSE, formdata=args)
             refuse(form, error)

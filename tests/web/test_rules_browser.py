@@ -59,7 +59,9 @@ def test_typing_filters_without_a_page_load(base_url, page):
     wait_until(page, "location.pathname === '/rules' && window.__stayed === true")
     wait_until(page, "document.querySelector('#rules-results a').hash === '#first-shot'")
     links = result_links(page)
-    assert "/rules/shoot#follow-suit" in links and "/rules/pirate_tricks#follow-suit" in links
+    # Results from every game's page, in place (which rules match is test_rules.py's job).
+    assert "/rules/shoot#follow-suit" in links
+    assert len({link.partition("#")[0] for link in links}) >= 2
 
     page.locator("#rules-search").press("Enter")  # handled in place, no form submission
     page.wait_for_timeout(200)

@@ -216,6 +216,9 @@ def test_envelope_is_the_engines_view_of_that_seat_only(table_players, game):
             assert env["seat"] == seat
             assert env["view"] == json.loads(json.dumps(state.view(seat)))
             assert env["legal"] == json.loads(json.dumps(state.legal_actions(seat)))
+            # One label per legal action, in the order of `legal`: the engine's words.
+            assert env["labels"] == [state.describe(a) for a in state.legal_actions(seat)]
+            assert all(isinstance(label, str) and label for label in env["labels"])
             mine = env["view"].get("hand") or []
             for other in range(players.players):
                 theirs = state.view(other).get("hand") or []
@@ -237,9 +240,11 @@ def test_a_call_the_shot_game_plays_to_the_end_over_http(table_players):
     end = players.envelope(0)
     state = players.state()
     assert end["over"] is True and state.is_over()
-    assert end["scores"] == state.scores()
-    assert end["legal"] == [] and end["to_act"] == []
-    assert max(end["scores"]) >= 0 and end["view"]["loser"] in (0, 1)
+    assert end["scores"] == state.scores() == end["view"]["scores"]
+    assert end["legal"] == [] and end["to_act"] == [] and end["labels"] == []
+    loser = end["view"]["loser"]
+    assert max(end["scores"]) >= 0 and loser in (0, 1)
+    assert end["view"]["winners"] == [1 - loser] and end["view"]["sides"] == [[0], [1]]
     before = players.snapshot()
     late = players.act(0, {"type": "call"}, end["version"])
     assert late.status_code == 422
@@ -247,9 +252,15 @@ def test_a_call_the_shot_game_plays_to_the_end_over_http(table_players):
     assert players.snapshot() == before
 
 
-def test_scores_are_hidden_until_the_game_is_over(table_players):
-    players = table_players("pirate_tricks").join_all()
-    assert players.envelope(None)["scores"] is None
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_envelopes_scores_wait_for_the_end_of_the_game(table_players, game):
+    # docs/api.md: the envelope's own `scores` is null until the game is over (the final
+    # scores); running scores are the game's business, in its view's common block.
+    players = table_players(game).join_all()
+    for seat in (None, *range(players.players)):
+        env = players.envelope(seat)
+        assert env["over"] is False and env["scores"] is None
+        assert len(env["view"]["scores"]) == players.players
 
 
 def test_the_view_says_who_is_missing_and_play_waits_for_every_seat(table_players):
@@ -405,7 +416,7 @@ def test_tokens_are_stored_only_as_hashes(table_players):
     ("body", "status", "words"),
     [
         ({"game": "poker", "players": 2}, 422, "Unknown game"),
-        ({"game": "call_the_shot", "players": 3}, 422, "2 to 2 players"),
+        ({"game": "call_the_shot", "players": 3}, 422, "2 players"),
         ({"game": "shoot", "players": "4"}, 400, "whole number"),
         ({"game": "shoot", "players": 4, "options": []}, 400, "object"),
         ({"game": "shoot", "players": 4, "options": {"colour": "red"}}, 422, ""),
@@ -450,7 +461,7 @@ def test_bad_names_are_refused_and_nothing_changes(table_players, name, words):
 
 
 def test_names_may_be_any_script_or_emoji(table_players):
-    players = table_players("pirate_tricks", 3)
+    players = table_players("shoot", 3)
     for phone, name in enumerate(["Zoë", "海賊", "🏴\u200d☠️ Jack"]):
         assert players.join(phone, name).status_code == 201
     assert players.envelope(None)["players"] == ["Zoë", "海賊", "🏴\u200d☠️ Jack"]

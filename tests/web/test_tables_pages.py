@@ -10,7 +10,7 @@ import pytest
 
 from companion import network
 from companion.extensions import db
-from companion.games import GAMES
+from companion.games import GAMES, IllegalAction
 from companion.models import Table
 from companion.tables import service
 
@@ -59,7 +59,13 @@ def test_the_create_form_starts_a_table_and_hands_the_host_token_in_the_fragment
     token = csrf_token(client.get("/play/shoot").get_data(as_text=True))
     answer = client.post(
         "/play/shoot",
-        data={"csrf_token": token, "players": "3", "opt_chips": "yes", "opt_schedule": "3,2,1"},
+        data={
+            "csrf_token": token,
+            "players": "3",
+            "opt_chips": "yes",
+            "opt_schedule": "other",
+            "opt_schedule_other": "3,2,1",
+        },
     )
     assert answer.status_code == 303
     path, _, fragment = answer.headers["Location"].partition("#")
@@ -73,15 +79,14 @@ def test_the_create_form_starts_a_table_and_hands_the_host_token_in_the_fragment
 
 
 def test_the_create_form_shows_the_engines_message(client, app):
-    answer = post_form(client, "/play/call_the_shot", {"players": "2", "opt_shots_to_lose": "0"})
+    # A list the form takes as whole numbers but the engine refuses: only it can explain.
+    fields = {"players": "5", "opt_schedule": "other", "opt_schedule_other": "11"}
+    answer = post_form(client, "/play/shoot", fields)
     assert answer.status_code == 422
     text = page(answer).text
-    state_error = None
-    try:
-        GAMES["call_the_shot"].new_state(2, {"shots_to_lose": 0})
-    except Exception as error:  # noqa: BLE001 - the message is what we compare
-        state_error = str(error)
-    assert state_error and state_error in text
+    with pytest.raises(IllegalAction) as refused:
+        GAMES["shoot"].new_state(5, {"schedule": [11]})
+    assert refused.value.message in text
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Table)) == 0
 
@@ -212,11 +217,18 @@ def test_hostile_names_are_escaped_on_the_host_and_phone_pages(app):
 def test_pages_never_hold_the_seed_a_hash_or_a_hand(app):
     players = TablePlayers(app, "shoot", 2).join_all()
     state = players.state()
+    hand = state.view(0)["hand"]
+    assert hand
     for url in (f"/t/{players.code}", f"/t/{players.code}/seat"):
         html = players.host.get(url).get_data(as_text=True)
         for secret in players.secrets():
             assert secret not in html
-        assert not any(f'"{card}"' in html for card in state.view(0)["hand"])
+        # The embedded card faces name every card of the deck (public data), so they
+        # say nothing about a hand; nothing else on the page may name a card.
+        faces = re.search(r'<script type="application/json" id="card-faces">(.*?)</script>', html)
+        assert faces and all(f'"{card}"' in faces.group(1) for card in hand)
+        rest = html.replace(faces.group(0), "")
+        assert not any(f'"{card}"' in rest for card in hand)
 
 
 def test_the_phone_page_offers_only_free_seats(app):
