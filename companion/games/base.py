@@ -124,7 +124,7 @@ class State:
             seat=seat,
             players=self.players,
             sides=[list(side) for side in self.sides()],
-            scores=list(self.scores()),
+            scores=self.visible_scores(seat),
             winners=list(self.winners()) if over else [],
             over=over,
             to_act=self.to_act(),
@@ -138,6 +138,11 @@ class State:
     def scores(self) -> list[int]:
         """One score per seat; in a team game each partner shows the side's score."""
         raise NotImplementedError
+
+    def visible_scores(self, seat: int | None) -> list[int | None]:
+        """The scores ``seat`` may see (the view's ``scores``): all of them by default; a
+        game whose scores are secret until the end gives ``None`` for the hidden ones."""
+        return list(self.scores())
 
     def sides(self) -> list[list[int]]:
         """The seats playing together; every seat alone when there are no teams."""
