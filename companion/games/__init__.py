@@ -33,7 +33,8 @@ def _discover() -> None:
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
             game = getattr(importlib.import_module(f"{__name__}.{module.name}"), "GAME", None)
-            if isinstance(game, Game):
+            # A game still without a declared spec is not playable yet: leave it out.
+            if isinstance(game, Game) and getattr(type(game), "spec", None) is not None:
                 register(game)
 
 
