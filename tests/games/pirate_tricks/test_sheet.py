@@ -308,9 +308,7 @@ def test_refuses_unknown_score_cards():
         "must be different",
         field="recruitment-1",
     )
-    refused(
-        round_facts(recruitment=("gang_of_two",)), "two recruitment cards", field="recruitment"
-    )
+    refused(round_facts(recruitment=("gang_of_two",)), "two recruitment cards", field="recruitment")
 
 
 def test_refuses_a_score_card_drawn_twice():
@@ -383,9 +381,7 @@ def test_refuses_other_bad_entries():
     refused(
         with_player(2, row_loon=3), "Cy: the loon on a row is 0 or 2", player=2, field="row_loon"
     )
-    refused(
-        with_player(2, recruitment=-1), "Cy: recruitment must be", player=2, field="crew"
-    )
+    refused(with_player(2, recruitment=-1), "Cy: recruitment must be", player=2, field="crew")
     refused(with_player(2, bid=True), "Cy: the bid must be", player=2, field="bid")
     refused(with_player(2, colour="red"), "Cy: unknown field 'colour'", player=2)
     facts = round_facts()
