@@ -78,7 +78,6 @@ TOP_UP = 5
 TRICKS = 10
 HAND = 10
 DECKS = ("recruitment", "treasure", "capture")
-DECK_NAMES = {"recruitment": "recruitment", "treasure": "treasure", "capture": "capture"}
 # Cards needed for the longest game (5 rounds: 2 recruitment, 1 treasure, 1 capture each).
 MIN_DECK = {"recruitment": 10, "treasure": 5, "capture": 5}
 MAX_DECK = 40
