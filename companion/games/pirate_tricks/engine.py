@@ -18,8 +18,8 @@ Actions::
     {"type": "predict", "tricks": n}    0 .. 10, in turn, only with a prediction card
     {"type": "play", "card": "R15"}     one card to the trick
 
-Options: ``rounds`` (3, 4 or 5; default 3) and ``catalog`` (a group's corrections to the
-score cards, passed to ``rules.load_catalog``).
+Options (checked against ``SPEC``): ``rounds`` (3, 4 or 5; default 3) and ``catalog`` (a
+group's corrections to the score cards, passed to ``rules.load_catalog``).
 
 ``deal`` (first round only; every part optional)::
 
@@ -33,14 +33,16 @@ every card is dealt). Later rounds are shuffled with ``rng(seed, "round", k)``; 
 card decks are shuffled once per game with ``rng(seed, "score-decks")`` and drawn without
 replacement (cards named in the deal are drawn first).
 
-``view(seat)`` (``seat`` None: the table) holds:
+``view(seat)`` (``seat`` None: the table) holds the common block (``scores``: this seat's
+own loon only, the others None, until the game is over) and, from ``_view``:
 
-``round``, ``rounds``, ``phase``, ``players``, ``seat``, ``to_act``, ``turn``
+``round``, ``rounds``, ``phase``, ``turn``
 ``hand``, ``ditched``       this seat's own cards (None for the table)
 ``loon``                    per seat: this seat's own only; everybody's once ``over``
 ``score_cards``             the four score cards of the round (full catalog entries)
 ``rows``                    per row: ``up`` (5 cards), ``down`` (the 2 face-down cards for
-                            the row's owner only, else None), ``down_count``, ``owner``,
+                            the row's owner only, else None), ``down_count``, ``name``
+                            ("Row 1", numbered from the top), ``owner``,
                             ``loon`` lying on it, ``go_first`` (the top row)
 ``go_first``                the seat holding the Go First marker (None before row 0 is taken)
 ``auction``                 during the auction: ``step``, ``pass``, ``row``, ``bidders``,
@@ -59,7 +61,6 @@ replacement (cards named in the deal are drawn first).
 ``history``                 per finished round: score card ids, ``top_ups``, ``go_first``,
                             ``paid_for_rows``, ``recruitment``, ``predictions``, ``tricks``,
                             ``treasure``, ``capture``, ``paid`` (changes, never totals)
-``over``, ``winners``
 
 Our reading of the row auction (the rulebook leaves the order loose):
 
@@ -102,12 +103,11 @@ Other readings:
   game is over. Payments that happen in the open (a winning bid, a score card's payout)
   are shown as they happen.
 * The game ends after the chosen number of rounds; the most loon wins and tied players
-  share the win (``winners()``).
+  share the win (``winners()``, from the spec's shared helper).
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 from itertools import combinations
@@ -116,13 +116,14 @@ from typing import Any
 from .. import cards
 from ..base import Action, Game, IllegalAction, State, plain_copy
 from . import rules
+from .sheet import PirateTricksSheet
+from .spec import SPEC
 
 HAND_SIZE = 5
 ROW_UP = 5
 ROW_DOWN = 2
 ZERO_TIE_LOON = 2
 MAX_PREDICTION = 10
-ROUND_CHOICES = (3, 4, 5)
 SCORE_KINDS = ("recruitment", "treasure", "capture")
 
 BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
@@ -134,6 +135,19 @@ BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
     "play",
     "over",
 )
+
+
+FACE_NAMES = {"R": "Red", "G": "Green", "B": "Blue"}
+
+
+def face_text(card: str) -> str:
+    """A crew card as the screens print it: ``"R7"`` -> ``"Red 7"``."""
+    return f"{FACE_NAMES[rules.suit(card)]} {rules.number(card)}"
+
+
+def row_name(row: int) -> str:
+    """A row in words, numbered from the top: 0 -> ``"Row 1"``."""
+    return f"Row {row + 1}"
 
 
 @functools.lru_cache(maxsize=64)
@@ -434,10 +448,6 @@ class PirateTricksState(State):
     def scores(self) -> list[int]:
         return list(self.loon)
 
-    def winners(self) -> list[int]:
-        """The seats with the most loon (all of them share the win when tied)."""
-        return rules.winners(self.loon)
-
     def _to_act(self) -> list[int]:
         a = self.auction
         if self.phase == BID:
@@ -453,22 +463,27 @@ class PirateTricksState(State):
         return []
 
     def _legal(self, seat: int) -> list[Action]:
-        hand = self.hands[seat]
-        if self.phase == BID:
-            return [{"type": "bid", "loon": n} for n in range(self.loon[seat] + 1)]
-        if self.phase == REVEAL:
-            return [{"type": "reveal", "card": c} for c in hand]
-        if self.phase == ASSIGN:
-            return [{"type": "assign", "seat": s} for s in self.auction["tied"]]
-        if self.phase == DITCH:
-            return [{"type": "ditch", "cards": [a, b]} for a, b in combinations(hand, 2)]
-        if self.phase == PREDICT:
-            return [{"type": "predict", "tricks": n} for n in range(MAX_PREDICTION + 1)]
-        if self.phase == PLAY:
-            led = self._trick_obj(self.trick).led
-            playable = cards.follow_suit(hand, led, suit=rules.suit)
-            return [{"type": "play", "card": c} for c in playable]
-        return []
+        return getattr(self, f"_legal_{self.phase}")(seat)
+
+    def _legal_bid(self, seat: int) -> list[Action]:
+        return [{"type": "bid", "loon": n} for n in range(self.loon[seat] + 1)]
+
+    def _legal_reveal(self, seat: int) -> list[Action]:
+        return [{"type": "reveal", "card": c} for c in self.hands[seat]]
+
+    def _legal_assign(self, seat: int) -> list[Action]:
+        return [{"type": "assign", "seat": s} for s in self.auction["tied"]]
+
+    def _legal_ditch(self, seat: int) -> list[Action]:
+        return [{"type": "ditch", "cards": [a, b]} for a, b in combinations(self.hands[seat], 2)]
+
+    def _legal_predict(self, seat: int) -> list[Action]:
+        return [{"type": "predict", "tricks": n} for n in range(MAX_PREDICTION + 1)]
+
+    def _legal_play(self, seat: int) -> list[Action]:
+        led = self._trick_obj(self.trick).led
+        playable = cards.follow_suit(self.hands[seat], led, suit=rules.suit)
+        return [{"type": "play", "card": c} for c in playable]
 
     def apply(self, seat: int, action: Action) -> None:
         # Two ditched cards may come in any order: put them in hand order first.
@@ -485,41 +500,49 @@ class PirateTricksState(State):
         super().apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
-        kind = action["type"]
+        getattr(self, f"_apply_{self.phase}")(seat, action)
+
+    def _apply_bid(self, seat: int, action: Action) -> None:
         a = self.auction
-        if kind == "bid":
-            a["bids"][seat] = action["loon"]
-            if all(a["bids"][s] is not None for s in a["bidders"]):
-                self._resolve_bids()
-        elif kind == "reveal":
-            a["reveals"][seat] = action["card"]
-            if all(a["reveals"][s] is not None for s in a["tied"]):
-                self._resolve_reveals()
-        elif kind == "assign":
-            event = self.events[-1]
-            event["chooser"] = seat
-            event["result"] = "chosen"
-            self._take(a["row"], action["seat"], 0)
-            self._next_row(a["row"] + 1)
-        elif kind == "ditch":
-            self.ditched[seat] = list(action["cards"])
-            self.hands[seat] = [c for c in self.hands[seat] if c not in action["cards"]]
-            if all(d is not None for d in self.ditched):
-                self._after_ditch()
-        elif kind == "predict":
-            self.predictions[seat] = action["tricks"]
-            nxt = (seat + 1) % self.players
-            if self.predictions[nxt] is None:
-                self.turn = nxt
-            else:
-                self._recruit()
-        elif kind == "play":
-            self.hands[seat].remove(action["card"])
-            self.trick.append([seat, action["card"]])
-            if len(self.trick) == self.players:
-                self._finish_trick()
-            else:
-                self.turn = (seat + 1) % self.players
+        a["bids"][seat] = action["loon"]
+        if all(a["bids"][s] is not None for s in a["bidders"]):
+            self._resolve_bids()
+
+    def _apply_reveal(self, seat: int, action: Action) -> None:
+        a = self.auction
+        a["reveals"][seat] = action["card"]
+        if all(a["reveals"][s] is not None for s in a["tied"]):
+            self._resolve_reveals()
+
+    def _apply_assign(self, seat: int, action: Action) -> None:
+        a = self.auction
+        event = self.events[-1]
+        event["chooser"] = seat
+        event["result"] = "chosen"
+        self._take(a["row"], action["seat"], 0)
+        self._next_row(a["row"] + 1)
+
+    def _apply_ditch(self, seat: int, action: Action) -> None:
+        self.ditched[seat] = list(action["cards"])
+        self.hands[seat] = [c for c in self.hands[seat] if c not in action["cards"]]
+        if all(d is not None for d in self.ditched):
+            self._after_ditch()
+
+    def _apply_predict(self, seat: int, action: Action) -> None:
+        self.predictions[seat] = action["tricks"]
+        nxt = (seat + 1) % self.players
+        if self.predictions[nxt] is None:
+            self.turn = nxt
+        else:
+            self._recruit()
+
+    def _apply_play(self, seat: int, action: Action) -> None:
+        self.hands[seat].remove(action["card"])
+        self.trick.append([seat, action["card"]])
+        if len(self.trick) == self.players:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % self.players
 
     # -- explanations -------------------------------------------------------------------
 
@@ -592,6 +615,17 @@ class PirateTricksState(State):
     # -- views --------------------------------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, Any]:
+        """The common block with one change: loon is behind a screen, so ``scores`` shows
+        this seat's own loon only (None for the others) until the game is over."""
+        out = super().view(seat)
+        if not out["over"]:
+            out["scores"] = [
+                have if seat is not None and s == seat else None
+                for s, have in enumerate(out["scores"])
+            ]
+        return out
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
         n = self.players
         over = self.is_over()
         a = self.auction
@@ -605,6 +639,7 @@ class PirateTricksState(State):
                     "up": list(row["up"]),
                     "down": list(row["down"]) if mine and row["owner"] == seat else None,
                     "down_count": len(row["down"]),
+                    "name": row_name(r),
                     "owner": row["owner"],
                     "loon": row["loon"],
                     "go_first": r == 0,
@@ -637,8 +672,6 @@ class PirateTricksState(State):
             "round": self.round,
             "rounds": self.rounds,
             "phase": self.phase,
-            "players": n,
-            "seat": seat,
             "hand": list(self.hands[seat]) if mine else None,
             "ditched": list(self.ditched[seat]) if mine and self.ditched[seat] else None,
             "ditch_done": [d is not None for d in self.ditched],
@@ -651,58 +684,108 @@ class PirateTricksState(State):
             "predicting": predicting,
             "predictions": list(self.predictions) if predicting else None,
             "recruitment": plain_copy(self.recruitment),
-            "to_act": self.to_act(),
             "turn": self.turn,
             "trick": trick,
             "last_trick": plain_copy(self.last_trick),
             "tricks": list(self.tricks),
             "history": plain_copy(self.history),
-            "over": over,
-            "winners": self.winners() if over else None,
         }
+
+    # -- words ----------------------------------------------------------------------------
+
+    def prompt(self, seat: int | None) -> str:
+        """What ``seat`` must do now, in a player's words; for the table a short line."""
+        if self.is_over():
+            return "The game is over."
+        a = self.auction
+        acting = seat is not None and seat in self.to_act()
+        phase = self.phase
+        if phase == BID:
+            row = row_name(a["row"])
+            again = " (second bids)" if a["pass"] == 2 else ""
+            if seat is None:
+                return f"Bidding on {row}{again}."
+            if acting:
+                return f"Bid on {row}{again}: how much loon? (0–{self.loon[seat]})"
+            if seat not in a["bidders"]:
+                return "Wait: you have your row; the others are bidding."
+            return "Wait: the other bids are still coming."
+        if phase == REVEAL:
+            row = row_name(a["row"])
+            if seat is None:
+                return f"Tie on {row}: the tied bidders each show a card."
+            if acting:
+                return f"Tie on {row}: choose a card to show (highest number wins)."
+            return f"Wait: the tied bidders are choosing a card for {row}."
+        if phase == ASSIGN:
+            row = row_name(a["row"])
+            if acting:
+                return f"You won the tie-break: choose who takes {row}."
+            return f"Wait: the tie-break winner chooses who takes {row}."
+        if phase == DITCH:
+            if seat is None:
+                return "Everybody ditches two cards."
+            if acting:
+                return "Ditch two cards: they are out of play this round."
+            return "Wait: the others are still ditching."
+        if phase == PREDICT:
+            if acting:
+                return f"Predict: how many tricks will you take? (0–{MAX_PREDICTION})"
+            if seat is None:
+                return "Predictions, in turn."
+            return "Wait: the predictions are still coming."
+        if phase == PLAY:
+            led = self._trick_obj(self.trick).led
+            if not acting:
+                return "" if seat is not None else f"Trick {sum(self.tricks) + 1} of 10."
+            if led is None:
+                return "Lead: play any card (red is trump)."
+            colour = rules.SUIT_NAMES[led]
+            if any(rules.suit(c) == led for c in self.hands[seat]):
+                return f"Follow {colour}: play a {colour} card."
+            return f"You have no {colour}: play any card."
+        return ""
+
+    def describe(self, action: Action) -> str:
+        """An action in a player's words: "Bid 3 loon", "Show Red 7", "Give Row 2 to seat 3",
+        "Ditch Red 7 and Blue 9", "Predict 4 tricks", "Play Green 12"."""
+        kind = action.get("type")
+        if kind == "bid":
+            return f"Bid {action['loon']} loon"
+        if kind == "reveal":
+            return f"Show {face_text(action['card'])}"
+        if kind == "assign":
+            row = self.auction.get("row")
+            where = f"{row_name(row)} " if row is not None else "the row "
+            return f"Give {where}to seat {action['seat'] + 1}"
+        if kind == "ditch":
+            return "Ditch " + " and ".join(face_text(c) for c in action["cards"])
+        if kind == "predict":
+            n = action["tricks"]
+            return f"Predict {n} trick{'' if n == 1 else 's'}"
+        if kind == "play":
+            return f"Play {face_text(action['card'])}"
+        return super().describe(action)
 
 
 class PirateTricksGame(Game):
-    slug = "pirate_tricks"
-    name = "Pirate Tricks"
-    min_players = 3
-    max_players = 5
-    tagline = "Bid loon for rows of crew, then take tricks for more loon."
+    spec = SPEC
     state_class = PirateTricksState
+    sheet_class = PirateTricksSheet
 
     def catalog(self, options: dict | None = None) -> dict:
         """The score cards (seed and house values) for these options."""
         return rules.load_catalog((options or {}).get("catalog") or None)
 
-    def check_options(self, players: int, options: dict[str, Any]) -> dict[str, Any]:
-        unknown = sorted(set(options) - {"rounds", "catalog"})
-        if unknown:
-            raise IllegalAction(f"Pirate Tricks has no option {', '.join(unknown)}.")
-        rounds = options.get("rounds", 3)
-        if isinstance(rounds, bool) or rounds not in ROUND_CHOICES:
-            raise IllegalAction("A game of Pirate Tricks lasts 3, 4 or 5 rounds.")
-        checked: dict[str, Any] = {"rounds": rounds}
-        custom = options.get("catalog")
-        if custom is not None:
-            if not isinstance(custom, dict):
-                raise IllegalAction("The score-card corrections must be an object.")
-            rules.load_catalog(custom)  # raises IllegalAction with the reason
-            checked["catalog"] = copy.deepcopy(custom)
-        try:
-            json.dumps(checked)
-        except (TypeError, ValueError):
-            raise IllegalAction("The options must be plain JSON values.") from None
-        # load_catalog keeps every deck big enough for five rounds: no count to check here.
-        return checked
+    def card_faces(self, options=None) -> dict[str, dict[str, str]]:
+        """Every crew card (``"R7"`` -> Red 7, colour R/G/B); score cards are shown by
+        name from the view's catalog entries, not as faces."""
+        return {
+            card: {"text": face_text(card), "label": face_text(card), "colour": rules.suit(card)}
+            for card in rules.crew_deck(5)
+        }
 
-    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> State:
-        if deal is not None:
-            self._check_deal(players, options, deal)
-        state = PirateTricksState(players, options, seed, deal)
-        state._setup()
-        return state
-
-    def _check_deal(self, players: int, options: dict, deal: dict) -> None:
+    def check_deal(self, players: int, options: dict, deal: dict) -> None:
         unknown = sorted(set(deal) - {"score_cards", "hands", "rows"})
         if unknown:
             raise IllegalAction(f"A Pirate Tricks deal has no {', '.join(unknown)}.")

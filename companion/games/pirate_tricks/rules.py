@@ -67,7 +67,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from ..base import IllegalAction
+from ..errors import IllegalAction
+from ..spec import is_whole
 
 SUITS = "RGB"  # tie-break order: red beats green beats blue
 SUIT_NAMES = {"R": "red", "G": "green", "B": "blue"}
@@ -77,7 +78,6 @@ TOP_UP = 5
 TRICKS = 10
 HAND = 10
 DECKS = ("recruitment", "treasure", "capture")
-DECK_NAMES = {"recruitment": "recruitment", "treasure": "treasure", "capture": "capture"}
 # Cards needed for the longest game (5 rounds: 2 recruitment, 1 treasure, 1 capture each).
 MIN_DECK = {"recruitment": 10, "treasure": 5, "capture": 5}
 MAX_DECK = 40
@@ -331,7 +331,7 @@ def _check_catalog(catalog: dict) -> None:
 
 
 def _int(value: object, where: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    if not is_whole(value) or not lo <= value <= hi:
         raise IllegalAction(f"{where} must be a whole number from {lo} to {hi}.")
     return value
 
@@ -716,9 +716,3 @@ def settle(
 def top_up(loon: list[int]) -> list[int]:
     """Start of a later round: anyone under 5 loon is brought up to 5."""
     return [max(have, TOP_UP) for have in loon]
-
-
-def winners(loon: list[int]) -> list[int]:
-    """Seats with the most loon (ties share the win)."""
-    best = max(loon)
-    return [p for p, have in enumerate(loon) if have == best]

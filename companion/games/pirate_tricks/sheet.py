@@ -1,12 +1,10 @@
 """Pirate Tricks score sheet (score mode): a loon ledger, one row of facts per round.
 
 The group plays with the printed cards; the sheet stores only what happened in each round
-and derives every payout with the same functions as the engine (:mod:`.rules`).
+and derives every payout with the same functions as the engine (:mod:`.rules`). Options
+come from the spec (``rounds``, ``catalog``).
 
-Options (:func:`check_options`): ``rounds`` (3, 4 or 5; default 3) and ``catalog`` (a
-group's corrections to the score cards, as for the engine: :func:`rules.load_catalog`).
-
-A round's facts::
+A round's facts (stored as is; existing sheets hold this shape)::
 
     {"cards": {"recruitment": [id, id], "treasure": id, "capture": id},
      "players": [entry per player, in seat order]}
@@ -26,69 +24,39 @@ ones that matter for the treasure and capture cards in play. ``counts`` is the s
 for each of those cards that counts captured cards, how many matching cards the player
 took (a list when the card has several such effects, in the card's order). Both may be
 left out when no card in play looks at captured cards, or by a player who took no trick.
+The round form (``spec.sheet_fields``) enters ``recruitment`` as the ``crew`` box and the
+counts as the ``count`` boxes (:meth:`PirateTricksSheet.counted`); ``shown`` and
+``captured`` come through the API.
 
-Derived for each player and round (:func:`summary`): the top-up (from the second round
-on, anyone under 5 loon at the start is brought up to 5), the bid paid, the row's loon,
-recruitment (with each card's detail when computed from shown cards), each treasure and
-capture payout with the tie rule, the amount actually paid after the pay-all-you-have
-floor, and the loon at the end. Each round also lists the treasure and capture cards
-effect by effect (``lines``: what each effect measured, the places of ranked effects, the
-amounts), so the table sees how a tie was paid. After the last round: the winner(s), most
-loon, ties sharing the win.
+Derived for each player and round (:meth:`PirateTricksSheet.summary`): the top-up (from
+the second round on, anyone under 5 loon at the start is brought up to 5), the bid paid,
+the row's loon, recruitment (with each card's detail when computed from shown cards),
+each treasure and capture payout with the tie rule, the amount actually paid after the
+pay-all-you-have floor, and the loon at the end. Each round also lists the treasure and
+capture cards effect by effect (``lines``), so the table sees how a tie was paid.
 
-:func:`add`, :func:`replace` and :func:`delete` return a *new* list of rounds or raise
-:class:`SheetError` (an :class:`IllegalAction`) naming the round, the player and the field;
-the rounds they were given are never changed. Players are numbered from 0; messages use
-the players' names (``Player 1`` … by default).
+Every refusal is a :class:`SheetError` naming the round, the player (by name) and the
+field: a sheet field name (``bid``, ``crew``, ``tricks``, ``prediction``, ``row_loon``,
+``treasure``, ``capture``) or one box's key (``recruitment-1``, ``count-2-0``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import IllegalAction, SheetError
+from ..base import Sheet
+from ..errors import IllegalAction, SheetError
+from ..spec import Field, field_key, is_whole
 from . import rules
+from .spec import COUNT_BOXES, MAX_BID, MAX_RECRUITMENT, SPEC
 
-MAX_RECRUITMENT = 200
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _names(players: int, names: list[str] | None) -> list[str]:
-    if names is None:
-        return [f"Player {i + 1}" for i in range(players)]
-    if not isinstance(names, list) or len(names) != players:
-        raise SheetError(f"Give a name for each of the {players} players.")
-    return [str(name) for name in names]
-
-
-def check_options(players: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``rounds`` (3/4/5, default 3) and ``catalog`` (a group's card changes). Idempotent."""
-    if not _whole(players) or not 3 <= players <= 5:
-        raise SheetError("Pirate Tricks is for 3 to 5 players.")
-    options = dict(options or {})
-    unknown = sorted(set(options) - {"rounds", "catalog"})
-    if unknown:
-        raise SheetError(f"Pirate Tricks has no option {unknown[0]!r}.")
-    rounds = options.get("rounds", 3)
-    if not _whole(rounds) or rounds not in (3, 4, 5):
-        raise SheetError("A game lasts 3, 4 or 5 rounds.")
-    checked: dict[str, Any] = {"rounds": rounds}
-    if options.get("catalog"):
-        try:
-            rules.load_catalog(options["catalog"])
-        except IllegalAction as error:
-            raise SheetError(error.message, field="catalog") from None
-        checked["catalog"] = options["catalog"]
-    return checked
+DECK_OF_FIELD = {"recruitment": "recruitment", "treasure": "treasure", "capture": "capture"}
 
 
 class _Round:
     """Checks one round's facts against the catalog and the loon each player starts with."""
 
-    def __init__(self, players, options, names, catalog, number, start, drawn):
+    def __init__(self, players, names, catalog, number, start, drawn):
         self.players = players
         self.names = names
         self.catalog = catalog
@@ -97,6 +65,7 @@ class _Round:
         self.drawn = drawn
         self.deck = set(rules.crew_deck(players))
         self.index = rules.card_index(catalog)
+        self.slots: dict[str, int] = {}  # first count box of each counting card
 
     def fail(self, message: str, player: int | None = None, field: str | None = None):
         who = f"{self.names[player]}: " if player is not None else ""
@@ -105,18 +74,18 @@ class _Round:
         )
 
     def whole(self, value, player, field, label, lo, hi) -> int:
-        if not _whole(value) or not lo <= value <= hi:
+        if not is_whole(value) or not lo <= value <= hi:
             self.fail(f"{label} must be a whole number from {lo} to {hi}.", player, field)
         return value
 
-    def card(self, card_id, deck) -> dict:
+    def card(self, card_id, deck, field) -> dict:
         found = self.index.get(card_id) if isinstance(card_id, str) else None
         if found is None or found[0] != deck:
-            self.fail(f"{str(card_id)[:40]!r} is not a {deck} card of this game.", field="cards")
+            self.fail(f"{str(card_id)[:40]!r} is not a {deck} card of this game.", field=field)
         if card_id in self.drawn:
             self.fail(
                 f"{found[1]['name']} was already drawn in round {self.drawn[card_id]}.",
-                field="cards",
+                field=field,
             )
         return found[1]
 
@@ -134,6 +103,16 @@ class _Round:
                 )
         return list(cards)
 
+    def count_key(self, player: int, card_id: str | None = None, effect: int = 0) -> str:
+        """The form box of a count: ``count-<slot>-<player>`` (the first count box when
+        no card is named; ``count`` when no card in play counts captured cards)."""
+        if card_id is None:
+            if not self.slots:
+                return "count"
+            card_id = min(self.slots, key=self.slots.__getitem__)
+        slot = self.slots.get(card_id, 0) + effect
+        return field_key("count", slot, player) if slot < COUNT_BOXES else "count"
+
     def check(self, facts: Any) -> dict:
         if not isinstance(facts, dict) or set(facts) != {"cards", "players"}:
             self.fail('enter the score cards and each player\'s facts ("cards", "players").')
@@ -142,13 +121,20 @@ class _Round:
             self.fail("name the two recruitment cards, the treasure card and the capture card.")
         recruit = cards["recruitment"]
         if not isinstance(recruit, list) or len(recruit) != 2:
-            self.fail("two recruitment cards are in play each round.", field="cards")
+            self.fail("two recruitment cards are in play each round.", field="recruitment")
         if recruit[0] == recruit[1]:
-            self.fail("the two recruitment cards must be different.", field="cards")
-        recruitment = [self.card(c, "recruitment") for c in recruit]
-        treasure = self.card(cards["treasure"], "treasure")
-        capture = self.card(cards["capture"], "capture")
+            self.fail("the two recruitment cards must be different.", field="recruitment-1")
+        recruitment = [
+            self.card(c, "recruitment", field_key("recruitment", i)) for i, c in enumerate(recruit)
+        ]
+        treasure = self.card(cards["treasure"], "treasure", "treasure")
+        capture = self.card(cards["capture"], "capture", "capture")
         self.end_cards = [treasure, capture]
+        slot = 0
+        for card in self.end_cards:
+            if rules.filtered_effects(card):
+                self.slots[card["id"]] = slot
+                slot += len(rules.filtered_effects(card))
         self.predicting = rules.needs_prediction(treasure) or rules.needs_prediction(capture)
         self.recruitment = recruitment
 
@@ -166,19 +152,20 @@ class _Round:
                     f"{entry['tricks']} tricks hold only {entry['tricks'] * self.players} cards, "
                     f"not {len(entry['captured'])}.",
                     p,
-                    "captured",
+                    self.count_key(p),
                 )
         if not any(e["bid"] == 0 for e in clean):
             self.fail("the last row is taken free, so somebody's bid is 0.", field="bid")
         if sum(e["row_loon"] for e in clean) > 2 * self.players:
             self.fail(f"only {self.players} rows can hold loon.", field="row_loon")
-        for field, label in (("shown", "shown"), ("captured", "taken")):
+        for fact, label in (("shown", "shown"), ("captured", "taken")):
             owner: dict[str, int] = {}
             for p, entry in enumerate(clean):
-                for card in entry.get(field, []):
+                for card in entry.get(fact, []):
                     if card in owner:
                         other = self.names[owner[card]]
-                        self.fail(f"{card} is also {label} by {other}.", p, field)
+                        where = "crew" if fact == "shown" else self.count_key(p)
+                        self.fail(f"{card} is also {label} by {other}.", p, where)
                     owner[card] = p
         return {
             "cards": {
@@ -196,24 +183,24 @@ class _Round:
         allowed |= {"captured", "counts"}
         extra = sorted(set(raw) - allowed)
         if extra:
-            self.fail(f"unknown field {extra[0][:30]!r}.", p, extra[0][:30])
+            self.fail(f"unknown field {extra[0][:30]!r}.", p)
         out: dict[str, Any] = {}
         have = self.start[p]
-        out["bid"] = self.whole(raw.get("bid", 0), p, "bid", "the bid", 0, 10**6)
+        out["bid"] = self.whole(raw.get("bid", 0), p, "bid", "the bid", 0, MAX_BID)
         if out["bid"] > have:
             self.fail(f"bid {out['bid']} loon but had only {have}.", p, "bid")
         row_loon = raw.get("row_loon", 0)
-        if row_loon not in (0, 2) or not _whole(row_loon):
+        if row_loon not in (0, 2) or not is_whole(row_loon):
             self.fail("the loon on a row is 0 or 2.", p, "row_loon")
         out["row_loon"] = row_loon
         if raw.get("shown") is not None and raw.get("recruitment") is not None:
-            self.fail("enter the recruitment loon or the cards shown, not both.", p, "shown")
+            self.fail("enter the recruitment loon or the cards shown, not both.", p, "crew")
         if raw.get("shown") is not None:
             label = "the cards shown"
-            out["shown"] = self.crew(raw["shown"], p, "shown", label, limit=rules.HAND)
+            out["shown"] = self.crew(raw["shown"], p, "crew", label, limit=rules.HAND)
         else:
             out["recruitment"] = self.whole(
-                raw.get("recruitment", 0), p, "recruitment", "recruitment", 0, MAX_RECRUITMENT
+                raw.get("recruitment", 0), p, "crew", "recruitment", 0, MAX_RECRUITMENT
             )
         out["tricks"] = self.whole(raw.get("tricks"), p, "tricks", "tricks", 0, rules.TRICKS)
         if self.predicting:
@@ -225,16 +212,16 @@ class _Round:
             self.fail("no prediction card is in play this round.", p, "prediction")
         counting = [card for card in self.end_cards if rules.filtered_effects(card)]
         if raw.get("captured") is not None and raw.get("counts") is not None:
-            self.fail("enter the cards taken or their counts, not both.", p, "captured")
+            self.fail("enter the cards taken or their counts, not both.", p, self.count_key(p))
         if raw.get("captured") is not None:
-            out["captured"] = self.crew(raw["captured"], p, "captured", "the cards taken")
+            out["captured"] = self.crew(raw["captured"], p, self.count_key(p), "the cards taken")
         else:
             counts = raw.get("counts") or {}
             if not isinstance(counts, dict):
-                self.fail("counts must name each score card.", p, "counts")
+                self.fail("counts must name each score card.", p, self.count_key(p))
             extra = sorted(set(counts) - {card["id"] for card in counting})
             if extra:
-                self.fail(f"{extra[0][:40]!r} does not count captured cards.", p, "counts")
+                self.fail(f"{extra[0][:40]!r} does not count captured cards.", p, self.count_key(p))
             out["counts"] = {}
             for card in counting:
                 want = len(rules.filtered_effects(card))
@@ -242,14 +229,21 @@ class _Round:
                 if value is None and out["tricks"] == 0:
                     value = [0] * want  # no trick, no cards
                 if value is None:
-                    self.fail(f"how many cards for {card['name']} were taken?", p, "counts")
-                values = [value] if _whole(value) and want == 1 else value
+                    self.fail(
+                        f"how many cards for {card['name']} were taken?",
+                        p,
+                        self.count_key(p, card["id"]),
+                    )
+                values = [value] if is_whole(value) and want == 1 else value
                 if not isinstance(values, list) or len(values) != want:
-                    self.fail(f"{card['name']} needs {want} counts.", p, "counts")
+                    self.fail(
+                        f"{card['name']} needs {want} counts.", p, self.count_key(p, card["id"])
+                    )
                 limit = out["tricks"] * self.players  # each trick holds one card a player
                 label = f"the count for {card['name']}"
                 out["counts"][card["id"]] = [
-                    self.whole(v, p, "counts", label, 0, limit) for v in values
+                    self.whole(v, p, self.count_key(p, card["id"], j), label, 0, limit)
+                    for j, v in enumerate(values)
                 ]
         return out
 
@@ -330,101 +324,220 @@ def _score(clean: dict, catalog: dict, start: list[int], top_ups: list[int]) -> 
     }
 
 
-def _walk(players: int, options: dict, rounds: list, names: list[str]) -> dict:
-    """Check every round in order (each against the loon it starts with) and score it."""
-    options = check_options(players, options)
-    if not isinstance(rounds, list):
-        raise SheetError("The rounds must be a list.")
-    if len(rounds) > options["rounds"]:
-        raise SheetError(f"This game has only {options['rounds']} rounds.")
-    catalog = rules.load_catalog(options.get("catalog"))
-    loon = [rules.STARTING_LOON] * players
-    drawn: dict[str, int] = {}
-    clean_rounds, rows = [], []
-    for i, facts in enumerate(rounds):
-        start = loon if i == 0 else rules.top_up(loon)
-        top_ups = [s - had for s, had in zip(start, loon, strict=True)]
-        clean = _Round(players, options, names, catalog, i + 1, start, drawn).check(facts)
-        row = _score(clean, catalog, start, top_ups)
-        row["round"] = i + 1
-        rows.append(row)
-        clean_rounds.append(clean)
-        for card_id in (*clean["cards"]["recruitment"], clean["cards"]["treasure"]):
-            drawn[card_id] = i + 1
-        drawn[clean["cards"]["capture"]] = i + 1
-        loon = row["loon"]
-    over = len(rounds) == options["rounds"]
-    nxt = None
-    if not over:
-        start = loon if not rounds else rules.top_up(loon)
-        nxt = {
-            "round": len(rounds) + 1,
-            "start": start,
-            "top_up": [s - had for s, had in zip(start, loon, strict=True)],
-            "drawn": sorted(drawn),
+class PirateTricksSheet(Sheet):
+    """The loon ledger of named players (see the module docstring for the facts)."""
+
+    spec = SPEC
+
+    def __init__(self, names, options=None):
+        super().__init__(names, options)
+        self.catalog = rules.load_catalog(self.options.get("catalog") or None)
+        self.index = rules.card_index(self.catalog)
+
+    # -- the score cards (what the round form needs) -------------------------------------
+
+    def cards(self) -> dict[str, list[dict[str, Any]]]:
+        """The score cards of each deck: id, name, text, tag, whether it asks for
+        predictions."""
+        return {
+            deck: [
+                {
+                    "id": card["id"],
+                    "name": card["name"],
+                    "text": card["text"],
+                    "tag": card["tag"],
+                    "prediction": rules.needs_prediction(card),
+                }
+                for card in self.catalog[deck]
+            ]
+            for deck in rules.DECKS
         }
-    return {
-        "players": names,
-        "rounds": options["rounds"],
-        "rows": rows,
-        "loon": loon,
-        "next": nxt,
-        "over": over,
-        "winners": rules.winners(loon) if over else None,
-        "clean": clean_rounds,
-    }
 
+    def counted(self, card_ids: list[Any]) -> list[dict[str, Any]]:
+        """The counts a round needs from each player: one per effect of the given treasure
+        and capture cards that counts captured cards, in the order of the ``count`` boxes
+        (``card``, ``name``, ``slot`` within the card, ``label``)."""
+        counted = []
+        for card_id in card_ids:
+            found = self.index.get(card_id) if isinstance(card_id, str) else None
+            if found is None or found[0] == "recruitment":
+                continue
+            for slot, effect in enumerate(rules.filtered_effects(found[1])):
+                label = rules.describe_filter(effect["filter"]).replace("card", "cards", 1)
+                counted.append(
+                    {
+                        "card": card_id,
+                        "name": found[1]["name"],
+                        "slot": slot,
+                        "label": f"{label} taken",
+                    }
+                )
+        return counted
 
-def summary(
-    players: int, options: dict | None, rounds: list, names: list[str] | None = None
-) -> dict:
-    """Every round's ledger, running loon, the next round's starting loon, the winners."""
-    result = _walk(players, options or {}, rounds, _names(players, names))
-    result.pop("clean")
-    return result
+    def predicting(self, card_ids: list[Any]) -> bool:
+        """Whether one of the given cards asks every player for a trick prediction."""
+        return any(
+            rules.needs_prediction(self.index[card_id][1])
+            for card_id in card_ids
+            if isinstance(card_id, str) and card_id in self.index
+        )
 
+    def card_boxes(self) -> dict[str, dict[str, Any]]:
+        """Per treasure and capture card: whether it asks for predictions and the labels of
+        the counts it needs (the round form shows only the boxes the chosen cards need)."""
+        return {
+            card["id"]: {
+                "prediction": rules.needs_prediction(card),
+                "counts": [c["label"] for c in self.counted([card["id"]])],
+            }
+            for deck in ("treasure", "capture")
+            for card in self.catalog[deck]
+        }
 
-def check_round(
-    players: int,
-    options: dict | None,
-    rounds: list,
-    facts: Any,
-    names: list[str] | None = None,
-) -> dict:
-    """``facts`` for the round after ``rounds``, normalised; SheetError if anything is off."""
-    return add(players, options, rounds, facts, names)[-1]
+    def choices(self, field: Field) -> list[tuple[str, str]]:
+        deck = DECK_OF_FIELD.get(field.name)
+        if deck is None:
+            return []
+        return [(card["id"], card["name"]) for card in self.catalog[deck]]
 
+    # -- rows ----------------------------------------------------------------------------
 
-def add(
-    players: int, options: dict | None, rounds: list, facts: Any, names: list[str] | None = None
-) -> list:
-    """A new list of rounds with ``facts`` appended (checked and normalised)."""
-    names = _names(players, names)
-    return _walk(players, options or {}, [*rounds, facts], names)["clean"]
+    def _walk(self, rows: list) -> tuple[list[int], dict[str, int], list[dict]]:
+        """Score checked ``rows`` in order: the loon after them, the cards drawn (id ->
+        round) and each round's ledger."""
+        loon = [rules.STARTING_LOON] * self.players
+        drawn: dict[str, int] = {}
+        scored = []
+        for i, clean in enumerate(rows):
+            start = loon if i == 0 else rules.top_up(loon)
+            top_ups = [s - had for s, had in zip(start, loon, strict=True)]
+            row = _score(clean, self.catalog, start, top_ups)
+            row["round"] = i + 1
+            scored.append(row)
+            cards = clean["cards"]
+            for card_id in (*cards["recruitment"], cards["treasure"], cards["capture"]):
+                drawn[card_id] = i + 1
+            loon = row["loon"]
+        return loon, drawn, scored
 
+    def check_row(self, index: int, facts: Any, before: list[Any]) -> dict:
+        limit = self.options["rounds"]
+        if index >= limit:
+            raise SheetError(f"This game has only {limit} rounds.", round=index + 1)
+        loon, drawn, _ = self._walk(before)
+        start = loon if index == 0 else rules.top_up(loon)
+        return _Round(self.players, self.names, self.catalog, index + 1, start, drawn).check(facts)
 
-def replace(
-    players: int,
-    options: dict | None,
-    rounds: list,
-    index: int,
-    facts: Any,
-    names: list[str] | None = None,
-) -> list:
-    """A new list with round ``index`` (from 0) replaced; later rounds must still hold."""
-    if not _whole(index) or not 0 <= index < len(rounds):
-        raise SheetError("There is no such round to change.")
-    names = _names(players, names)
-    return _walk(players, options or {}, [*rounds[:index], facts, *rounds[index + 1 :]], names)[
-        "clean"
-    ]
+    def summary(self, rows: list) -> dict[str, Any]:
+        """Every round's ledger, the loon after each, the next round's starting loon and
+        the cards already drawn, the winners; ``cards`` (the catalog by id) and
+        ``card_boxes`` for the round form."""
+        clean = self.check(rows)
+        loon, drawn, scored = self._walk(clean)
+        over = len(clean) == self.options["rounds"]
+        nxt = None
+        if not over:
+            start = loon if not clean else rules.top_up(loon)
+            nxt = {
+                "round": len(clean) + 1,
+                "start": start,
+                "top_up": [s - had for s, had in zip(start, loon, strict=True)],
+                "drawn": sorted(drawn),
+            }
+        cards = {
+            card["id"]: {**card, "deck": deck}
+            for deck, listed in self.cards().items()
+            for card in listed
+        }
+        return self.common(
+            totals=loon,
+            over=over,
+            rounds=self.options["rounds"],
+            rows=scored,
+            next=nxt,
+            cards=cards,
+            card_boxes=self.card_boxes(),
+        )
 
+    # -- the round form ------------------------------------------------------------------
 
-def delete(
-    players: int, options: dict | None, rounds: list, index: int, names: list[str] | None = None
-) -> list:
-    """A new list without round ``index``; later rounds must still hold."""
-    if not _whole(index) or not 0 <= index < len(rounds):
-        raise SheetError("There is no such round to delete.")
-    names = _names(players, names)
-    return _walk(players, options or {}, [*rounds[:index], *rounds[index + 1 :]], names)["clean"]
+    def facts_from_values(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The typed boxes -> a round's facts: the prediction only under a prediction card,
+        the counts only for the cards that count captured cards (a card whose counts are
+        all left empty is left out: the sheet asks for them, or knows they are 0 for a
+        player without a trick)."""
+        n = self.players
+        empty = [None] * n
+        recruitment = values.get("recruitment") or [None, None]
+        treasure, capture = values.get("treasure"), values.get("capture")
+        counted = self.counted([treasure, capture])
+        predicting = self.predicting([treasure, capture])
+        boxes = values.get("count") or []
+        players = []
+        for p in range(n):
+            entry: dict[str, Any] = {
+                "bid": (values.get("bid") or empty)[p],
+                "row_loon": 2 if (values.get("row_loon") or empty)[p] else 0,
+                "recruitment": (values.get("crew") or empty)[p],
+                "tricks": (values.get("tricks") or empty)[p],
+            }
+            if predicting:
+                entry["prediction"] = (values.get("prediction") or empty)[p]
+            counts: dict[str, list] = {}
+            for k, count in enumerate(counted):
+                value = boxes[k][p] if k < len(boxes) else None
+                counts.setdefault(count["card"], []).append(value)
+            entry["counts"] = {
+                card: listed
+                for card, listed in counts.items()
+                if any(v is not None for v in listed)
+            }
+            players.append(entry)
+        return {
+            "cards": {"recruitment": list(recruitment), "treasure": treasure, "capture": capture},
+            "players": players,
+        }
+
+    def values_of(self, facts: Any) -> dict[str, Any]:
+        """A stored round -> the typed boxes, to edit it. Cards shown become their
+        recruitment loon and cards taken their counts (the form's way of entering them)."""
+        n = self.players
+        cards = facts["cards"]
+        treasure, capture = cards["treasure"], cards["capture"]
+        counted = self.counted([treasure, capture])
+        recruit = [self.index[c][1] for c in cards["recruitment"] if c in self.index]
+        values: dict[str, Any] = {
+            "recruitment": list(cards["recruitment"]),
+            "treasure": treasure,
+            "capture": capture,
+            "bid": [],
+            "row_loon": [],
+            "crew": [],
+            "prediction": [],
+            "tricks": [],
+            "count": [[None] * n for _ in range(COUNT_BOXES)],
+        }
+        for p, entry in enumerate(facts["players"]):
+            values["bid"].append(entry.get("bid", 0))
+            values["row_loon"].append(entry.get("row_loon", 0) == 2)
+            if "shown" in entry:
+                crew = sum(rules.recruitment_loon(card, entry["shown"]) for card in recruit)
+            else:
+                crew = entry.get("recruitment")
+            values["crew"].append(crew)
+            values["prediction"].append(entry.get("prediction"))
+            values["tricks"].append(entry.get("tricks"))
+            counts = entry.get("counts") or {}
+            for k, count in enumerate(counted[:COUNT_BOXES]):
+                if "captured" in entry:
+                    effect = rules.filtered_effects(self.index[count["card"]][1])[count["slot"]]
+                    value = sum(rules.matches(effect["filter"], c) for c in entry["captured"])
+                else:
+                    listed = counts.get(count["card"])
+                    if is_whole(listed):
+                        listed = [listed]
+                    value = (
+                        listed[count["slot"]] if listed and count["slot"] < len(listed) else None
+                    )
+                values["count"][k][p] = value
+        return values

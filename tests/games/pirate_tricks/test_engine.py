@@ -181,8 +181,8 @@ def test_bad_deal_is_refused(change, words):
 
 
 def test_options_are_checked():
-    assert GAME.check_options(3, {}) == {"rounds": 3}
-    assert GAME.check_options(3, {"rounds": 5}) == {"rounds": 5}
+    assert GAME.check_options(3, {}) == {"rounds": 3, "catalog": None}
+    assert GAME.check_options(3, {"rounds": 5}) == {"rounds": 5, "catalog": None}
     for bad in ({"rounds": 2}, {"rounds": 6}, {"rounds": "3"}, {"rounds": True}, {"speed": 1}):
         with pytest.raises(IllegalAction):
             GAME.check_options(3, bad)

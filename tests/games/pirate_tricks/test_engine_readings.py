@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from companion.games.pirate_tricks import engine, rules
+from companion.games.pirate_tricks.spec import SPEC
 
 ROOT = Path(__file__).resolve().parents[3]
-PARTIAL = ROOT / "templates/rules/readings/pirate_tricks_engine.html"
+PARTIAL = ROOT / "templates/games/pirate_tricks/reading_engine.html"
 
 
 def items() -> dict[str, str]:
@@ -50,9 +51,9 @@ def test_numbers_in_the_readings_match_the_engine():
     assert f"all {engine.ROW_UP + engine.ROW_DOWN} cards" in found["pt-clear-winner"].replace(
         "seven", "7"
     )
-    low, *more = engine.ROUND_CHOICES
+    low, *more = [value for value, _ in SPEC.option("rounds").choices]
     assert f"lasts {low} rounds, or {more[0]} or {more[1]}" in found["pt-end"]
-    assert engine.GAME.check_options(3, {}) == {"rounds": low}
+    assert engine.GAME.check_options(3, {}) == {"rounds": low, "catalog": None}
     assert "two cards" in found["pt-ditch"] and "two face-down cards" in found["pt-face-down"]
     assert engine.ROW_DOWN == 2
 

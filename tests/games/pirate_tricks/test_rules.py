@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.games.base import IllegalAction
 from companion.games.pirate_tricks import rules
+from companion.games.spec import winners
 
 CATALOG = rules.load_catalog()
 CARDS = {c["id"]: c for d in rules.DECKS for c in CATALOG[d]}
@@ -280,8 +281,8 @@ def test_top_up_to_five():
 
 
 def test_winners_most_loon_and_ties_share():
-    assert rules.winners([10, 14, 9]) == [1]
-    assert rules.winners([14, 14, 9, 14]) == [0, 1, 3]
+    assert winners([10, 14, 9]) == [1]
+    assert winners([14, 14, 9, 14]) == [0, 1, 3]
 
 
 def test_starting_loon_is_twelve():

@@ -1,0 +1,149 @@
+"""Pirate Tricks checks for the generic sweep: ``leak_check(state, seat, view)`` and
+``conservation_check(state)``.
+
+The leak check looks for every crew card the viewer must not know in the view (other
+hands, sealed reveals, ditched cards, face-down row cards), checks that other seats' loon
+stays hidden (in ``loon`` and in the common block's ``scores``) until the game is over,
+that changing a secret never changes the view, and checks the common block against the
+state.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+from companion.games.pirate_tricks import rules
+from companion.games.pirate_tricks.engine import ASSIGN, BID, REVEAL
+
+CREW_ID = re.compile(r'"([RGB](?:1[0-9]|20|[1-9]))"')
+
+
+def crew_strings(obj) -> set[str]:
+    """Every string in a JSON value that is a crew card id (keys and values)."""
+    return set(CREW_ID.findall(json.dumps(obj)))
+
+
+def public_cards(state) -> set[str]:
+    """Crew cards of this round everybody has seen: row faces, reveals, shown, played."""
+    seen = {c for row in state.rows for c in row["up"]}
+    for event in state.events:
+        seen.update(c for c in event.get("reveals") or [] if c)
+    for per_seat in state.recruitment or []:
+        for entry in per_seat:
+            seen.update(entry["cards"])
+    seen.update(c for _, c in state.trick)
+    for pile in state.won:
+        seen.update(pile)
+    return seen
+
+
+def known_to(state, seat: int | None) -> set[str]:
+    known = public_cards(state)
+    if seat is not None:
+        known.update(state.hands[seat])
+        known.update(state.ditched[seat] or [])
+        for row in state.rows:
+            if row["owner"] == seat:
+                known.update(row["down"])
+    return known
+
+
+def leak_check(state, seat: int | None, view: dict) -> None:
+    hidden = set(rules.crew_deck(state.players)) - known_to(state, seat)
+    leaked = hidden.intersection(crew_strings(view))
+    assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
+    over = state.is_over()
+    for s in range(state.players):
+        if s != seat and not over:
+            assert view["loon"][s] is None, f"seat {seat} sees seat {s}'s loon"
+    if seat is None:
+        assert view["hand"] is None and view["ditched"] is None
+    for row in view["rows"]:
+        if seat is None or row["owner"] != seat:
+            assert row["down"] is None, "a face-down row card is shown to a non-owner"
+    # The common block: one-seat sides, the loon as scores (own only until over).
+    assert view["sides"] == [[s] for s in range(state.players)]
+    assert view["to_act"] == state.to_act()
+    assert isinstance(view["prompt"], str)
+    if over:
+        assert view["scores"] == state.loon
+        best = max(state.loon)
+        assert view["winners"] == [s for s, have in enumerate(state.loon) if have == best]
+    else:
+        assert view["winners"] == []
+        assert view["scores"] == [
+            state.loon[s] if s == seat else None for s in range(state.players)
+        ]
+        if seat is not None and seat in state.to_act():
+            assert view["prompt"], "a seat to act gets no prompt"
+    a = state.auction
+    if state.phase == BID:
+        assert view["auction"]["your_bid"] == (None if seat is None else a["bids"][seat])
+    if state.phase == REVEAL:
+        assert view["events"][-1].get("reveals") is None, "reveals shown before all chose"
+        assert view["auction"]["your_reveal"] == (None if seat is None else a["reveals"][seat])
+    assert_view_ignores_secrets(state, seat, view)
+
+
+def assert_view_ignores_secrets(state, seat: int | None, view: dict) -> None:
+    """Changing what ``seat`` may not know must not change its view.
+
+    The secrets: other seats' loon (until the end), their sealed bids and reveal picks,
+    their ditched cards, and the face-down cards of rows that are not ``seat``'s.
+    """
+    a = state.auction
+    saved = (
+        list(state.loon),
+        list(a["bids"]),
+        list(a["reveals"]),
+        list(state.ditched),
+        [list(row["down"]) for row in state.rows],
+    )
+    try:
+        for s in range(state.players):
+            if s == seat:
+                continue
+            if not state.is_over():
+                state.loon[s] += 1000
+            if a["bids"][s] is not None:
+                a["bids"][s] += 1000
+            if a["reveals"][s] is not None:
+                a["reveals"][s] = "secret reveal"
+            if state.ditched[s] is not None:
+                state.ditched[s] = ["secret ditch", "secret ditch"]
+        for row in state.rows:
+            if seat is None or row["owner"] != seat:
+                row["down"] = ["secret down", "secret down"]
+        assert state.view(seat) == view, f"seat {seat}'s view depends on a secret"
+    finally:
+        state.loon[:], a["bids"][:], a["reveals"][:], state.ditched[:], downs = saved
+        for row, down in zip(state.rows, downs, strict=True):
+            row["down"] = down
+
+
+DECKS = {n: frozenset(rules.crew_deck(n)) for n in (3, 4, 5)}
+
+
+def conservation_check(state) -> None:
+    held = [c for hand in state.hands for c in hand]
+    on_rows = [c for row in state.rows if row["owner"] is None for c in row["up"] + row["down"]]
+    ditched = [c for d in state.ditched if d for c in d]
+    played = [c for pile in state.won for c in pile] + [c for _, c in state.trick]
+    every = held + on_rows + ditched + played
+    deck = DECKS[state.players]
+    assert len(every) == len(deck) and set(every) == deck, "a crew card is lost or doubled"
+    assert all(x >= 0 for x in state.loon)
+    owners = [r["owner"] for r in state.rows if r["owner"] is not None]
+    assert len(owners) == len(set(owners)), "a player owns two rows"
+    if state.phase not in (BID, REVEAL, ASSIGN):
+        assert sorted(owners) == list(range(state.players)), "the auction left a row over"
+    # Nobody bids more than twice on one row in a round.
+    bids = Counter(
+        (e["row"], s)
+        for e in state.events
+        for s, b in enumerate(e.get("bids") or [])
+        if b is not None
+    )
+    assert all(v <= 2 for v in bids.values())
