@@ -614,16 +614,13 @@ class PirateTricksState(State):
 
     # -- views --------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The common block with one change: loon is behind a screen, so ``scores`` shows
-        this seat's own loon only (None for the others) until the game is over."""
-        out = super().view(seat)
-        if not out["over"]:
-            out["scores"] = [
-                have if seat is not None and s == seat else None
-                for s, have in enumerate(out["scores"])
-            ]
-        return out
+    def visible_scores(self, seat: int | None) -> list[int | None]:
+        """Loon is behind a screen: until the game is over a seat sees its own loon only
+        (None for the others) and the table sees none."""
+        scores = self.scores()
+        if self.is_over():
+            return scores
+        return [have if s == seat else None for s, have in enumerate(scores)]
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         n = self.players
