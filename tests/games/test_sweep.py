@@ -1,9 +1,10 @@
 """One random-playthrough sweep over every registered game (and the test-only fifth game),
 parametrized by game and player count; the size comes from one setting, ``SWEEP_GAMES``
-(games per game and player count, default 40).
+(games per game and player count, default 250).
 
-A game's own leak check comes from ``tests/games/<slug>/checks.py`` when it has one
-(``leak_check(state, seat, view)``, optional ``conservation_check(state)``). Beside the
+A game's own checks come from ``tests/games/<slug>/checks.py`` when it has one:
+``leak_check(state, seat, view)``, optional ``conservation_check(state)`` and
+``sweep_options(players, chooser)`` (the options each game is played with). Beside the
 shared checks of :mod:`tests.games.sweep`, every view must carry the common block and every
 legal action a description.
 """
@@ -19,7 +20,7 @@ from companion.games import GAMES
 from tests import fifth_game
 from tests.games.sweep import run_sweep
 
-SWEEP_GAMES = int(os.environ.get("SWEEP_GAMES", "40"))
+SWEEP_GAMES = int(os.environ.get("SWEEP_GAMES", "250"))
 COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt")
 
 
@@ -74,8 +75,10 @@ def test_sweep(slug, players):
         game,
         SWEEP_GAMES,
         [players],
+        options=getattr(checks, "sweep_options", None),
         leak_check=common_block_check(getattr(checks, "leak_check", None)),
         conservation_check=getattr(checks, "conservation_check", None),
+        deep_every=25,
     )
     assert totals["games"] == SWEEP_GAMES
     faces = game.card_faces({})

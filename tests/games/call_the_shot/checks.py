@@ -75,3 +75,9 @@ def conservation_check(state) -> None:
     assert len(played[c]) - len(played[1 - c]) in (0, 1), "turns did not alternate"
     assert state.shots == [sum(r["shot"] == s for r in state.results) for s in (0, 1)]
     assert max(state.shots) <= state.options["shots_to_lose"]
+
+
+# The options the shared sweep (tests/games/test_sweep.py) plays this game with.
+def sweep_options(players, chooser):
+    pick = chooser.randrange(4)
+    return None if pick == 0 else {"shots_to_lose": pick}

@@ -147,3 +147,8 @@ def conservation_check(state) -> None:
         if b is not None
     )
     assert all(v <= 2 for v in bids.values())
+
+
+# The options the shared sweep (tests/games/test_sweep.py) plays this game with.
+def sweep_options(players, chooser):
+    return {"rounds": chooser.choice([3, 4, 5])}

@@ -1,38 +1,14 @@
-"""Pirate Tricks through the generic random sweep, with its own leak and conservation checks."""
+"""Pirate Tricks' leak and conservation checks catch what they must (the shared sweep in
+tests/games/test_sweep.py runs them)."""
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
 from companion.games import GAMES
 from tests.games.pirate_tricks.checks import conservation_check, leak_check
-from tests.games.sweep import run_sweep
 
 GAME = GAMES["pirate_tricks"]
-
-
-def options(players, chooser):
-    return {"rounds": chooser.choice([3, 4, 5])}
-
-
-# 1,000 random games (about 40 s of CPU); PT_SWEEP_GAMES=3000 for a longer run.
-SWEEP_GAMES = int(os.environ.get("PT_SWEEP_GAMES", "1000"))
-
-
-def test_sweep_many_games():
-    totals = run_sweep(
-        GAME,
-        SWEEP_GAMES,
-        [3, 4, 5],
-        options=options,
-        leak_check=leak_check,
-        conservation_check=conservation_check,
-        deep_every=25,
-    )
-    assert totals["games"] == SWEEP_GAMES
-    assert totals["actions"] > SWEEP_GAMES * 100
 
 
 def _leaky(monkeypatch, extra):

@@ -68,3 +68,15 @@ def conservation_check(state):
     targets += [entry["card"] for pile in state.piles for entry in pile]
     assert sorted(targets) == sorted(rules.target_ids()), "a target was lost or doubled"
     assert len(state.targets) in (0, 2)
+
+
+# The options the shared sweep (tests/games/test_sweep.py) plays this game with.
+def sweep_options(players, chooser):
+    opts = {"hands": chooser.randint(1, 2)}
+    if players == 4:
+        opts["teams"] = chooser.random() < 0.7
+    if chooser.random() < 0.1:
+        opts = {"goal": 40, "teams": opts.get("teams", False)}
+    if chooser.random() < 0.1:
+        opts["targets"] = {"trap-T1": {"animal": True, "double": -3}}
+    return opts

@@ -13,6 +13,7 @@ import random
 
 from companion.games import GAMES
 from companion.games.cards import standard_deck
+from companion.games.shoot import rules
 from companion.games.shoot.engine import sort_hand
 
 GAME = GAMES["shoot"]
@@ -91,3 +92,15 @@ def conservation_check(state):
     if state.chips is not None:
         assert state.chips["pot"] + sum(state.chips["stacks"]) == 0, "chips appeared or vanished"
         assert state.chips["pot"] >= 0
+
+
+# The options the shared sweep (tests/games/test_sweep.py) plays this game with.
+def sweep_options(players, chooser):
+    options = {"chips": chooser.random() < 0.5}
+    shape = chooser.randrange(4)  # 0: the default ten deals
+    if shape in (1, 2):
+        top = rules.max_hand(players)
+        options["schedule"] = [chooser.randint(1, top) for _ in range(chooser.randint(1, 4))]
+    elif shape == 3:
+        options["schedule"] = list(range(1, 8)) + list(range(6, 0, -1))
+    return options

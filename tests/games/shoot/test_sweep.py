@@ -1,5 +1,5 @@
-"""Shoot! random sweep: 1,200 seeded games through the shared checks, plus ours
-(:mod:`.checks`)."""
+"""Shoot! beyond the shared sweep (tests/games/test_sweep.py): finished games keep a full
+score table, and the leak and conservation checks catch what they must."""
 
 from __future__ import annotations
 
@@ -9,35 +9,9 @@ import random
 import pytest
 
 from companion.games.shoot import rules
-from tests.games.sweep import run_sweep
 
-from .checks import conservation_check, leak_check
+from .checks import conservation_check, leak_check, sweep_options
 from .helpers import GAME
-
-
-def sweep_options(players, chooser):
-    options = {"chips": chooser.random() < 0.5}
-    shape = chooser.randrange(4)  # 0: the default ten deals
-    if shape in (1, 2):
-        top = rules.max_hand(players)
-        options["schedule"] = [chooser.randint(1, top) for _ in range(chooser.randint(1, 4))]
-    elif shape == 3:
-        options["schedule"] = list(range(1, 8)) + list(range(6, 0, -1))
-    return options
-
-
-def test_random_sweep():
-    totals = run_sweep(
-        GAME,
-        1200,
-        [2, 3, 4, 5],
-        options=sweep_options,
-        leak_check=leak_check,
-        conservation_check=conservation_check,
-        deep_every=30,
-    )
-    assert totals["games"] == 1200
-    assert totals["actions"] > 100_000
 
 
 def test_sweep_games_end_with_a_full_score_table():
