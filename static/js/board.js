@@ -159,10 +159,14 @@ export function renderBoard(env, names, gameModule = null, faces = {}, scoreWord
   const parts = gameModule && gameModule.board ? gameModule.board(env, names, kit) : genericBoard(env, names, kit);
   for (const part of parts || []) if (part) box.append(part);
   if (env.over && Array.isArray(view.scores)) {
-    const final = el("section", { class: "final-scores", "aria-label": "Final scores" });
-    final.append(el("h3", { text: "Final scores" }));
-    final.append(kit.seatTable([[scoreWord || "Score", (s) => view.scores[s]]]));
-    box.append(final);
+    box.append(
+      el(
+        "section",
+        { class: "final-scores" },
+        el("h3", { text: "Final scores" }),
+        kit.seatTable([[scoreWord || "Score", (s) => view.scores[s]]]),
+      ),
+    );
   }
   return box;
 }
