@@ -53,3 +53,88 @@ class Page(HTMLParser):
 
 def page(response) -> Page:
     return Page(response.get_data(as_text=True))
+
+
+# -- score-mode pages (forms posted with CSRF off) ------------------------------------------
+# (imports inside the helpers: this block is appended below the parser above)
+
+
+def new_sheet(client, slug: str, names: list[str], fields: dict[str, str]) -> str:
+    """Start a sheet through the new-sheet form (``fields``: the option boxes as a browser
+    sends them); return its code."""
+    data = {f"players-{i}": name for i, name in enumerate(names)}
+    data.update({key: str(value) for key, value in fields.items()})
+    response = client.post(f"/score/new/{slug}", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    location = response.headers["Location"]
+    assert location.startswith("/score/")
+    return location.rsplit("/", 1)[1]
+
+
+def stored_sheet(app, code: str) -> tuple[list[str], dict, list]:
+    """(players, options, facts of each round) as stored in the database."""
+    from companion.extensions import db
+    from companion.models import ScoreSheet
+
+    with app.app_context():
+        sheet = db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == code))
+        return list(sheet.players), dict(sheet.options), [e.facts for e in sheet.entries]
+
+
+def input_value(html: str, name: str) -> str:
+    """The value of the (first) input named ``name``; "" without one."""
+    import re
+    from html import unescape
+
+    match = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*>', html)
+    assert match, name
+    value = re.search(r'value="([^"]*)"', match.group(0))
+    return unescape(value.group(1)) if value else ""
+
+
+def versions_of(html: str) -> list[str]:
+    """The hidden version fields of a page, in order."""
+    import re
+
+    return re.findall(r'name="version"[^>]*value="([^"]*)"', html) or re.findall(
+        r'value="([^"]*)"[^>]*name="version"', html
+    )
+
+
+def messages(html: str) -> list[str]:
+    """Every message shown next to a field or at the top of a form."""
+    import re
+    from html import unescape
+
+    found = re.findall(r'<p class="field-error"[^>]*>(.*?)</p>', html, re.S)
+    block = re.search(r'<div class="form-errors"[^>]*>(.*?)</div>', html, re.S)
+    if block:
+        found += re.findall(r"<p>(.*?)</p>", block.group(1), re.S)
+    return [unescape(" ".join(message.split())) for message in found]
+
+
+def message_at(html: str, field_id: str) -> str | None:
+    """The message shown next to the box ``field_id``."""
+    import re
+    from html import unescape
+
+    match = re.search(rf'<p class="field-error" id="{re.escape(field_id)}-error">(.*?)</p>', html)
+    return unescape(match.group(1)) if match else None
+
+
+def visible_text(html: str) -> str:
+    """Visible text of a page, whitespace collapsed (tags dropped, entities decoded)."""
+    import re
+    from html import unescape
+
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return unescape(" ".join(re.sub(r"<[^>]+>", " ", html).split()))
+
+
+def delete_round(client, code: str, number: int):
+    """Open round ``number``'s delete confirmation, then confirm it."""
+    confirm = client.get(f"/score/{code}/rounds/{number}/delete").get_data(as_text=True)
+    return client.post(
+        f"/score/{code}/rounds/{number}/delete",
+        data={"position": str(number - 1), "version": input_value(confirm, "version")},
+    )

@@ -14,27 +14,13 @@ import pytest
 from companion.extensions import db
 from companion.games.call_the_shot import sheet as cts_sheet
 from companion.games.pirate_tricks import sheet as pirate_sheet
-from companion.games.pull import sheet as pull_sheet
 from companion.games.shoot import sheet as shoot_sheet
 from companion.models import ScoreSheet
-from companion.pull_form import pull_targets
-
-
-def pull_value_fields() -> dict[str, str]:
-    """The target-value boxes as a browser sends them untouched (checked boxes only)."""
-    fields = {}
-    for target in pull_targets():
-        fields[f"double_{target['id']}"] = str(target["double"])
-        if target["animal"]:
-            fields[f"animal_{target['id']}"] = "y"
-    return fields
-
 
 # What a browser sends for the options left as they are on the new-sheet form.
 FORM_DEFAULTS = {
     "shoot": {"schedule": "down", "dealer": "0"},
     "call_the_shot": {"shots_to_lose": "3"},
-    "pull": {"play": "solo", "goal": "200", "dealer": "0", **pull_value_fields()},
     "pirate_tricks": {"rounds": "3"},
 }
 
@@ -491,174 +477,6 @@ def test_posts_without_a_csrf_token_are_refused(make_app):
         shoot_deal([5, 5], [5, 5], 0) | {"csrf_token": hidden(sheet_html, "csrf_token")},
     )
     assert ok.status_code == 302
-
-
-# -- PULL! ----------------------------------------------------------------------------------
-
-
-def quick_hand(position, *sides):
-    data = {"position": str(position)}
-    for s, (points, fouls) in enumerate(sides):
-        data[f"points_{s}"] = str(points)
-        data[f"fouls_{s}"] = str(fouls)
-    return data
-
-
-def test_pull_teams_quick_entry_foul_penalty_and_dealers(app, client):
-    names = ["Ann", "Bo", "Cy", "Di"]
-    code = new_sheet(client, "pull", names, play="teams", dealer=3)
-    players, options, _ = stored(app, code)
-    assert options["teams"] is True and options["goal"] == 200 and options["dealer"] == 3
-    page = text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "Two teams: Ann & Cy against Bo & Di" in page
-    assert "Next: hand 1 · Di deals." in page
-    hands = [((40, 3), (25, 1)), ((30, 2), (-5, 0)), ((60, 1), (15, 4))]
-    for position, sides in enumerate(hands):
-        assert add(client, code, quick_hand(position, *sides)).status_code == 302
-    rows = stored(app, code)[2]
-    assert rows[0] == {"sides": [{"points": 40, "fouls": 3}, {"points": 25, "fouls": 1}]}
-    expected = pull_sheet.summary(4, options, rows)
-    # Ann & Cy cross 5 fouls in hand 2, Bo & Di in hand 3: 20 points each.
-    assert [h["sides"][0]["penalty"] for h in expected["hands"]] == [0, 20, 0]
-    assert [h["sides"][1]["penalty"] for h in expected["hands"]] == [0, 0, 20]
-    page = text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "Total " + " ".join(map(str, expected["totals"])) in page
-    assert "30 pts, 2 fouls, −20 for fouls +10" in page
-    # Di, Ann and Bo dealt hands 1 to 3; the deal passes left to Cy.
-    assert [names[h["dealer"]] for h in expected["hands"]] == ["Di", "Ann", "Bo"]
-    assert "Next: hand 4 · Cy deals." in page
-
-
-def test_pull_targets_taken_with_a_double_and_house_values(app, client):
-    names = ["Ann", "Bo", "Cy"]
-    # The group's deck: trap-T2's double value is 9, skeet-T1 is an animal.
-    fields = {"double_trap-T2": 9, "animal_skeet-T1": "y"}
-    code = new_sheet(client, "pull", names, goal="custom", custom_goal=50, **fields)
-    _, options, _ = stored(app, code)
-    assert options["goal"] == 50
-    assert options["targets"] == {"trap-T2": {"double": 9}, "skeet-T1": {"animal": True}}
-    page = text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "This group's card values:" in page and "Trap 5 double 9" in page
-    data = {
-        "position": "0",
-        # round 1: Ann takes both targets (a Double); round 2: Bo takes skeet-T1 (an animal)
-        "target_1_0": "trap-T2",
-        "taker_1_0": "0",
-        "target_1_1": "trap-T3",
-        "taker_1_1": "0",
-        "target_2_0": "skeet-T1",
-        "taker_2_0": "1",
-    }
-    response = add(client, code, data)
-    assert response.status_code == 302, errors(response.get_data(as_text=True))
-    rows = stored(app, code)[2]
-    assert rows == [
-        {
-            "sides": [
-                {"rounds": [["trap-T2", "trap-T3"], []]},
-                {"rounds": [[], ["skeet-T1"]]},
-                {"rounds": [[], []]},
-            ]
-        }
-    ]
-    expected = pull_sheet.summary(3, options, rows)
-    first = expected["hands"][0]["sides"]
-    assert first[0]["points"] == 9 + 15 and first[0]["doubles"] == 1
-    assert first[1]["fouls"] == 1
-    # The edit form shows the targets as entered.
-    edit = client.get(f"/score/{code}/rounds/1/edit").get_data(as_text=True)
-    assert re.search(r'<option selected value="trap-T2">|<option value="trap-T2" selected>', edit)
-    # Hand 2 reaches 50: Ann wins.
-    assert add(client, code, quick_hand(1, (30, 0), (0, 0), (0, 0))).status_code == 302
-    page = text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "Winner: Ann with 54 points." in page
-
-
-@pytest.mark.parametrize(
-    ("data", "where", "message"),
-    [
-        ({"target_1_0": "trap-T9", "taker_1_0": "0"}, None, "'trap-T9' is not a target card"),
-        ({"target_1_0": "trap-T2", "taker_1_0": ""}, "taker_1_0", "Say which side took"),
-        ({"target_1_0": "", "taker_1_0": "1"}, "target_1_0", "Choose the target"),
-        (
-            {"target_1_0": "trap-T2", "taker_1_0": "0", "points_0": "5"},
-            None,
-            "not both",
-        ),
-        ({"points_0": "5", "fouls_0": "0", "points_1": "5"}, "fouls_1", "Enter the fouls"),
-        ({"points_0": "5", "fouls_0": "11", "points_1": "5", "fouls_1": "0"}, "fouls_0", "10"),
-        ({}, "points_0", "Enter the points"),
-        (
-            {"target_1_0": "trap-T2", "taker_1_0": "0", "target_2_0": "trap-T2", "taker_2_0": "1"},
-            None,
-            "trap-T2 is listed twice in this hand (Ann, round 1 and Bo, round 2).",
-        ),
-    ],
-)
-def test_pull_bad_hand_refused_nothing_stored(app, client, data, where, message):
-    code = new_sheet(client, "pull", ["Ann", "Bo"])
-    response = add(client, code, {"position": "0", **data})
-    assert response.status_code == 422
-    html = response.get_data(as_text=True)
-    if where:
-        assert message in field_error(html, where)
-    else:
-        assert any(message in m for m in errors(html)), errors(html)
-    assert stored(app, code)[2] == []
-
-
-@pytest.mark.parametrize(
-    ("fields", "where", "message"),
-    [
-        ({"goal": "300"}, "goal", "Not a valid choice"),
-        ({"goal": "custom"}, "custom_goal", "Enter the target score"),
-        ({"goal": "hands"}, "hands", "Enter the number of hands"),
-        ({"play": "teams"}, None, "Team play needs exactly 4 players"),
-        ({"dealer": "2"}, "dealer", "Choose one of the players listed as the first dealer."),
-        ({"dealer": "7"}, "dealer", "Not a valid choice"),
-        ({"double_trap-T2": "x"}, "double_trap-T2", "Enter a whole number."),
-    ],
-)
-def test_pull_bad_options_refused(app, client, fields, where, message):
-    data = {"players-0": "Ann", "players-1": "Bo", **FORM_DEFAULTS["pull"], **fields}
-    response = client.post("/score/new/pull", data=data)
-    assert response.status_code == 422
-    html = response.get_data(as_text=True)
-    if where:
-        assert message in (field_error(html, where) or ""), errors(html)
-    else:
-        assert any(message in m for m in errors(html)), errors(html)
-    with app.app_context():
-        assert db.session.scalar(db.select(db.func.count(ScoreSheet.id))) == 0
-
-
-def test_pull_fixed_number_of_hands_edit_and_undo(app, client):
-    code = new_sheet(client, "pull", ["Ann", "Bo"], goal="hands", hands=2)
-    _, options, _ = stored(app, code)
-    assert options["hands"] == 2 and options["goal"] is None
-    assert "Next: hand 1 of 2 · Ann deals." in text(
-        client.get(f"/score/{code}").get_data(as_text=True)
-    )
-    add(client, code, quick_hand(0, (10, 0), (20, 0)))
-    add(client, code, quick_hand(1, (30, 0), (5, 0)))
-    page = text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "Winner: Ann with 40 points." in page
-    edit = client.get(f"/score/{code}/rounds/2/edit").get_data(as_text=True)
-    assert hidden(edit, "points_0") == "30"
-    response = client.post(
-        f"/score/{code}/rounds/2/edit",
-        data=quick_hand(1, (0, 0), (5, 0)) | {"version": hidden(edit, "version")},
-    )
-    assert response.status_code == 302
-    page = text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "Winner: Bo with 25 points." in page
-    sheet_html = client.get(f"/score/{code}").get_data(as_text=True)
-    undo = {"position": "1", "version": versions(sheet_html)[-1]}
-    assert client.post(f"/score/{code}/undo", data=undo).status_code == 302
-    assert len(stored(app, code)[2]) == 1
-    assert "Next: hand 2 of 2 · Bo deals." in text(
-        client.get(f"/score/{code}").get_data(as_text=True)
-    )
 
 
 # -- Pirate Tricks --------------------------------------------------------------------------
