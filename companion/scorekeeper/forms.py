@@ -109,7 +109,9 @@ def option_field(option: Option, players: int, mode: str) -> dict[str, Any]:
     desc = option.help
     fields: dict[str, Any] = {}
     if kind == "bool":
-        if mode == SCORE:
+        # A default that depends on the number of players can't be ticked in advance:
+        # it is then asked as in Play ("the rules' default" first), as the names decide.
+        if mode == SCORE and option.default_for is None:
             fields[name] = BooleanField(label, default=bool(default), description=desc)
         else:
             fields[name] = SelectField(

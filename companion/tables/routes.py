@@ -17,7 +17,7 @@ from markupsafe import Markup
 from wtforms import ValidationError
 
 from ..assets import static_url
-from ..games import GAMES
+from ..games import GAMES, IllegalAction
 from ..network import qr_svg
 from . import bp, service
 from .forms import chosen_options, option_fields, table_form
@@ -74,7 +74,7 @@ def new(game: str):
         try:
             options = chosen_options(form, chosen, request.form)
             table, token = service.create_table(game, form.players.data, options)
-        except ValidationError as problem:
+        except (ValidationError, IllegalAction) as problem:
             error = str(problem)
         except TableError as problem:
             error = problem.message

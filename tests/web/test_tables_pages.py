@@ -18,13 +18,6 @@ from .pages import page
 from .test_tables_api import TablePlayers
 
 
-def pull_targets():
-    """PULL!'s targets (its web helpers move with the game; this import follows them)."""
-    from companion.pull_form import pull_targets as targets
-
-    return targets()
-
-
 def csrf_token(html: str) -> str:
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
 
@@ -89,118 +82,6 @@ def test_the_create_form_shows_the_engines_message(client, app):
     assert refused.value.message in text
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Table)) == 0
-
-
-def test_blank_options_keep_the_defaults_that_depend_on_the_players(client, app):
-    assert post_form(client, "/play/pull", {"players": "4"}).status_code == 303
-    with app.app_context():
-        table = db.session.scalar(db.select(Table))
-        assert table.options == GAMES["pull"].check_options(4, {})
-
-
-def pull_table_fields(**changes) -> dict[str, str]:
-    """What a browser posts from the PULL! form's values table: every double box, and the
-    animal boxes that are ticked (``changes``: field name -> value, None to untick)."""
-    fields = {}
-    for target in pull_targets():
-        fields[f"double_{target['id']}"] = str(target["double"])
-        if target["animal"]:
-            fields[f"animal_{target['id']}"] = "y"
-    fields.update(changes)
-    return {key: value for key, value in fields.items() if value is not None}
-
-
-def count_tables(app) -> int:
-    with app.app_context():
-        return db.session.scalar(db.select(db.func.count()).select_from(Table))
-
-
-def test_the_pull_form_offers_how_the_game_ends_and_the_target_values(client):
-    answer = client.get("/play/pull")
-    html = answer.get_data(as_text=True)
-    text = page(answer).text
-    assert "opt_goal" not in html and "opt_hands" not in html and "opt_targets" not in html
-    for choice in ("at 200 points", "at 400 points", "at another score", "after a number of hands"):
-        assert choice in text
-    targets = pull_targets()
-    house = sum(t["tags"]["double"] == "house" for t in targets)
-    house += sum(t["tags"]["animal"] == "house" for t in targets)
-    assert house and text.count("house") >= house
-    for target in targets:
-        assert f'name="double_{target["id"]}"' in html
-        assert f'name="animal_{target["id"]}"' in html
-    row = targets[1]
-    assert re.search(
-        rf'name="double_{row["id"]}"[^>]*value="{row["double"]}"|'
-        rf'value="{row["double"]}"[^>]*name="double_{row["id"]}"',
-        html,
-    )
-    assert "Play in two teams" in text and "Max hands" not in text
-
-
-def test_a_pull_table_keeps_its_changed_values_and_a_fixed_number_of_hands(client, app):
-    changed = [t for t in pull_targets() if not t["animal"]][0]
-    animal = [t for t in pull_targets() if t["animal"]][0]
-    fields = pull_table_fields(
-        **{
-            f"double_{changed['id']}": str(changed["double"] + 4),
-            f"animal_{changed['id']}": "y",
-            f"animal_{animal['id']}": None,
-        }
-    )
-    data = {"players": "3", "goal": "hands", "hands": "4", "custom_goal": "", **fields}
-    assert post_form(client, "/play/pull", data).status_code == 303
-    expected = {
-        changed["id"]: {"double": changed["double"] + 4, "animal": True},
-        animal["id"]: {"animal": False},
-    }
-    with app.app_context():
-        table = db.session.scalar(db.select(Table))
-        assert table.options["targets"] == expected
-        assert table.options["hands"] == 4 and table.options["goal"] is None
-        state = GAMES["pull"].state_from_dict(table.state)
-        assert state.options == table.options
-        left = {t["id"]: t["left"] for t in pull_targets()}
-        shown = {c.pop("card"): c for c in state.view(None)["target_changes"]}
-        assert shown == {card: {"left": left[card], **change} for card, change in expected.items()}
-
-
-@pytest.mark.parametrize("data", [{"goal": "400"}, {"goal": "custom", "custom_goal": "350"}])
-def test_pull_score_goals_reach_the_table(client, app, data):
-    assert (
-        post_form(client, "/play/pull", {"players": "2", **data, **pull_table_fields()}).status_code
-        == 303
-    )
-    with app.app_context():
-        table = db.session.scalar(db.select(Table))
-        goal = int(data.get("custom_goal") or data["goal"])
-        assert table.options["goal"] == goal and table.options["hands"] is None
-        assert table.options["targets"] == {}
-
-
-@pytest.mark.parametrize(
-    ("fields", "message"),
-    [
-        ({"double_trap-T2": "abc"}, "Enter a whole number."),
-        ({"double_trap-T2": ""}, "Enter a whole number."),
-        ({"double_trap-T2": "10000"}, "A double value must be between -1000 and 1000."),
-        ({"goal": "hands", "hands": ""}, "Enter the number of hands."),
-        ({"goal": "hands", "hands": "0"}, "Number must be between 1 and 1000."),
-        ({"goal": "custom", "custom_goal": ""}, "Enter the target score."),
-        ({"goal": "custom", "custom_goal": "20000"}, "Number must be between 1 and 10000."),
-    ],
-)
-def test_a_bad_pull_option_is_explained_and_creates_nothing(client, app, fields, message):
-    data = {"players": "2", "goal": "200", **pull_table_fields(), **fields}
-    answer = post_form(client, "/play/pull", data)
-    assert answer.status_code == 422
-    text = page(answer).text
-    assert message in text
-    assert "Some options need a change" in text
-    # A wrong value in the (folded) values table opens it, so the message is seen.
-    opened = '<details class="card-values" open>' in answer.get_data(as_text=True)
-    assert opened == any(key.startswith("double_") for key in fields)
-    assert count_tables(app) == 0
 
 
 def test_hostile_names_are_escaped_on_the_host_and_phone_pages(app):

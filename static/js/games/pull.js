@@ -43,7 +43,7 @@ export function board(env, names, kit) {
     item.append(kit.playsLine((target.shots || []).map((s) => [s.seat, s.card])));
     targets.append(item);
   });
-  parts.push(kit.el("h3", { text: "Targets" }), targets);
+  if ((v.targets || []).length) parts.push(kit.el("h3", { text: "Targets" }), targets);
   const changes = v.target_changes || [];
   if (changes.length) {
     const list = changes.map((change) => {
@@ -54,15 +54,17 @@ export function board(env, names, kit) {
     });
     parts.push(kit.el("p", { class: "muted table-values" }, kit.el("strong", { text: "This table's values: " }), list.join(" · ")));
   }
-  const columns = [["Cards", (s) => (v.hand_sizes ? v.hand_sizes[s] : "")]];
-  if (v.sealed_seconds && v.phase === "second") {
-    columns.push(["Second shot", (s) => (v.picked && v.picked[s] ? "picked" : "…")]);
-  }
-  columns.push(
+  // The score first, and five columns at most, so a phone shows them all.
+  const columns = [
+    ["Score", (s) => (scores[s] !== undefined ? scores[s] : 0)],
     ["This hand", (s) => (v.hand_points ? v.hand_points[sideOf(v, s)] : 0)],
     ["Fouls", (s) => (v.fouls ? v.fouls[sideOf(v, s)] : 0)],
-    ["Score", (s) => (scores[s] !== undefined ? scores[s] : 0)],
-  );
+  ];
+  if (v.sealed_seconds && v.phase === "second") {
+    columns.push(["Picked", (s) => (v.picked && v.picked[s] ? "yes" : "…")]);
+  } else {
+    columns.push(["Cards", (s) => (v.hand_sizes ? v.hand_sizes[s] : "")]);
+  }
   parts.push(kit.seatTable(columns));
   if (v.last_round) {
     const lines = v.last_round.targets.map((t) => {
