@@ -81,8 +81,9 @@ def test_shoot_sheet_in_a_phone_browser(base_url, page):
     assert page.input_value("#tricks-1") == "4"
     check(page, "shoot-edit")
     page.get_by_role("link", name="Cancel").click()
-    page.get_by_role("button", name="Undo last deal").click()
-    assert "Deal 2 removed." in page.inner_text(".flashes")
+    page.locator("summary", has_text="Undo: deal 2 added").click()
+    page.get_by_role("button", name="Yes, undo it").click()
+    assert "Undone: deal 2 added." in page.inner_text(".flashes")
     assert "Next: deal 2 of 10" in page.inner_text("#status")
 
 
