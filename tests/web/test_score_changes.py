@@ -241,7 +241,9 @@ def test_a_sheet_that_does_not_replay_shows_the_repair_page(app, client):
         assert page.status_code == 200, path
         words = text_of(page)
         assert "This sheet needs a repair" in words
-        assert "Hand 2 cannot be counted" in words and "The tricks must add up to 3, not 6." in words
+        assert (
+            "Hand 2 cannot be counted" in words and "The tricks must add up to 3, not 6." in words
+        )
         assert "Tricks: 3, 3" in words  # the stored facts, so the table can enter them again
     # Changes are refused with the same page, nothing stored.
     assert add(client, code, [3, 0], 3).status_code == 409
