@@ -10,12 +10,13 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_migrate import upgrade
-from sqlalchemy import event, text
+from sqlalchemy import Select, event, text
 
 from .extensions import db
 
@@ -38,6 +39,21 @@ def _file_lock(path: str) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def locked(query: Select) -> Any:
+    """Start a fresh write transaction that holds the lock of the row ``query`` selects,
+    and return that row (or None). PostgreSQL: ``SELECT … FOR UPDATE``. SQLite: the row
+    lock does nothing there, so ``BEGIN IMMEDIATE`` takes the database's write lock before
+    anything is read (pysqlite opens transactions lazily). Nothing read before counts (the
+    session is rolled back first and the row reloaded), so a check made on the row holds
+    until the commit. Raises ``OperationalError`` when the lock wait times out; the caller
+    says so in its own words."""
+    db.session.rollback()
+    conn = db.session.connection()
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    return db.session.scalar(query.with_for_update().execution_options(populate_existing=True))
 
 
 def tune_sqlite(app: Flask) -> None:

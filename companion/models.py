@@ -10,7 +10,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -38,6 +47,9 @@ class ScoreSheet(db.Model):
     entries: Mapped[list[ScoreEntry]] = relationship(
         back_populates="sheet", order_by="ScoreEntry.position", cascade="all, delete-orphan"
     )
+    changes: Mapped[list[ScoreChange]] = relationship(
+        back_populates="sheet", order_by="ScoreChange.seq", cascade="all, delete-orphan"
+    )
 
 
 class ScoreEntry(db.Model):
@@ -53,6 +65,29 @@ class ScoreEntry(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     sheet: Mapped[ScoreSheet] = relationship(back_populates="entries")
+
+
+class ScoreChange(db.Model):
+    """One change of a score sheet, kept so it can be undone and redone: ``kind`` is
+    "add", "edit" or "delete" of the round at ``position`` (from 0), with the round's facts
+    ``before`` and ``after`` (None where there is none) and a name in words ("deal 3
+    corrected"). Undone changes stay until a new change clears them (the redo list)."""
+
+    __tablename__ = "score_change"
+    __table_args__ = (UniqueConstraint("sheet_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheet.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    position: Mapped[int] = mapped_column(Integer)
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    label: Mapped[str] = mapped_column(String(80))
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    sheet: Mapped[ScoreSheet] = relationship(back_populates="changes")
 
 
 class Table(db.Model):

@@ -31,8 +31,8 @@ from wtforms.widgets import NumberInput
 from ..games import Game
 from ..games.base import Sheet
 from ..games.spec import SCORE, Field, Option, field_key, form_values
+from ..names import BadName, clean_name
 
-NAME_LENGTH = 24
 NUMBER = "Enter a whole number."
 OTHER = "other"
 
@@ -59,11 +59,6 @@ class WholeNumberField(IntegerField):
             raise ValueError(NUMBER) from None
 
 
-def clean_name(value: Any) -> str:
-    """A player name: surrounding and repeated spaces removed."""
-    return " ".join(str(value or "").split())
-
-
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -84,7 +79,13 @@ class VersionedForm(FlaskForm):
 
 
 class ConfirmForm(VersionedForm):
-    """Delete a round / undo the last one: nothing but the CSRF token and the version."""
+    """Delete a round or remove a broken one: nothing but the CSRF token and the version."""
+
+
+class ChangeForm(FlaskForm):
+    """Undo or redo: the number of the change the button named (stale check)."""
+
+    change = HiddenField()
 
 
 class OpenForm(FlaskForm):
@@ -260,14 +261,14 @@ class NewSheetForm(FlaskForm):
     min_players = 2
 
     def validate_players(self, field):
-        names = [clean_name(entry.data) for entry in field.entries]
-        names = [name for name in names if name]
+        try:
+            names = self.names()
+        except BadName as error:
+            raise ValidationError(str(error)) from None
         if len(names) < self.min_players:
             raise ValidationError(f"Enter at least {self.min_players} player names.")
         seen = set()
         for name in names:
-            if len(name) > NAME_LENGTH:
-                raise ValidationError(f"A name can be at most {NAME_LENGTH} characters.")
             if name.casefold() in seen:
                 raise ValidationError(f"Two players are called {name}: give each a different name.")
             seen.add(name.casefold())
@@ -282,8 +283,9 @@ class NewSheetForm(FlaskForm):
         return ok
 
     def names(self) -> list[str]:
-        names = [clean_name(entry.data) for entry in self.players.entries]
-        return [name for name in names if name]
+        """The names filled in, each cleaned as in Play mode (blank boxes left out);
+        raises :class:`BadName` for one that cannot be used."""
+        return [clean_name(e.data) for e in self.players.entries if str(e.data or "").strip()]
 
 
 def new_sheet_form(game: Game, **kwargs) -> NewSheetForm:

@@ -13,6 +13,13 @@ Stale forms: the add form carries the position it fills; edit, delete and undo f
 the position and a fingerprint of the round as the page showed it. If another phone
 changed the sheet meanwhile, the change is refused (409) and the page shows the sheet as
 it is now.
+
+Every write runs in one transaction that holds the sheet's lock (``database.locked``:
+``FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so the stale checks hold
+until the commit; the rows are checked to replay (``keeper.check``) right before it. Each
+change is logged (``ScoreChange``) with its name in words, so the last change can be
+undone and an undone one redone. A stored sheet that fails to replay anyway (older data)
+shows the repair page, which names the offending round and offers to remove it.
 """
 
 from __future__ import annotations
@@ -32,17 +39,19 @@ from flask import (
     url_for,
 )
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.datastructures import MultiDict
 from wtforms import ValidationError
 
 from .. import codes
+from ..database import locked
 from ..extensions import db
 from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
-from ..games.spec import form_values
-from ..models import ScoreEntry, ScoreSheet, utcnow
+from ..games.spec import form_values, read_fields
+from ..models import ScoreChange, ScoreEntry, ScoreSheet, utcnow
 from .forms import (
+    ChangeForm,
     ConfirmForm,
     OpenForm,
     chosen_options,
@@ -102,10 +111,17 @@ def game_of(slug: str) -> Game:
 
 
 def load(code: str, lock: bool = False) -> ScoreSheet:
+    """The sheet; with ``lock``, in a fresh write transaction holding its lock (the
+    request's commit or its end releases it)."""
     query = select(ScoreSheet).where(ScoreSheet.code == code.upper())
     if lock:
-        query = query.with_for_update()
-    sheet = db.session.scalar(query)
+        try:
+            sheet = locked(query)
+        except OperationalError:
+            db.session.rollback()
+            abort(503, "The sheet is busy; try again in a moment.")
+    else:
+        sheet = db.session.scalar(query)
     if sheet is None or sheet.game not in score_slugs():
         abort(404)
     return sheet
@@ -116,7 +132,7 @@ def rows_of(sheet: ScoreSheet) -> list[Any]:
 
 
 def store(sheet: ScoreSheet, rows: list[Any]) -> None:
-    """Make the stored entries equal ``rows`` (already accepted by the sheet)."""
+    """Make the stored entries equal ``rows`` and commit."""
     entries = list(sheet.entries)
     for position, facts in enumerate(rows):
         if position < len(entries):
@@ -128,6 +144,74 @@ def store(sheet: ScoreSheet, rows: list[Any]) -> None:
         sheet.entries.remove(entry)
     sheet.updated_at = utcnow()
     db.session.commit()
+
+
+def commit_change(
+    sheet: ScoreSheet,
+    keeper: Sheet | None,
+    rows: list[Any],
+    kind: str,
+    position: int,
+    before: Any,
+    after: Any,
+    label: str,
+) -> None:
+    """Store ``rows`` with the change that made them logged; a new change clears the
+    undone ones (nothing left to redo). With a ``keeper``, the rows are checked to replay
+    first (:class:`IllegalAction` if not: nothing is written). Only the repair passes
+    None: removing an offending round must be possible even when the rest still fails."""
+    if keeper is not None:
+        rows = keeper.check(rows)
+    for change in [c for c in sheet.changes if c.undone]:
+        sheet.changes.remove(change)
+    # Numbered after every change ever logged, so a cleared number is never reused.
+    seq = db.session.scalar(
+        select(db.func.coalesce(db.func.max(ScoreChange.seq), 0)).where(
+            ScoreChange.sheet_id == sheet.id
+        )
+    )
+    sheet.changes.append(
+        ScoreChange(
+            seq=seq + 1,
+            kind=kind,
+            position=position,
+            before=before,
+            after=after,
+            label=label,
+            undone=False,
+        )
+    )
+    store(sheet, rows)
+
+
+def last_done(sheet: ScoreSheet) -> ScoreChange | None:
+    """The change an undo reverts: the newest one not undone."""
+    done = [c for c in sheet.changes if not c.undone]
+    return done[-1] if done else None
+
+
+def first_undone(sheet: ScoreSheet) -> ScoreChange | None:
+    """The change a redo applies again: the oldest undone one (undone newest first)."""
+    undone = [c for c in sheet.changes if c.undone]
+    return undone[0] if undone else None
+
+
+def apply(keeper: Sheet, rows: list[Any], position: int, old: Any, new: Any) -> list[Any]:
+    """Rows with round ``position`` turned from ``old`` into ``new`` (None: no round), for
+    undo (after -> before) and redo (before -> after); refused when the sheet does not hold
+    ``old`` there, or when the result does not replay."""
+    holds = (
+        old is None
+        and position <= len(rows)
+        or (old is not None and position < len(rows) and rows[position] == old)
+    )
+    if not holds:
+        raise IllegalAction("The sheet no longer holds that change.")
+    if old is None:
+        return keeper.check([*rows[:position], new, *rows[position:]])
+    if new is None:
+        return keeper.delete(rows, position)
+    return keeper.replace(rows, position, new)
 
 
 def int_or_none(value: Any) -> int | None:
@@ -181,10 +265,44 @@ def round_cells(keeper: Sheet, rows: list[Any], summary: dict[str, Any]) -> list
     return out
 
 
+class BrokenSheet(Exception):
+    """The stored rows do not replay: ``index`` (from 0) is the first offending round."""
+
+    def __init__(self, sheet: ScoreSheet, index: int, message: str):
+        super().__init__(message)
+        self.sheet, self.index, self.message = sheet, index, message
+
+
+# What a sheet's checks may raise on malformed older data, besides its own refusals.
+REPLAY_ERRORS = (ValueError, LookupError, TypeError, AttributeError)
+
+
+def replay(sheet: ScoreSheet, keeper: Sheet, rows: list[Any]) -> None:
+    """Raise :class:`BrokenSheet` naming the first round that does not replay."""
+    try:
+        keeper.check(rows)
+        return
+    except REPLAY_ERRORS as error:
+        whole = error
+    for index in range(len(rows)):
+        try:
+            keeper.check(rows[: index + 1])
+        except REPLAY_ERRORS as error:
+            raise BrokenSheet(sheet, index, message_of(error)) from None
+    raise BrokenSheet(sheet, max(len(rows) - 1, 0), message_of(whole))  # pragma: no cover
+
+
+def message_of(error: Exception) -> str:
+    if isinstance(error, IllegalAction):
+        return error.message
+    return "Its facts cannot be read."
+
+
 def context(sheet: ScoreSheet) -> dict[str, Any]:
     game = GAMES[sheet.game]
     keeper = keeper_of(sheet)
     rows = rows_of(sheet)
+    replay(sheet, keeper, rows)
     summary = keeper.summary(rows)
     word = game.spec.round_word
     return {
@@ -201,6 +319,9 @@ def context(sheet: ScoreSheet) -> dict[str, Any]:
         "word": word,
         "Word": word.capitalize(),
         "has_choose": has_choose(keeper),
+        "last_change": last_done(sheet),
+        "redo_change": first_undone(sheet),
+        "change_form": ChangeForm(),
     }
 
 
@@ -318,12 +439,14 @@ def new(game: str):
 def sheet(code: str):
     sheet = load(code)
     remember(sheet.code)
+    return sheet_page(sheet)
+
+
+def sheet_page(sheet: ScoreSheet, status: int = 200):
     ctx = context(sheet)
     form, step = entry_form(ctx["keeper"], request.args, next_defaults(ctx["summary"]))
     form.position.data = str(len(ctx["rows"]))
-    return render_template(
-        "scorekeeper/sheet.html", form=form, step=step, undo=ConfirmForm(), **ctx
-    )
+    return render_template("scorekeeper/sheet.html", form=form, step=step, **ctx), status
 
 
 @bp.post("/<code>/rounds")
@@ -343,24 +466,27 @@ def add_round(code: str):
         else:
             try:
                 new_rows = keeper.add(rows, keeper.read(request.form))
+                number = len(new_rows)
+                commit_change(
+                    sheet, keeper, new_rows, "add", number - 1, None, new_rows[-1],
+                    f"{word} {number} added",
+                )  # fmt: skip
             except IllegalAction as error:
                 refuse(form, error)
+            except IntegrityError:
+                db.session.rollback()
+                abort(409, "Another phone added a round at the same moment. Reload the sheet.")
             else:
-                try:
-                    store(sheet, new_rows)
-                except IntegrityError:
-                    db.session.rollback()
-                    abort(409, "Another phone added a round at the same moment. Reload the sheet.")
-                flash(f"{ctx['Word']} {len(new_rows)} added.")
+                flash(f"{ctx['Word']} {number} added.")
                 return redirect(url_for(".sheet", code=sheet.code) + "#totals")
     form.position.data = str(len(rows))
-    return render_template(
-        "scorekeeper/sheet.html", form=form, step=ENTER, undo=ConfirmForm(), **ctx
-    ), status
+    return render_template("scorekeeper/sheet.html", form=form, step=ENTER, **ctx), status
 
 
 def _round(rows: list[Any], number: int) -> tuple[int, Any]:
     if not 1 <= number <= len(rows):
+        if request.method == "POST":
+            abort(409, f"That round is no longer on the sheet: it has {len(rows)} now.")
         abort(404)
     return number - 1, rows[number - 1]
 
@@ -376,7 +502,7 @@ def changed_since_shown(form, index: int, facts: Any) -> bool:
 def edit_round(code: str, number: int):
     sheet = load(code, lock=request.method == "POST")
     ctx = context(sheet)
-    keeper = ctx["keeper"]
+    keeper, word = ctx["keeper"], ctx["word"]
     index, facts = _round(ctx["rows"], number)
     status = 200
     step = ENTER
@@ -394,11 +520,16 @@ def edit_round(code: str, number: int):
             else:
                 try:
                     new_rows = keeper.replace(ctx["rows"], index, keeper.read(request.form))
+                    if new_rows[index] != facts:
+                        commit_change(
+                            sheet, keeper, new_rows, "edit", index, facts, new_rows[index],
+                            f"{word} {number} corrected",
+                        )  # fmt: skip
                 except IllegalAction as error:
                     refuse(form, error)
                 else:
-                    store(sheet, new_rows)
-                    flash(f"{ctx['Word']} {number} corrected.")
+                    done = "corrected" if new_rows[index] != facts else "unchanged"
+                    flash(f"{ctx['Word']} {number} {done}.")
                     return redirect(url_for(".sheet", code=sheet.code) + f"#round-{number}")
     elif ctx["has_choose"] and (request.args.get("choose") or choose_keys_in(keeper, request.args)):
         form, step = entry_form(keeper, request.args, keeper.values_of(facts))
@@ -429,12 +560,16 @@ def delete_round(code: str, number: int):
                 )
                 status = 409
             else:
+                keeper = ctx["keeper"]
                 try:
-                    new_rows = ctx["keeper"].delete(ctx["rows"], index)
+                    new_rows = keeper.delete(ctx["rows"], index)
+                    commit_change(
+                        sheet, keeper, new_rows, "delete", index, facts, None,
+                        f"{ctx['word']} {number} deleted",
+                    )  # fmt: skip
                 except IllegalAction as refused:
                     error = f"This {ctx['word']} can't be deleted: {refused.message}"
                 else:
-                    store(sheet, new_rows)
                     flash(f"{ctx['Word']} {number} deleted.")
                     return redirect(url_for(".sheet", code=sheet.code))
     form.position.data = str(index)
@@ -444,31 +579,113 @@ def delete_round(code: str, number: int):
     ), status
 
 
+def _undo_or_redo(code: str, redo: bool):
+    """Undo the last change, or redo the last undone one: the form names the change it
+    showed, so a sheet changed meanwhile is answered 409 and nothing moves."""
+    sheet = load(code, lock=True)
+    ctx = context(sheet)
+    form = ChangeForm()
+    if not form.validate_on_submit():
+        abort(400)
+    verb = "redone" if redo else "undone"
+    change = first_undone(sheet) if redo else last_done(sheet)
+    if change is None or int_or_none(form.change.data) != change.seq:
+        flash(
+            f"The sheet changed on another phone, so nothing was {verb}. "
+            "Check it and try again if needed.",
+            "error",
+        )
+        return sheet_page(sheet, 409)
+    old, new = (change.before, change.after) if redo else (change.after, change.before)
+    try:
+        new_rows = apply(ctx["keeper"], ctx["rows"], change.position, old, new)
+    except IllegalAction as error:
+        flash(f"“{change.label}” can't be {verb}: {error.message}", "error")
+        return sheet_page(sheet, 409)
+    change.undone = not redo
+    store(sheet, new_rows)
+    flash(f"{verb.capitalize()}: {change.label}.")
+    return redirect(url_for(".sheet", code=sheet.code) + "#totals")
+
+
 @bp.post("/<code>/undo")
 def undo(code: str):
+    return _undo_or_redo(code, redo=False)
+
+
+@bp.post("/<code>/redo")
+def redo(code: str):
+    return _undo_or_redo(code, redo=True)
+
+
+# -- repair -------------------------------------------------------------------------------
+
+
+@bp.errorhandler(BrokenSheet)
+def broken(error: BrokenSheet):
+    """A stored sheet that does not replay (older data): the repair page, never a 500."""
+    sheet = error.sheet
+    keeper = keeper_of(sheet)
+    rows = rows_of(sheet)
+    form = ConfirmForm()
+    form.position.data = str(error.index)
+    form.version.data = fingerprint(error.index, rows[error.index]) if rows else ""
+    spec = GAMES[sheet.game].spec
+    return render_template(
+        "scorekeeper/repair.html",
+        sheet=sheet,
+        spec=spec,
+        names=sheet.players,
+        keeper=keeper,
+        number=error.index + 1,
+        message=error.message,
+        facts=keeper_values(keeper, rows[error.index]) if rows else [],
+        word=spec.round_word,
+        Word=spec.round_word.capitalize(),
+        form=form,
+    ), (200 if request.method == "GET" else 409)
+
+
+def keeper_values(keeper: Sheet, facts: Any) -> list[str]:
+    """The stored facts of a round, in words as far as they can be read."""
+    try:
+        values = keeper.values_of(facts)
+    except REPLAY_ERRORS:
+        values = facts if isinstance(facts, dict) else {"facts": facts}
+    labels = {f.name: f.label for f in keeper.spec.sheet_fields}
+    return [f"{labels.get(name, name)}: {_text_of(value)}" for name, value in values.items()]
+
+
+def _text_of(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_text_of(v) for v in value)
+    return _text(value)
+
+
+@bp.post("/<code>/repair")
+def repair(code: str):
+    """Remove the round the repair page named (checked by position and fingerprint). The
+    rest is stored as it is, even if it still does not replay: the page then names the
+    next offending round, so each removal is progress."""
     sheet = load(code, lock=True)
-    game = GAMES[sheet.game]
+    keeper = keeper_of(sheet)
     rows = rows_of(sheet)
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    word = game.spec.round_word
-    index = len(rows) - 1
-    if not rows:
-        flash(f"There is no {word} to undo.", "error")
-    elif changed_since_shown(form, index, rows[index]):
-        flash(
-            f"The sheet changed on another phone, so nothing was undone. "
-            f"Check the last {word} and undo again if needed.",
-            "error",
-        )
-        return redirect(url_for(".sheet", code=sheet.code)), 303
+    try:
+        replay(sheet, keeper, rows)
+    except BrokenSheet as error:
+        if changed_since_shown(form, error.index, rows[error.index]):
+            flash("The sheet changed on another phone, so nothing was removed.", "error")
+            raise
+        word, number = keeper.spec.round_word, error.index + 1
+        rest = [*rows[: error.index], *rows[error.index + 1 :]]
+        commit_change(
+            sheet, None, rest, "delete", error.index, rows[error.index], None,
+            f"{word} {number} removed",
+        )  # fmt: skip
+        flash(f"{word.capitalize()} {number} removed.")
     else:
-        try:
-            new_rows = keeper_of(sheet).delete(rows, index)
-        except IllegalAction as error:  # pragma: no cover - removing the last row always fits
-            flash(error.message, "error")
-        else:
-            store(sheet, new_rows)
-            flash(f"{word.capitalize()} {index + 1} removed.")
+        flash("This sheet needs no repair.")
     return redirect(url_for(".sheet", code=sheet.code))

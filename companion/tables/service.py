@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,15 +26,14 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from .. import codes, live
+from .. import codes, live, names
+from ..database import locked
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
 from ..models import Action, Seat, Table
 from ..network import base_url
 
-NAME_MAX = 24
-ZWJ = "\u200d"
 UNDO = {"type": "undo"}
 
 
@@ -94,23 +92,12 @@ def identify(table: Table, token: str | None) -> Who:
 
 
 def clean_name(name: Any) -> str:
-    """A seat name: trimmed, 1–24 characters (code points, after NFC), no control or
-    invisible formatting characters."""
-    if not isinstance(name, str):
-        raise TableError(400, "A name must be text.")
-    name = unicodedata.normalize("NFC", name).strip()
-    if not name:
-        raise TableError(400, "Please enter a name.")
-    if len(name) > NAME_MAX:
-        raise TableError(400, f"A name can be at most {NAME_MAX} characters long.")
-    # Format characters are refused (they can reverse or hide text), except the zero-width
-    # joiner that builds emoji such as a family or a flag-waving pirate.
-    if any(
-        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") and ch != ZWJ
-        for ch in name
-    ):
-        raise TableError(400, "A name cannot contain control or invisible characters.")
-    return name
+    """A seat name, cleaned by the shared :func:`companion.names.clean_name`; a refused
+    one is a 400."""
+    try:
+        return names.clean_name(name)
+    except names.BadName as error:
+        raise TableError(400, str(error)) from None
 
 
 # -- loading and locking ------------------------------------------------------------------
@@ -129,18 +116,8 @@ def get_table(code: str) -> Table:
 
 def lock_table(code: str) -> Table:
     """Start a write transaction holding the table's row lock and load the table."""
-    db.session.rollback()  # a fresh transaction: nothing read before the lock counts
     try:
-        conn = db.session.connection()
-        if conn.dialect.name == "sqlite":
-            # pysqlite opens transactions lazily; take the write lock before reading.
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-        table = db.session.scalar(
-            select(Table)
-            .where(Table.code == normalise_code(code))
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
+        table = locked(select(Table).where(Table.code == normalise_code(code)))
     except OperationalError:
         # The lock wait timed out (a very busy SQLite file): nothing was changed.
         db.session.rollback()

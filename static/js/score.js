@@ -1,17 +1,169 @@
-// Score sheets: a live count of the tricks entered against the tricks played, so a slip
-// shows before the form is sent. The pages work without it (the server checks the sum).
-for (const box of document.querySelectorAll("[data-tricks-total]")) {
-  const total = Number.parseInt(box.dataset.tricksTotal, 10);
-  const out = box.querySelector("[data-tricks-sum]");
-  const inputs = [...box.querySelectorAll("input[name^='tricks-']")];
-  if (!out || !inputs.length || Number.isNaN(total)) continue;
-  const update = () => {
-    const filled = inputs.filter((input) => input.value.trim() !== "");
-    const sum = filled.reduce((acc, input) => acc + (Number.parseInt(input.value, 10) || 0), 0);
-    out.textContent = `Tricks entered: ${sum} of ${total}`;
-    out.classList.toggle("sum-off", filled.length === inputs.length && sum !== total);
-  };
-  for (const input of inputs) input.addEventListener("input", update);
-  out.hidden = false;
-  update();
+// Score sheets. The pages work without this script; it adds two things.
+//
+// 1. A live count of the tricks entered against the tricks played, so a slip shows before
+//    the form is sent (the server checks the sum anyway).
+// 2. Never lose an entry: a round form (data-keep) is sent with fetch, and kept in this
+//    phone's localStorage until the server has answered. With no connection the entry stays
+//    kept and the page says so; it is sent when the connection is back (the "online" event,
+//    or the next visit to the sheet). The server's answer replaces the page's main part,
+//    as a normal submit would. The kept entry carries the form's CSRF token, position and
+//    version, so a sheet changed meanwhile is refused (409) and shown as it is; an answer
+//    that refuses the token (400, page expired) is said plainly: not saved.
+
+const KEPT = "tc-kept:";
+
+function tricksCounts(root) {
+  for (const box of root.querySelectorAll("[data-tricks-total]")) {
+    const total = Number.parseInt(box.dataset.tricksTotal, 10);
+    const out = box.querySelector("[data-tricks-sum]");
+    const inputs = [...box.querySelectorAll("input[name^='tricks-']")];
+    if (!out || !inputs.length || Number.isNaN(total)) continue;
+    const update = () => {
+      const filled = inputs.filter((input) => input.value.trim() !== "");
+      const sum = filled.reduce((acc, input) => acc + (Number.parseInt(input.value, 10) || 0), 0);
+      out.textContent = `Tricks entered: ${sum} of ${total}`;
+      out.classList.toggle("sum-off", filled.length === inputs.length && sum !== total);
+    };
+    for (const input of inputs) input.addEventListener("input", update);
+    out.hidden = false;
+    update();
+  }
 }
+
+function sheetOf(root) {
+  return root.querySelector("[data-sheet]")?.dataset.sheet || "";
+}
+
+function keptEntries(sheet) {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    if (!key?.startsWith(KEPT)) continue;
+    try {
+      const entry = JSON.parse(localStorage.getItem(key));
+      if (entry.sheet === sheet && entry.id) out.push(entry);
+    } catch {
+      localStorage.removeItem(key);
+    }
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function keep(entry) {
+  localStorage.setItem(KEPT + entry.id, JSON.stringify(entry));
+}
+
+function forget(entry) {
+  localStorage.removeItem(KEPT + entry.id);
+}
+
+function say(text) {
+  const page = document.querySelector("main .score-page") || document.querySelector("main");
+  let line = page.querySelector(".kept-entry");
+  if (!line) {
+    line = document.createElement("p");
+    line.className = "kept-entry";
+    line.setAttribute("role", "status");
+    const after = page.querySelector(".sheet-players") || page.querySelector("h1");
+    if (after) after.after(line);
+    else page.prepend(line);
+  }
+  line.textContent = text;
+}
+
+function refill(entry) {
+  const form = document.querySelector(`form[data-keep][action^="${new URL(entry.action).pathname}"]`);
+  if (!form) return;
+  for (const [name, value] of entry.fields) {
+    if (["csrf_token", "position", "version"].includes(name)) continue;
+    for (const box of form.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+      if (box.type === "radio" || box.type === "checkbox") box.checked = box.value === value;
+      else box.value = value;
+    }
+  }
+}
+
+function swap(html, response) {
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const main = doc.querySelector("main");
+  if (!main) {
+    window.location.assign(response.url);
+    return;
+  }
+  document.querySelector("main").replaceChildren(...main.childNodes);
+  document.title = doc.title;
+  if (response.redirected) window.history.replaceState(null, "", response.url);
+  start(document.querySelector("main"));
+}
+
+// One sender at a time, across this phone's tabs too (Web Locks where the page is a secure
+// context): an entry another tab has sent meanwhile is no longer kept, so it is not sent
+// twice.
+function exclusively(task) {
+  return navigator.locks ? navigator.locks.request("tc-kept", task) : task();
+}
+
+async function send(entry) {
+  await exclusively(async () => {
+    if (localStorage.getItem(KEPT + entry.id) === null) return;
+    let response;
+    try {
+      response = await fetch(entry.action, {
+        method: "POST",
+        body: new URLSearchParams(entry.fields),
+        credentials: "same-origin",
+      });
+    } catch {
+      say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
+      return;
+    }
+    if (response.status >= 500) {
+      say(`${entry.label} was not saved yet (the server answered ${response.status}); it is kept on this phone and sent again when you reload.`);
+      return;
+    }
+    forget(entry);
+    if (response.status === 400) {
+      say(`${entry.label} was not saved: the page had expired. Check the entry below and send it again.`);
+      refill(entry);
+      return;
+    }
+    swap(await response.text(), response);
+  });
+}
+
+function sendKept(root) {
+  const entries = keptEntries(sheetOf(root));
+  if (!entries.length) return;
+  if (!navigator.onLine) {
+    say(`No connection: ${entries.map((e) => e.label).join(", ")} kept on this phone, to be sent when the connection is back.`);
+    return;
+  }
+  for (const entry of entries) send(entry);
+}
+
+function keepForms(root) {
+  for (const form of root.querySelectorAll("form[data-keep]")) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const fields = [...new FormData(form, event.submitter)].filter(([, v]) => typeof v === "string");
+      const id = `${Date.now().toString().padStart(15, "0")}-${Math.random().toString(36).slice(2)}`;
+      const entry = { id, action: form.action, label: form.dataset.keep, sheet: sheetOf(document), fields };
+      keep(entry);
+      for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = true;
+      if (!navigator.onLine) {
+        say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
+        return;
+      }
+      send(entry);
+    });
+  }
+}
+
+function start(root) {
+  tricksCounts(root);
+  keepForms(root);
+}
+
+start(document);
+sendKept(document);
+window.addEventListener("online", () => sendKept(document));

@@ -154,21 +154,21 @@ def test_a_sheet_round_by_round(client, app):
     assert "Total 1 4 1" in page
     assert "Winner: Bo" in page  # the target is 4 tricks
 
-    # Delete hand 2, then undo hand 1.
+    # Delete hand 2, then undo that deletion (the last change, not the last hand).
     delete = client.get(f"/score/{code}/rounds/2/delete").get_data(as_text=True)
     version = re.search(r'name="version" type="hidden" value="([0-9a-f]+)"', delete).group(1)
     response = client.post(
         f"/score/{code}/rounds/2/delete", data={"position": "1", "version": version}
     )
     assert response.status_code == 302
-    assert stored(app, code)[2] == [{"tricks": [0, 3, 0]}]
-    last = versions(client, code)[-1]
-    assert (
-        client.post(f"/score/{code}/undo", data={"position": "0", "version": last}).status_code
-        == 302
-    )
-    assert stored(app, code)[2] == []
-    assert "Hand 1 removed." in text_of(client.get(f"/score/{code}"))
+    hand_two = [{"tricks": [0, 3, 0]}, {"tricks": [1, 1, 1]}]
+    assert stored(app, code)[2] == hand_two[:1]
+    page = client.get(f"/score/{code}").get_data(as_text=True)
+    change = re.search(r'name="change" value="(\d+)"', page).group(1)
+    assert "Undo: hand 2 deleted" in page
+    assert client.post(f"/score/{code}/undo", data={"change": change}).status_code == 302
+    assert stored(app, code)[2] == hand_two
+    assert "Undone: hand 2 deleted." in text_of(client.get(f"/score/{code}"))
 
 
 # -- engine mode ---------------------------------------------------------------------------
