@@ -352,6 +352,8 @@ def entry_form(keeper: Sheet, args, values: dict[str, Any] | None):
     Returns (form, step)."""
     if has_choose(keeper):
         if args.get("choose") or not choose_keys_in(keeper, args):
+            if choose_keys_in(keeper, args):  # "Change the first step": keep what was chosen
+                return round_form(keeper, CHOOSE, formdata=args), CHOOSE
             return round_form(keeper, CHOOSE, values=values or {}), CHOOSE
         form = round_form(keeper, formdata=_merged(keeper, args, values), hidden=True)
         try:

@@ -72,7 +72,10 @@ function recruitment(v, kit) {
   results.forEach((perSeat, i) => {
     const item = kit.el("li", {}, kit.el("span", { class: "who", text: cards[i] ? cards[i].name : `Recruitment card ${i + 1}` }));
     perSeat.forEach((entry, seat) => {
-      item.append(kit.el("div", {}, kit.el("span", { text: `${kit.seatName(seat)} ${kit.signed(entry.loon)}: ` }), kit.cardsLine(entry.cards)));
+      // "Bo: +3 loon" over the cards shown for it ("Ann: 0 loon" alone without any).
+      const line = kit.el("div", {}, kit.el("span", { text: `${kit.seatName(seat)}: ${kit.signed(entry.loon)} loon` }));
+      if (entry.cards && entry.cards.length) line.append(kit.cardsLine(entry.cards));
+      item.append(line);
     });
     list.append(item);
   });
