@@ -1,0 +1,228 @@
+"""Seats that survive people: asking for a taken seat (approved or refused by the seat's
+phone or the host, expiring, one at a time), moving a seat or the host role with a
+one-time ticket, the old token refused with a "moved" message, and every phone told."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from companion.extensions import db
+from companion.models import Ticket
+from companion.tables import service
+
+from .test_tables_api import TablePlayers
+
+
+@pytest.fixture
+def table(app):
+    return TablePlayers(app, "shoot", 3).join_all(["Ann", "Bob", "Cy"])
+
+
+def ask(players: TablePlayers, seat: int, name: str | None = None, client=None):
+    body = {} if name is None else {"name": name}
+    client = client or players.app.test_client()
+    return players.post(client, f"/api/tables/{players.code}/seats/{seat}/requests", body)
+
+
+def answer(players: TablePlayers, request_id: int, verdict: str, token: str | None):
+    url = f"/api/tables/{players.code}/requests/{request_id}/{verdict}"
+    return players.post(players.host, url, {}, token)
+
+
+def claim(players: TablePlayers, ticket: str):
+    return players.post(players.app.test_client(), f"/api/tables/{players.code}/claim", {"ticket": ticket})
+
+
+def test_a_new_phone_asks_for_a_seat_and_the_host_approves(table):
+    hand = table.envelope(1)["view"]["hand"]
+    asked = ask(table, 1, "Bob")
+    assert asked.status_code == 201
+    body = asked.get_json()
+    request, ticket = body["request"], body["ticket"]
+    assert request["seat"] == 1 and request["seat_name"] == "Bob" and request["status"] == "pending"
+
+    # The host and that seat see the request; the other seats and the public do not.
+    assert [r["id"] for r in table.envelope(None)["requests"]] == []
+    host_view = table.view(None, table.host_token).get_json()
+    assert [r["id"] for r in host_view["requests"]] == [request["id"]]
+    assert [r["id"] for r in table.envelope(1)["requests"]] == [request["id"]]
+    assert table.envelope(0)["requests"] == [] and table.envelope(2)["requests"] == []
+    assert ticket not in str(host_view)
+
+    # Not yet approved: the ticket cannot be claimed, and another seat cannot answer.
+    assert claim(table, ticket).status_code == 409
+    assert answer(table, request["id"], "approve", table.tokens[0]).status_code == 403
+    assert answer(table, request["id"], "approve", None).status_code == 401
+
+    approved = answer(table, request["id"], "approve", table.host_token)
+    assert approved.status_code == 200
+    assert approved.get_json()["request"]["status"] == "approved"
+    status = table.get(
+        table.app.test_client(), f"/api/tables/{table.code}/requests/{request['id']}", ticket
+    )
+    assert status.get_json()["request"]["status"] == "approved"
+
+    # The old phone is told plainly that its seat moved.
+    old = table.view(1)
+    assert old.status_code == 401
+    assert old.get_json()["moved"] == "moved"
+    assert "moved to another phone" in old.get_json()["error"]
+
+    claimed = claim(table, ticket)
+    assert claimed.status_code == 200
+    got = claimed.get_json()
+    assert got["role"] == "seat" and got["seat"] == 1 and got["token"] != ticket
+    new_env = table.view(1, got["token"]).get_json()
+    assert new_env["seat"] == 1 and new_env["view"]["hand"] == hand
+    # A ticket works once.
+    assert claim(table, ticket).status_code == 410
+    assert table.view(1).status_code == 401
+
+
+def test_the_seats_own_phone_refuses_and_the_asker_is_told(table):
+    body = ask(table, 2, "Cy").get_json()
+    refused = answer(table, body["request"]["id"], "refuse", table.tokens[2])
+    assert refused.status_code == 200 and refused.get_json()["request"]["status"] == "refused"
+    status = table.get(
+        table.app.test_client(),
+        f"/api/tables/{table.code}/requests/{body['request']['id']}",
+        body["ticket"],
+    )
+    assert status.get_json()["request"]["status"] == "refused"
+    gone = claim(table, body["ticket"])
+    assert gone.status_code == 410 and "refused" in gone.get_json()["error"]
+    # Cy's phone still plays; answering twice is refused.
+    assert table.view(2).status_code == 200
+    again = answer(table, body["request"]["id"], "approve", table.host_token)
+    assert again.status_code == 410
+    assert table.view(2).status_code == 200
+
+
+def test_the_seats_own_phone_approves(table):
+    body = ask(table, 0).get_json()
+    assert body["request"]["name"] == "Ann"  # without a name, the seat's name
+    assert answer(table, body["request"]["id"], "approve", table.tokens[0]).status_code == 200
+    assert table.view(0).status_code == 401
+    assert claim(table, body["ticket"]).status_code == 200
+
+
+def test_one_pending_request_per_seat_and_requests_expire(table, app):
+    first = ask(table, 1, "Bob").get_json()
+    second = ask(table, 1, "Bob")
+    assert second.status_code == 409 and "already asked" in second.get_json()["error"]
+    assert ask(table, 2, "Cy").status_code == 201  # another seat is another matter
+
+    with app.app_context():
+        row = db.session.get(Ticket, first["request"]["id"])
+        row.expires_at = datetime.now(UTC) - timedelta(seconds=1)
+        db.session.commit()
+    assert table.view(None, table.host_token).get_json()["requests"][0]["seat"] == 2
+    late = answer(table, first["request"]["id"], "approve", table.host_token)
+    assert late.status_code == 410 and "expired" in late.get_json()["error"]
+    assert table.view(1).status_code == 200  # nothing changed
+    expired = claim(table, first["ticket"])
+    assert expired.status_code == 410 and "expired" in expired.get_json()["error"]
+    assert ask(table, 1, "Bob").status_code == 201  # once expired, one may ask again
+
+
+def test_bad_requests_change_nothing(table):
+    before = table.snapshot()
+    assert claim(table, "x" * 43).status_code == 401  # forged
+    assert claim(table, 12).status_code == 401
+    assert table.post(table.host, f"/api/tables/{table.code}/claim", {}).status_code == 400
+    assert ask(table, 7).status_code == 422
+    assert ask(table, 1, "").status_code == 400
+    assert answer(table, 999, "approve", table.host_token).status_code == 404
+    assert table.get(table.host, f"/api/tables/{table.code}/requests/1", "y" * 43).status_code == 401
+    assert table.snapshot() == before
+    # A free seat is taken, not asked for.
+    empty = TablePlayers(table.app, "shoot", 3)
+    empty.join(0, "Ann")
+    free = ask(empty, 1)
+    assert free.status_code == 409 and "free" in free.get_json()["error"]
+
+
+def test_move_to_another_phone_moves_and_every_envelope_says_so(table):
+    hand = table.envelope(1)["view"]["hand"]
+    url = f"/api/tables/{table.code}/rejoin"
+    assert table.post(table.host, url, {}, table.host_token).status_code == 403
+    link = table.post(table.phones[1], url, {}, table.tokens[1]).get_json()
+    assert table.tokens[1] not in link["url"]
+    assert "#ticket=" in link["url"] and link["qr"].startswith("data:image/svg+xml;base64,")
+    ticket = link["url"].split("#ticket=", 1)[1]
+    # The old phone still plays until the ticket is claimed.
+    assert table.view(1).status_code == 200
+
+    got = claim(table, ticket).get_json()
+    assert got["seat"] == 1
+    moved = table.view(1)
+    assert moved.status_code == 401 and "moved to another phone" in moved.get_json()["error"]
+    assert table.view(1, got["token"]).get_json()["view"]["hand"] == hand
+    assert claim(table, ticket).status_code == 410
+
+    version = table.view(1, got["token"]).get_json()["version"]
+    for env in [table.envelope(0), table.envelope(2), table.envelope(None)]:
+        assert {"seat": 1, "name": "Bob", "how": "moved", "version": version} in env[
+            "seat_changes"
+        ]
+
+
+def test_a_new_rejoin_ticket_replaces_the_old_one(table):
+    url = f"/api/tables/{table.code}/seats/2/transfer"
+    assert table.post(table.phones[0], url, {}, table.tokens[0]).status_code == 403
+    first = table.post(table.host, url, {}, table.host_token).get_json()["url"]
+    second = table.post(table.host, url, {}, table.host_token).get_json()["url"]
+    assert claim(table, first.split("#ticket=")[1]).status_code == 410
+    assert claim(table, second.split("#ticket=")[1]).status_code == 200
+    assert table.view(2).status_code == 401
+
+
+def test_the_host_role_moves_to_another_device(table):
+    url = f"/api/tables/{table.code}/host/transfer"
+    assert table.post(table.phones[0], url, {}, table.tokens[0]).status_code == 403
+    assert table.post(table.host, url, {}).status_code == 401
+    link = table.post(table.host, url, {}, table.host_token).get_json()
+    assert f"/t/{table.code}#ticket=" in link["url"]
+    got = claim(table, link["url"].split("#ticket=")[1]).get_json()
+    assert got["role"] == "host" and got["seat"] is None
+    old = table.view(None, table.host_token)
+    assert old.status_code == 401 and "host role moved" in old.get_json()["error"]
+    assert table.undo(table.host_token).status_code == 401
+    new = table.view(None, got["token"]).get_json()
+    assert new["host"] is True
+    assert {"seat": None, "name": "host", "how": "moved", "version": new["version"]} in (
+        table.envelope(0)["seat_changes"]
+    )
+
+
+def test_a_freed_seat_keeps_the_board_and_names_who_is_missing(table):
+    table.random_move(__import__("random").Random(1))
+    freed = table.post(
+        table.host, f"/api/tables/{table.code}/seats/1/release", {}, table.host_token
+    ).get_json()
+    assert freed["started"] is False and freed["begun"] is True
+    assert freed["missing"] == [{"seat": 1, "name": "Bob"}]
+    gone = table.view(1)
+    assert gone.status_code == 401 and gone.get_json()["moved"] == "freed"
+    assert "freed your seat" in gone.get_json()["error"]
+    assert table.envelope(0)["seat_changes"][-1]["how"] == "freed"
+    table.post(table.phones[1], f"/api/tables/{table.code}/seats", {"name": "Bo"})
+    env = table.envelope(0)
+    assert env["missing"] == [] and env["seat_changes"][-1] == {
+        "seat": 1,
+        "name": "Bo",
+        "how": "taken",
+        "version": env["version"],
+    }
+
+
+def test_tickets_are_stored_hashed(table, app):
+    body = ask(table, 1).get_json()
+    with app.app_context():
+        row = db.session.get(Ticket, body["request"]["id"])
+        assert row.ticket_hash == service.hash_token(body["ticket"])
+        assert body["ticket"] not in str(
+            [getattr(row, c.name) for c in Ticket.__table__.columns]
+        )
