@@ -329,4 +329,4 @@ def test_the_rejoin_link_carries_a_ticket_in_the_fragment(app):
     assert f"/t/{players.code}/seat#ticket=" in body["url"]
     assert players.tokens[1] not in body["url"]
     assert body["qr"].startswith("data:image/svg+xml;base64,")
-    assert players.post(players.host, url, {}).status_code == 401
+    assert players.post(players.host, url, {}).status_code == 403
