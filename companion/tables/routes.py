@@ -18,7 +18,7 @@ from wtforms import ValidationError
 
 from ..assets import static_url
 from ..games import GAMES
-from ..network import qr_svg
+from ..network import qr_svg, unreachable_reason
 from . import bp, service
 from .forms import chosen_options, option_fields, table_form
 from .service import TableError
@@ -103,9 +103,11 @@ def host(code: str):
     table = table_or_404(code)
     if table.code != code:
         return redirect(url_for("tables.host", code=table.code))
+    join_url = service.join_url(table.code, request.host_url)
     return render_template(
         "tables/host.html",
-        join_url=service.join_url(table.code, request.host_url),
+        join_url=join_url,
+        unreachable=unreachable_reason(join_url, request.environ),
         **board_context(table),
     )
 
