@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from companion.extensions import db
-from companion.models import Ticket
+from companion.models import Table, Ticket
 from companion.tables import service
 
 from .test_tables_api import TablePlayers
@@ -32,7 +32,9 @@ def answer(players: TablePlayers, request_id: int, verdict: str, token: str | No
 
 
 def claim(players: TablePlayers, ticket: str):
-    return players.post(players.app.test_client(), f"/api/tables/{players.code}/claim", {"ticket": ticket})
+    return players.post(
+        players.app.test_client(), f"/api/tables/{players.code}/claim", {"ticket": ticket}
+    )
 
 
 def test_a_new_phone_asks_for_a_seat_and_the_host_approves(table):
@@ -135,7 +137,9 @@ def test_bad_requests_change_nothing(table):
     assert ask(table, 7).status_code == 422
     assert ask(table, 1, "").status_code == 400
     assert answer(table, 999, "approve", table.host_token).status_code == 404
-    assert table.get(table.host, f"/api/tables/{table.code}/requests/1", "y" * 43).status_code == 401
+    assert (
+        table.get(table.host, f"/api/tables/{table.code}/requests/1", "y" * 43).status_code == 401
+    )
     assert table.snapshot() == before
     # A free seat is taken, not asked for.
     empty = TablePlayers(table.app, "shoot", 3)
@@ -164,9 +168,7 @@ def test_move_to_another_phone_moves_and_every_envelope_says_so(table):
 
     version = table.view(1, got["token"]).get_json()["version"]
     for env in [table.envelope(0), table.envelope(2), table.envelope(None)]:
-        assert {"seat": 1, "name": "Bob", "how": "moved", "version": version} in env[
-            "seat_changes"
-        ]
+        assert {"seat": 1, "name": "Bob", "how": "moved", "version": version} in env["seat_changes"]
 
 
 def test_a_new_rejoin_ticket_replaces_the_old_one(table):
@@ -223,6 +225,69 @@ def test_tickets_are_stored_hashed(table, app):
     with app.app_context():
         row = db.session.get(Ticket, body["request"]["id"])
         assert row.ticket_hash == service.hash_token(body["ticket"])
-        assert body["ticket"] not in str(
-            [getattr(row, c.name) for c in Ticket.__table__.columns]
-        )
+        assert body["ticket"] not in str([getattr(row, c.name) for c in Ticket.__table__.columns])
+
+
+# -- the /join page -------------------------------------------------------------------
+
+
+def test_the_join_page_forgives_case_spaces_and_lookalikes(app, client):
+    players = TablePlayers(app, "shoot", 3)
+    code = players.code
+    assert client.get("/join").status_code == 200
+    for typed in [code, code.lower(), f" {code[:3]} {code[3:]} ", f"{code[:3]}-{code[3:]}"]:
+        answer = client.get("/join", query_string={"code": typed})
+        assert answer.status_code == 303, typed
+        assert answer.headers["Location"].endswith(f"/t/{code}/seat")
+    unknown = client.get("/join", query_string={"code": "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"})
+    assert unknown.status_code == 404
+    assert "There is no table with that code" in unknown.get_data(as_text=True)
+    short = client.get("/join", query_string={"code": "AB<1"})
+    assert short.status_code == 404 and "6 letters" in short.get_data(as_text=True)
+
+
+def test_the_join_page_reads_o_as_d_or_q_and_i_as_j_l_or_t(app, client):
+    players = TablePlayers(app, "shoot", 3)
+    with app.app_context():
+        row = db.session.scalar(db.select(Table).where(Table.code == players.code))
+        row.code = "D2L4Q6"
+        db.session.commit()
+    for typed in ["02I4O6", "o2146", "O2-1-4-O-6", "0214o6"]:
+        answer = client.get("/join", query_string={"code": typed})
+        if len(typed.replace("-", "")) == 6:
+            assert answer.status_code == 303, typed
+            assert answer.headers["Location"].endswith("/t/D2L4Q6/seat")
+        else:
+            assert answer.status_code == 404
+
+
+def test_the_home_and_play_pages_link_to_join(client):
+    for page in ("/", "/play"):
+        assert 'href="/join"' in client.get(page).get_data(as_text=True)
+
+
+# -- when phones cannot reach the server ------------------------------------------------
+
+
+def test_the_host_page_warns_when_the_app_listens_on_loopback_only(app, client, monkeypatch):
+    from companion import network
+
+    players = TablePlayers(app, "shoot", 3)
+    url = f"/t/{players.code}"
+    monkeypatch.setattr(network, "lan_address", lambda: None)
+    page = client.get(url, base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    assert "Phones cannot reach this app" in page and "--host 0.0.0.0" in page
+    assert "PUBLIC_URL" in page
+
+    monkeypatch.setattr(network, "lan_address", lambda: "192.168.4.7")
+    # The development server bound to loopback: the LAN address in the code leads nowhere.
+    bound = {"SERVER_SOFTWARE": "Werkzeug/3.1", "SERVER_NAME": "127.0.0.1"}
+    page = client.get(url, base_url="http://127.0.0.1:5000", environ_overrides=bound)
+    assert "listens only on this computer" in page.get_data(as_text=True)
+    # Bound to every interface: nothing to warn about.
+    open_ = {"SERVER_SOFTWARE": "Werkzeug/3.1", "SERVER_NAME": "0.0.0.0"}
+    page = client.get(url, base_url="http://127.0.0.1:5000", environ_overrides=open_)
+    assert "Phones cannot reach" not in page.get_data(as_text=True)
+    app.config["PUBLIC_URL"] = "https://cards.example.org"
+    page = client.get(url, base_url="http://127.0.0.1:5000", environ_overrides=bound)
+    assert "Phones cannot reach" not in page.get_data(as_text=True)
