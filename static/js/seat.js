@@ -104,6 +104,7 @@ function keepAsking(value) {
 // The join page follows the table: free seats in the form, and on a full table each seat
 // by name ("I am Ada") to ask for.
 function renderJoin(pub) {
+  if (asking || token) return; // an answer arrived for a page that has moved on
   const free = pub.players.filter((n) => !n).length;
   joinForm.hidden = free === 0;
   for (const input of joinForm.querySelectorAll("input[name=seat]")) {

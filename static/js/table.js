@@ -128,7 +128,9 @@ function renderRequests(env) {
 function render(env) {
   current = env;
   root.dataset.version = String(env.version);
-  const names = env.players.map((name, seat) => name || (env.started || env.begun ? seatName(null, seat) : null));
+  // A freed seat keeps its last player's name on the board while the game waits.
+  const was = (seat) => ((env.missing || []).find((m) => m.seat === seat) || {}).name;
+  const names = env.players.map((name, seat) => name || (env.started || env.begun ? was(seat) || seatName(null, seat) : null));
   status.textContent = statusText(env, names);
   const news = changes.news(env);
   if (news.length) notify(news.join(" "));
