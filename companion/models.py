@@ -70,6 +70,8 @@ class Table(db.Model):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     host_token_hash: Mapped[str] = mapped_column(String(64))
+    # What every envelope says about the seats (see tables.service.news_of).
+    seat_news: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

@@ -270,7 +270,7 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
         table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
         table.version += 1
         version = table.version
-        if last_changes(table).get(seat):  # a freed seat taken again: every phone is told
+        if str(seat) in news_of(table)["missing"]:  # a freed seat taken again: say so
             note_change(table, seat, name, "taken", None)
     return seat, token, version
 
@@ -292,6 +292,9 @@ def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
         table.seats.remove(taken[0])
         table.version += 1
         note_change(table, seat, taken[0].name, "freed", taken[0].token_hash)
+        news = news_of(table)
+        news["missing"][str(seat)] = taken[0].name
+        table.seat_news = news
         answer = envelope(table, Who(host=True))
     return answer
 
@@ -308,9 +311,43 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+def news_of(table: Table) -> dict[str, Any]:
+    """A copy of what every envelope says about the seats, kept on the table row so that
+    the hot path (an action) reads nothing more: ``changes`` (latest per seat, oldest
+    first), ``missing`` (a freed seat's last name, by seat) and pending ``requests``."""
+    news = table.seat_news or {}
+    return {
+        "changes": [dict(c) for c in news.get("changes", [])],
+        "missing": dict(news.get("missing", {})),
+        "requests": [dict(r) for r in news.get("requests", [])],
+    }
+
+
+def set_requests(table: Table) -> None:
+    """Copy the pending requests onto the table row (after one is made or answered)."""
+    news = news_of(table)
+    news["requests"] = [
+        {
+            "id": t.id,
+            "seat": t.seat,
+            "name": t.name,
+            "expires_at": aware(t.expires_at).isoformat(),
+        }
+        for t in live_tickets(table, "request")
+        if t.status == "pending"
+    ]
+    table.seat_news = news
+
+
 def note_change(table: Table, seat: int | None, name: str, how: str, old: str | None) -> None:
     """Remember that a seat (or, with ``seat`` None, the host role) changed phone: the old
     token's holder is told why, every envelope carries the latest change of each seat."""
+    news = news_of(table)
+    news["changes"] = [c for c in news["changes"] if c["seat"] != seat]
+    news["changes"].append({"seat": seat, "name": name, "how": how, "version": table.version})
+    if how != "freed":
+        news["missing"].pop(str(seat), None)
+    table.seat_news = news
     db.session.add(
         SeatChange(
             table_id=table.id,
@@ -321,15 +358,6 @@ def note_change(table: Table, seat: int | None, name: str, how: str, old: str | 
             version=table.version,
         )
     )
-
-
-def last_changes(table: Table) -> dict[int | None, SeatChange]:
-    latest: dict[int | None, SeatChange] = {}
-    for change in db.session.scalars(
-        select(SeatChange).where(SeatChange.table_id == table.id).order_by(SeatChange.id)
-    ):
-        latest[change.seat] = change
-    return latest
 
 
 def live_tickets(table: Table, kind: str | None = None, seat: Any = ...) -> list[Ticket]:
@@ -416,6 +444,7 @@ def ask_for_seat(code: str, seat: Any, name: Any = None) -> tuple[dict[str, Any]
         db.session.add(row)
         db.session.flush()
         table.version += 1
+        set_requests(table)
         answer = request_view(row, table)
     return answer, ticket
 
@@ -463,6 +492,7 @@ def answer_request(code: str, token: str | None, request_id: Any, approve: bool)
             taken.token_hash = hash_token(new_token())  # nobody holds it: the seat waits
         else:
             request.status = "refused"
+        set_requests(table)
         answer = {"request": request_view(request, table)}
     return answer
 
@@ -662,35 +692,39 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "labels": [state.describe(action) for action in legal],
         "scores": body_view["scores"] if over else None,
     }
-    body.update(seat_news(table, who, is_started))
+    body.update(seat_news(table, who, state, is_started))
     return body
 
 
-def seat_news(table: Table, who: Who, is_started: bool) -> dict[str, Any]:
-    """What every phone is told about the seats: the latest change of each seat (moved to
-    another phone, freed, taken again; ``seat`` None for the host role), the free seats'
-    last names (``missing``), whether the game had begun (the board stays while a seat
-    is free), and the requests for a seat (only to the host and to that seat)."""
-    latest = last_changes(table)
+def seat_news(table: Table, who: Who, state: State, is_started: bool) -> dict[str, Any]:
+    """What every phone is told about the seats, from the table row alone: the latest
+    change of each seat (moved to another phone, freed, taken again; ``seat`` None for the
+    host role), the free seats with their last names (``missing``), whether the game had
+    begun (the board stays while a seat is free), and the pending requests for a seat
+    (only to the host and to that seat)."""
+    news = news_of(table)
     taken = {s.index for s in table.seats}
-    changes = [
-        {"seat": c.seat, "name": c.name, "how": c.how, "version": c.version}
-        for c in sorted(latest.values(), key=lambda c: c.version)
-    ]
     missing = [
-        {"seat": seat, "name": latest[seat].name if seat in latest else None}
+        {"seat": seat, "name": news["missing"].get(str(seat))}
         for seat in range(table.players)
         if seat not in taken
     ]
-    begun = is_started or bool(table.actions) or any(c.seat is not None for c in latest.values())
-    requests = []
-    if who.host or who.seat is not None:
-        requests = [
-            request_view(t, table)
-            for t in live_tickets(table, "request")
-            if t.status == "pending" and (who.host or t.seat == who.seat)
-        ]
-    return {"seat_changes": changes, "missing": missing, "begun": begun, "requests": requests}
+    begun = is_started or bool(state.log) or any(m["name"] for m in missing)
+    names = seat_names(table)
+    moment = now().isoformat()
+    requests = [
+        {**r, "seat_name": names[r["seat"]], "status": "pending"}
+        for r in news["requests"]
+        if r["expires_at"] > moment and (who.host or r["seat"] == who.seat)
+    ]
+    if not who.host and who.seat is None:
+        requests = []
+    return {
+        "seat_changes": news["changes"],
+        "missing": missing,
+        "begun": begun,
+        "requests": requests,
+    }
 
 
 # -- the address phones use ---------------------------------------------------------------

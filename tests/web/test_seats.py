@@ -110,22 +110,27 @@ def test_the_seats_own_phone_approves(table):
     assert claim(table, body["ticket"]).status_code == 200
 
 
-def test_one_pending_request_per_seat_and_requests_expire(table, app):
+def test_one_pending_request_per_seat_and_requests_expire(table, monkeypatch):
     first = ask(table, 1, "Bob").get_json()
     second = ask(table, 1, "Bob")
     assert second.status_code == 409 and "already asked" in second.get_json()["error"]
-    assert ask(table, 2, "Cy").status_code == 201  # another seat is another matter
 
-    with app.app_context():
-        row = db.session.get(Ticket, first["request"]["id"])
-        row.expires_at = datetime.now(UTC) - timedelta(seconds=1)
-        db.session.commit()
-    assert table.view(None, table.host_token).get_json()["requests"][0]["seat"] == 2
+    later = datetime.now(UTC) + timedelta(minutes=service.REQUEST_MINUTES, seconds=1)
+    monkeypatch.setattr(service, "now", lambda: later)
+    assert ask(table, 2, "Cy").status_code == 201
+    assert [r["seat"] for r in table.view(None, table.host_token).get_json()["requests"]] == [2]
+    assert table.envelope(1)["requests"] == []
     late = answer(table, first["request"]["id"], "approve", table.host_token)
     assert late.status_code == 410 and "expired" in late.get_json()["error"]
     assert table.view(1).status_code == 200  # nothing changed
     expired = claim(table, first["ticket"])
     assert expired.status_code == 410 and "expired" in expired.get_json()["error"]
+    status = table.get(
+        table.app.test_client(),
+        f"/api/tables/{table.code}/requests/{first['request']['id']}",
+        first["ticket"],
+    )
+    assert status.get_json()["request"]["status"] == "expired"
     assert ask(table, 1, "Bob").status_code == 201  # once expired, one may ask again
 
 

@@ -1,4 +1,4 @@
-"""tickets (seat requests, transfer links) and seat changes
+"""tickets (seat requests, transfer links), seat changes, seat news on the table
 
 Revision ID: b3c1d2e4f5a6
 Revises: 7af8fcde7f1a
@@ -16,6 +16,8 @@ depends_on = None
 
 
 def upgrade():
+    with op.batch_alter_table("game_table", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("seat_news", sa.JSON(), nullable=True))
     op.create_table(
         "table_ticket",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -55,3 +57,5 @@ def downgrade():
         batch_op.drop_index(batch_op.f("ix_seat_change_old_token_hash"))
     op.drop_table("seat_change")
     op.drop_table("table_ticket")
+    with op.batch_alter_table("game_table", schema=None) as batch_op:
+        batch_op.drop_column("seat_news")
