@@ -37,6 +37,16 @@ def sit(page, url: str, code: str, name: str) -> None:
     page.locator("#play").wait_for(state="visible")
 
 
+def seated(browser, server):
+    """A 2-player table with Ann and Bob seated: the host page, the code, both phones."""
+    host = phone(browser)
+    code = start_table(host, server.url)
+    ann, bob = phone(browser), phone(browser)
+    sit(ann, server.url, code, "Ann")
+    sit(bob, server.url, code, "Bob")
+    return host, code, ann, bob
+
+
 @pytest.fixture
 def server(make_app):
     running = Server(make_app(TESTING=False))
@@ -45,11 +55,7 @@ def server(make_app):
 
 
 def test_a_lost_phone_gets_its_seat_back_through_the_host(browser, server):
-    host = phone(browser)
-    code = start_table(host, server.url)
-    ann, bob = phone(browser), phone(browser)
-    sit(ann, server.url, code, "Ann")
-    sit(bob, server.url, code, "Bob")
+    host, code, ann, bob = seated(browser, server)
     wait_until(bob, "document.querySelectorAll('#hand button.hand-card').length === 10")
     hand = bob.locator("#hand button.hand-card").all_text_contents()
     old_token = bob.evaluate(f"localStorage.getItem('companion.table.{code}.seat')")
@@ -88,11 +94,7 @@ def test_a_lost_phone_gets_its_seat_back_through_the_host(browser, server):
 
 
 def test_the_seats_own_phone_refuses_and_the_asker_is_told(browser, server):
-    host = phone(browser)
-    code = start_table(host, server.url)
-    ann, bob = phone(browser), phone(browser)
-    sit(ann, server.url, code, "Ann")
-    sit(bob, server.url, code, "Bob")
+    host, code, ann, bob = seated(browser, server)
     stranger = phone(browser)
     stranger.goto(f"{server.url}/t/{code}/seat")
     stranger.get_by_role("button", name="I am Ann (seat 1): ask for this seat").click()
@@ -132,11 +134,7 @@ def test_the_host_role_moves_to_another_device(browser, server):
 
 
 def test_a_freed_seat_keeps_the_board_on_the_host_screen(browser, server):
-    host = phone(browser)
-    code = start_table(host, server.url)
-    ann, bob = phone(browser), phone(browser)
-    sit(ann, server.url, code, "Ann")
-    sit(bob, server.url, code, "Bob")
+    host, code, ann, bob = seated(browser, server)
     wait_until(host, "document.getElementById('status').textContent.includes('to play')")
     free = host.get_by_role("button", name="Free seat 2 (Bob)")
     free.click()
