@@ -29,3 +29,27 @@ def new_code(taken: Callable[[str], bool], tries: int = 50) -> str:
 def normalise(code: str) -> str:
     """What a person typed, as stored: spaces dropped, capitals."""
     return "".join(str(code).split()).upper()
+
+
+# Characters people type for ones the alphabet leaves out: the code was read aloud or off a
+# screen, so an O or 0 was most likely a D or Q, an I or 1 a J, L or T.
+LOOKALIKES = {"O": "DQ", "0": "DQ", "I": "JLT", "1": "JLT"}
+MAX_GUESSES = 64
+
+
+def candidates(typed: str) -> list[str]:
+    """The codes a person may have meant: :func:`normalise` (spaces, case) without dashes,
+    then each O/0 and I/1 tried as the letters it is confused with (at most
+    ``MAX_GUESSES`` codes; [] when the text cannot be a code)."""
+    code = normalise(typed).replace("-", "")
+    if len(code) != CODE_LENGTH or not code.isalnum() or not code.isascii():
+        return []
+    guesses = [""]
+    for ch in code:
+        choices = LOOKALIKES.get(ch, ch)
+        if ch not in LOOKALIKES and ch not in CODE_ALPHABET:
+            return []
+        guesses = [g + c for g in guesses for c in choices]
+        if len(guesses) > MAX_GUESSES:
+            return []
+    return guesses

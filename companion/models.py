@@ -105,6 +105,8 @@ class Table(db.Model):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     host_token_hash: Mapped[str] = mapped_column(String(64))
+    # What every envelope says about the seats (see tables.service.news_of).
+    seat_news: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -148,3 +150,43 @@ class Action(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="actions")
+
+
+class Ticket(db.Model):
+    """A one-time pass to a seat or to the host role, stored hashed: a request that a seat's
+    phone or the host approves (``kind="request"``), or a transfer link or QR code
+    (``kind="transfer"`` for a seat, ``"host"`` for the host role). It is claimed once,
+    for a fresh token, before ``expires_at``."""
+
+    __tablename__ = "table_ticket"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    ticket_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    table: Mapped[Table] = relationship()
+
+
+class SeatChange(db.Model):
+    """A token that stopped working because its seat (or the host role) moved to another
+    phone or was freed: the old phone is told why, and every phone sees the latest change
+    of each seat. ``seat`` is None for the host role."""
+
+    __tablename__ = "seat_change"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    how: Mapped[str] = mapped_column(String(16))
+    old_token_hash: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    table: Mapped[Table] = relationship()

@@ -118,3 +118,25 @@ def pick_lan(pairs: list[tuple[str, str]]) -> str | None:
             rank = 3
         best.append((virtual, rank, address))
     return min(best)[2] if best else None
+
+
+def unreachable_reason(join_url: str, environ: dict[str, Any]) -> str | None:
+    """Why phones cannot reach the join address, when that can be told honestly:
+
+    * the join address itself is a loopback one (no ``PUBLIC_URL``, and no LAN address was
+      found to put in place of ``localhost``);
+    * or no ``PUBLIC_URL`` is set and Werkzeug's development server (``flask run``), whose
+      ``SERVER_NAME`` is the address it is bound to, listens on a loopback address only: the
+      LAN address in the QR code then leads nowhere.
+
+    Other servers (gunicorn, a proxy) put the Host header in ``SERVER_NAME``, which says
+    nothing about where they listen, so they are not judged. None when nothing is wrong.
+    """
+    if is_loopback(urlsplit(join_url).hostname or ""):
+        return "address"
+    if current_app.config.get("PUBLIC_URL"):
+        return None
+    software = str(environ.get("SERVER_SOFTWARE", ""))
+    if software.startswith("Werkzeug") and is_loopback(str(environ.get("SERVER_NAME", ""))):
+        return "bound"
+    return None

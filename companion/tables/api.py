@@ -170,16 +170,74 @@ def api_events(code: str):
     return response
 
 
-@bp.get("/api/tables/<code>/rejoin")
+def ticket_answer(url: str, seat: int | None) -> Response:
+    svg = base64.b64encode(qr_svg(url)).decode()
+    body = {"seat": seat, "url": url, "qr": f"data:image/svg+xml;base64,{svg}"}
+    return no_store(jsonify(body))
+
+
+def seat_ticket_answer(code: str, token: str | None, seat: int) -> Response:
+    ticket = service.issue_ticket(code, token, seat)
+    table = service.get_table(code)
+    return ticket_answer(service.join_url(table.code, request.host_url) + f"#ticket={ticket}", seat)
+
+
+@bp.post("/api/tables/<code>/rejoin")
+@csrf.exempt
 def api_rejoin(code: str):
-    """A seat's own rejoin link (token in the fragment) and its QR code, for moving the
-    seat to another phone. Needs that seat's token."""
+    """A seat's own rejoin link and QR code, for moving the seat to another phone: it
+    carries a one-time transfer ticket (in the fragment), never the seat token."""
     token = bearer_token()
     table = service.get_table(code)
     who = service.identify(table, token)
     if who.seat is None:
         raise TableError(403, "Only a seated player has a rejoin link.")
-    url = service.join_url(table.code, request.host_url) + f"#token={token}"
-    svg = base64.b64encode(qr_svg(url)).decode()
-    body = {"seat": who.seat, "url": url, "qr": f"data:image/svg+xml;base64,{svg}"}
-    return no_store(jsonify(body))
+    return seat_ticket_answer(code, token, who.seat)
+
+
+@bp.post("/api/tables/<code>/seats/<int:seat>/transfer")
+@csrf.exempt
+def api_seat_transfer(code: str, seat: int):
+    """A rejoin link and QR code for one seat, asked by the host (or that seat)."""
+    return seat_ticket_answer(code, bearer_token(), seat)
+
+
+@bp.post("/api/tables/<code>/host/transfer")
+@csrf.exempt
+def api_host_transfer(code: str):
+    """A link and QR code that move the host role to another device (host only)."""
+    ticket = service.issue_ticket(code, bearer_token(), None)
+    table = service.get_table(code)
+    url = base_url(request.host_url) + f"/t/{table.code}#ticket={ticket}"
+    return ticket_answer(url, None)
+
+
+@bp.post("/api/tables/<code>/claim")
+@csrf.exempt
+def api_claim(code: str):
+    """Trade a one-time ticket for a fresh seat or host token."""
+    data = json_body("ticket")
+    return no_store(jsonify(service.claim(code, data["ticket"])))
+
+
+@bp.post("/api/tables/<code>/seats/<int:seat>/requests")
+@csrf.exempt
+def api_ask(code: str, seat: int):
+    """Ask for a taken seat from a new phone; the seat's phone or the host answers."""
+    data = json_body()
+    request_body, ticket = service.ask_for_seat(code, seat, data.get("name"))
+    return no_store(jsonify({"request": request_body, "ticket": ticket})), 201
+
+
+@bp.get("/api/tables/<code>/requests/<int:request_id>")
+def api_request(code: str, request_id: int):
+    """The asking phone's request (its ticket as the bearer token)."""
+    body = service.request_status(code, request_id, bearer_token())
+    return no_store(jsonify({"request": body}))
+
+
+@bp.post("/api/tables/<code>/requests/<int:request_id>/<any(approve, refuse):answer>")
+@csrf.exempt
+def api_answer(code: str, request_id: int, answer: str):
+    token = bearer_token()
+    return no_store(jsonify(service.answer_request(code, token, request_id, answer == "approve")))

@@ -14,11 +14,15 @@ from pathlib import Path
 
 from flask import Response, abort, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
+from sqlalchemy import select
 from wtforms import ValidationError
 
+from .. import codes
 from ..assets import static_url
+from ..extensions import db
 from ..games import GAMES, IllegalAction
-from ..network import qr_svg
+from ..models import Table
+from ..network import qr_svg, unreachable_reason
 from . import bp, service
 from .forms import chosen_options, option_fields, table_form
 from .service import TableError
@@ -103,9 +107,11 @@ def host(code: str):
     table = table_or_404(code)
     if table.code != code:
         return redirect(url_for("tables.host", code=table.code))
+    join_url = service.join_url(table.code, request.host_url)
     return render_template(
         "tables/host.html",
-        join_url=service.join_url(table.code, request.host_url),
+        join_url=join_url,
+        unreachable=unreachable_reason(join_url, request.environ),
         **board_context(table),
     )
 
@@ -126,3 +132,26 @@ def join_qr(code: str):
     )
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/join")
+def join_page():
+    """Type a table's code (forgiving: case, spaces, O/0 and I/1) to go to its phone page."""
+    typed = request.args.get("code")
+    if typed is None:
+        return render_template("tables/join.html", typed="", error=None)
+    guesses = codes.candidates(typed[:40])
+    found = (
+        db.session.scalars(select(Table.code).where(Table.code.in_(guesses))).all()
+        if guesses
+        else []
+    )
+    if len(found) == 1:
+        return redirect(url_for("tables.seat", code=found[0]), 303)
+    if not guesses:
+        error = "A table code has 6 letters and digits, like K7MZP2. Check it on the host screen."
+    elif found:
+        error = "That code could be more than one table: check each letter on the host screen."
+    else:
+        error = "There is no table with that code. Check it on the host screen."
+    return render_template("tables/join.html", typed=typed[:40], error=error), 404

@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -31,9 +32,11 @@ from ..database import locked
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
-from ..models import Action, Seat, Table
+from ..models import Action, Seat, SeatChange, Table, Ticket
 from ..network import base_url
 
+REQUEST_MINUTES = 5  # a request for a seat waits this long for an answer
+TICKET_MINUTES = 10  # a transfer link or QR code (seat or host) is good this long
 UNDO = {"type": "undo"}
 
 
@@ -85,7 +88,24 @@ def identify(table: Table, token: str | None) -> Who:
         return Who(host=True)
     if seat is not None:
         return Who(seat=seat)
+    change = db.session.scalar(
+        select(SeatChange)
+        .where(SeatChange.table_id == table.id, SeatChange.old_token_hash == digest)
+        .order_by(SeatChange.id.desc())
+        .limit(1)
+    )
+    if change is not None:
+        raise TableError(401, gone_message(change), moved=change.how, seat=change.seat)
     raise TableError(401, "That token does not belong to this table. Join it again.")
+
+
+def gone_message(change: SeatChange) -> str:
+    """What a phone whose token stopped working is told."""
+    if change.seat is None:
+        return "The host role moved to another device. This screen now only watches the table."
+    if change.how == "freed":
+        return f"The host freed your seat ({change.name}). Take a seat again to play."
+    return f"Your seat ({change.name}) moved to another phone. This phone is no longer playing it."
 
 
 # -- names --------------------------------------------------------------------------------
@@ -227,6 +247,8 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
         table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
         table.version += 1
         version = table.version
+        if str(seat) in news_of(table)["missing"]:  # a freed seat taken again: say so
+            note_change(table, seat, name, "taken", None)
     return seat, token, version
 
 
@@ -246,7 +268,279 @@ def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
             raise TableError(422, f"Seat {seat + 1} is not taken.")
         table.seats.remove(taken[0])
         table.version += 1
+        note_change(table, seat, taken[0].name, "freed", taken[0].token_hash)
+        news = news_of(table)
+        news["missing"][str(seat)] = taken[0].name
+        table.seat_news = news
         answer = envelope(table, Who(host=True))
+    return answer
+
+
+# -- seats that move: requests, transfer tickets, claims -----------------------------------
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes; they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def news_of(table: Table) -> dict[str, Any]:
+    """A copy of what every envelope says about the seats, kept on the table row so that
+    the hot path (an action) reads nothing more: ``changes`` (latest per seat, oldest
+    first), ``missing`` (a freed seat's last name, by seat) and pending ``requests``."""
+    news = table.seat_news or {}
+    return {
+        "changes": [dict(c) for c in news.get("changes", [])],
+        "missing": dict(news.get("missing", {})),
+        "requests": [dict(r) for r in news.get("requests", [])],
+    }
+
+
+def set_requests(table: Table) -> None:
+    """Copy the pending requests onto the table row (after one is made or answered)."""
+    news = news_of(table)
+    news["requests"] = [
+        {
+            "id": t.id,
+            "seat": t.seat,
+            "name": t.name,
+            "expires_at": aware(t.expires_at).isoformat(),
+        }
+        for t in live_tickets(table, "request")
+        if t.status == "pending"
+    ]
+    table.seat_news = news
+
+
+def note_change(table: Table, seat: int | None, name: str, how: str, old: str | None) -> None:
+    """Remember that a seat (or, with ``seat`` None, the host role) changed phone: the old
+    token's holder is told why, every envelope carries the latest change of each seat."""
+    news = news_of(table)
+    news["changes"] = [c for c in news["changes"] if c["seat"] != seat]
+    news["changes"].append({"seat": seat, "name": name, "how": how, "version": table.version})
+    if how != "freed":
+        news["missing"].pop(str(seat), None)
+    table.seat_news = news
+    db.session.add(
+        SeatChange(
+            table_id=table.id,
+            seat=seat,
+            name=name,
+            how=how,
+            old_token_hash=old,
+            version=table.version,
+        )
+    )
+
+
+def live_tickets(table: Table, kind: str | None = None, seat: Any = ...) -> list[Ticket]:
+    """The table's tickets still waiting (pending, or approved and unclaimed) and not
+    expired; expired ones are marked so on the way."""
+    found = []
+    moment = now()
+    for ticket in db.session.scalars(select(Ticket).where(Ticket.table_id == table.id)):
+        if ticket.status not in ("pending", "approved"):
+            continue
+        if aware(ticket.expires_at) <= moment:
+            ticket.status = "expired"
+            continue
+        if kind is not None and ticket.kind != kind:
+            continue
+        if seat is not ... and ticket.seat != seat:
+            continue
+        found.append(ticket)
+    return found
+
+
+def find_ticket(table: Table, presented: Any) -> Ticket:
+    """The ticket whose hash matches, compared in constant time with every one the table
+    holds; 401 for a forged one."""
+    if not isinstance(presented, str) or not 20 <= len(presented) <= 200:
+        raise TableError(401, "That ticket is not valid for this table.")
+    digest = hash_token(presented)
+    match = None
+    for ticket in db.session.scalars(select(Ticket).where(Ticket.table_id == table.id)):
+        if same_hash(digest, ticket.ticket_hash):
+            match = ticket
+    if match is None:
+        raise TableError(401, "That ticket is not valid for this table.")
+    return match
+
+
+def check_seat(table: Table, seat: Any) -> Seat:
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TableError(400, "A seat must be a whole number.")
+    if not 0 <= seat < table.players:
+        raise TableError(422, f"This table has seats 1 to {table.players}.")
+    for taken in table.seats:
+        if taken.index == seat:
+            return taken
+    raise TableError(409, f"Seat {seat + 1} is free: take it from the join page.")
+
+
+def request_view(ticket: Ticket, table: Table) -> dict[str, Any]:
+    names = seat_names(table)
+    seat_name = names[ticket.seat] if ticket.seat is not None else None
+    return {
+        "id": ticket.id,
+        "seat": ticket.seat,
+        "seat_name": seat_name,
+        "name": ticket.name,
+        "status": ticket.status,
+        "expires_at": aware(ticket.expires_at).isoformat(),
+    }
+
+
+def ask_for_seat(code: str, seat: Any, name: Any = None) -> tuple[dict[str, Any], str]:
+    """A phone asks for a taken seat ("I am Ada"): one pending request per seat, answered
+    by the seat's phone or the host within a few minutes. Returns the request and the
+    ticket that the asking phone keeps (it claims the seat with it once approved)."""
+    with changing(code) as table:
+        taken = check_seat(table, seat)
+        name = taken.name if name is None else clean_name(name)
+        if live_tickets(table, "request", seat):
+            raise TableError(
+                409,
+                f"Another phone already asked for {taken.name}'s seat; "
+                f"wait for an answer (a request lasts {REQUEST_MINUTES} minutes).",
+            )
+        ticket = new_token()
+        row = Ticket(
+            table_id=table.id,
+            kind="request",
+            seat=seat,
+            name=name,
+            ticket_hash=hash_token(ticket),
+            status="pending",
+            expires_at=now() + timedelta(minutes=REQUEST_MINUTES),
+        )
+        db.session.add(row)
+        db.session.flush()
+        table.version += 1
+        set_requests(table)
+        answer = request_view(row, table)
+    return answer, ticket
+
+
+def request_status(code: str, request_id: int, presented: str | None) -> dict[str, Any]:
+    """The asking phone's own request, read with its ticket."""
+    table = get_table(code)
+    ticket = find_ticket(table, presented)
+    if ticket.id != request_id or ticket.kind != "request":
+        raise TableError(401, "That ticket is not valid for this request.")
+    live_tickets(table)  # marks it expired if it is
+    answer = request_view(ticket, table)
+    db.session.commit()
+    return answer
+
+
+def answer_request(code: str, token: str | None, request_id: Any, approve: bool) -> dict:
+    """The seat's own phone or the host approves or refuses a request. Approving retires
+    the seat's token at once (its phone is told the seat moved); the asking phone then
+    claims the seat with its ticket for a fresh token."""
+    with changing(code) as table:
+        if token is None:
+            raise TableError(401, "Send your seat or host token to answer a request.")
+        who = identify(table, token)
+        request = db.session.scalar(
+            select(Ticket).where(
+                Ticket.table_id == table.id, Ticket.id == request_id, Ticket.kind == "request"
+            )
+        )
+        if request is None:
+            raise TableError(404, "There is no such request at this table.")
+        if not who.host and who.seat != request.seat:
+            raise TableError(403, "Only that seat's phone or the host can answer this request.")
+        live_tickets(table)
+        if request.status == "expired":
+            raise TableError(410, "That request has expired.")
+        if request.status != "pending":
+            raise TableError(410, f"That request was already answered ({request.status}).")
+        taken = check_seat(table, request.seat)
+        table.version += 1
+        if approve:
+            request.status = "approved"
+            request.expires_at = now() + timedelta(minutes=REQUEST_MINUTES)
+            note_change(table, taken.index, taken.name, "moved", taken.token_hash)
+            taken.token_hash = hash_token(new_token())  # nobody holds it: the seat waits
+        else:
+            request.status = "refused"
+        set_requests(table)
+        answer = {"request": request_view(request, table)}
+    return answer
+
+
+def issue_ticket(code: str, token: str | None, seat: int | None) -> str:
+    """A one-time ticket that moves a seat (``seat``) or the host role (None) to another
+    phone. A seat's own phone or the host may move a seat; only the host moves the host
+    role. A new ticket replaces the earlier unused one."""
+    with changing(code) as table:
+        if token is None:
+            raise TableError(401, "Send your seat or host token (Authorization: Bearer …).")
+        who = identify(table, token)
+        if seat is None:
+            if not who.host:
+                raise TableError(403, "Only the host can move the host role.")
+            kind = "host"
+        else:
+            check_seat(table, seat)
+            if not who.host and who.seat != seat:
+                raise TableError(403, "Only that seat's phone or the host can move a seat.")
+            kind = "transfer"
+        for old in live_tickets(table, kind, seat):
+            old.status = "replaced"
+        ticket = new_token()
+        db.session.add(
+            Ticket(
+                table_id=table.id,
+                kind=kind,
+                seat=seat,
+                ticket_hash=hash_token(ticket),
+                status="pending",
+                expires_at=now() + timedelta(minutes=TICKET_MINUTES),
+            )
+        )
+    return ticket
+
+
+def claim(code: str, presented: Any) -> dict[str, Any]:
+    """Trade a ticket (an approved request, a seat's or the host's transfer ticket) for a
+    fresh token; the old one stops working (401, "moved"). A ticket works once: a reused
+    or expired one gets 410, a forged one 401."""
+    with changing(code) as table:
+        ticket = find_ticket(table, presented)
+        live_tickets(table)
+        if ticket.status in ("used", "replaced"):
+            raise TableError(410, "This ticket was already used. Ask for a new one.")
+        if ticket.status == "expired":
+            raise TableError(410, "This ticket has expired. Ask for a new one.")
+        if ticket.status == "refused":
+            raise TableError(410, "This request was refused.")
+        if ticket.kind == "request" and ticket.status != "approved":
+            raise TableError(409, "This request is still waiting for an answer.")
+        token = new_token()
+        table.version += 1
+        if ticket.kind == "host":
+            note_change(table, None, "host", "moved", table.host_token_hash)
+            table.host_token_hash = hash_token(token)
+            seat = None
+        else:
+            taken = check_seat(table, ticket.seat)
+            if ticket.kind == "transfer":
+                note_change(table, taken.index, taken.name, "moved", taken.token_hash)
+            taken.token_hash = hash_token(token)
+            seat = taken.index
+        ticket.status = "used"
+        answer = {
+            "role": "host" if seat is None else "seat",
+            "seat": seat,
+            "token": token,
+            "version": table.version,
+        }
     return answer
 
 
@@ -375,7 +669,39 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "labels": [state.describe(action) for action in legal],
         "scores": body_view["scores"] if over else None,
     }
+    body.update(seat_news(table, who, state, is_started))
     return body
+
+
+def seat_news(table: Table, who: Who, state: State, is_started: bool) -> dict[str, Any]:
+    """What every phone is told about the seats, from the table row alone: the latest
+    change of each seat (moved to another phone, freed, taken again; ``seat`` None for the
+    host role), the free seats with their last names (``missing``), whether the game had
+    begun (the board stays while a seat is free), and the pending requests for a seat
+    (only to the host and to that seat)."""
+    news = news_of(table)
+    taken = {s.index for s in table.seats}
+    missing = [
+        {"seat": seat, "name": news["missing"].get(str(seat))}
+        for seat in range(table.players)
+        if seat not in taken
+    ]
+    begun = is_started or bool(state.log) or any(m["name"] for m in missing)
+    names = seat_names(table)
+    moment = now().isoformat()
+    requests = [
+        {**r, "seat_name": names[r["seat"]], "status": "pending"}
+        for r in news["requests"]
+        if r["expires_at"] > moment and (who.host or r["seat"] == who.seat)
+    ]
+    if not who.host and who.seat is None:
+        requests = []
+    return {
+        "seat_changes": news["changes"],
+        "missing": missing,
+        "begun": begun,
+        "requests": requests,
+    }
 
 
 # -- the address phones use ---------------------------------------------------------------

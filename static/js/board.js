@@ -184,6 +184,11 @@ export function actionLabel(env, action) {
 }
 
 export function statusText(env, names) {
+  if (!env.started && env.begun && (env.missing || []).length) {
+    // A seat was freed mid-game: the board stays, and the status says who is missing.
+    const who = env.missing.map((m) => (m.name ? `${m.name} (seat ${m.seat + 1})` : `seat ${m.seat + 1}`));
+    return `Paused: waiting for ${who.join(", ")} to take ${env.missing.length === 1 ? "the seat" : "their seats"} again.`;
+  }
   if (!env.started) {
     const missing = env.players.filter((n) => !n).length;
     return `Waiting for ${missing} more player${missing === 1 ? "" : "s"} to join.`;

@@ -1,14 +1,18 @@
 // The phone (/t/<code>/seat): take a seat, then hold the private hand and play it. The seat
-// token lives in localStorage for this table; a rejoin link carries it in the URL fragment.
+// token lives in localStorage for this table; a rejoin link carries a one-time ticket in
+// the URL fragment, traded for a fresh token. On a full table a phone asks for a seat by
+// name and waits for that seat's phone or the host to let it in.
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
 import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, seatName, statusText } from "./board.js";
+import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
 // The token leaves the address bar first, before anything is awaited.
 let token = adoptToken(code, "seat", "token");
+let ticket = takeTicket();
 const faces = readFaces();
 const gameModule = await loadGameModule(root);
 const joinForm = document.getElementById("join-form");
@@ -23,7 +27,20 @@ const confirmButton = document.getElementById("confirm-button");
 const cancelButton = document.getElementById("cancel-button");
 const actError = document.getElementById("act-error");
 const wake = new WakeLock();
+const gone = document.getElementById("gone");
+const notice = document.getElementById("notice");
+const requestList = document.getElementById("requests");
+const askSeat = document.getElementById("ask-seat");
+const askList = document.getElementById("ask-list");
+const askError = document.getElementById("ask-error");
+const askWait = document.getElementById("ask-wait");
+const askWaitText = document.getElementById("ask-wait-text");
+const askAgain = document.getElementById("ask-again");
+const changes = new ChangeWatch();
+const ASKING = `companion.table.${code}.asking`;
 
+let asking = readAsking(); // {id, ticket, name} while this phone waits for an answer
+let shownAsk = null;
 let env = null;
 let picked = null; // index in hand of the card picked (single-card actions)
 let pickedSet = new Set(); // indexes picked for a many-card action (ditch)
@@ -60,7 +77,117 @@ function showError(node, message) {
 function showJoin() {
   joinForm.hidden = false;
   play.hidden = true;
+  askWait.hidden = true;
   document.getElementById("join-name").focus();
+  startLive();
+}
+
+// -- asking for a taken seat ------------------------------------------------------------
+
+function readAsking() {
+  try {
+    return JSON.parse(sessionStorage.getItem(ASKING) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function keepAsking(value) {
+  asking = value;
+  try {
+    if (value) sessionStorage.setItem(ASKING, JSON.stringify(value));
+    else sessionStorage.removeItem(ASKING);
+  } catch {
+    // Without storage the request lives as long as the page.
+  }
+}
+
+// The join page follows the table: free seats in the form, and on a full table each seat
+// by name ("I am Ada") to ask for.
+function renderJoin(pub) {
+  if (asking || token) return; // an answer arrived for a page that has moved on
+  const free = pub.players.filter((n) => !n).length;
+  joinForm.hidden = free === 0;
+  for (const input of joinForm.querySelectorAll("input[name=seat]")) {
+    if (input.value !== "") input.disabled = Boolean(pub.players[Number(input.value)]);
+  }
+  const key = JSON.stringify(pub.players);
+  askSeat.hidden = free > 0;
+  if (key === shownAsk) return;
+  shownAsk = key;
+  askList.replaceChildren(
+    ...pub.players.map((name, seat) => {
+      const button = el("button", { type: "button", class: "secondary", text: `I am ${name}` });
+      button.setAttribute("aria-label", `I am ${name} (seat ${seat + 1}): ask for this seat`);
+      button.addEventListener("click", () => askFor(seat, name, button));
+      return el("li", {}, button);
+    }),
+  );
+}
+
+async function askFor(seat, name, button) {
+  button.disabled = true;
+  try {
+    const answer = await api(`${root.dataset.join}/${seat}/requests`, { method: "POST", body: { name } });
+    keepAsking({ id: answer.request.id, ticket: answer.ticket, name });
+    showError(askError, "");
+    showWaiting(`Waiting for ${name}'s phone or the host to approve.`, false);
+  } catch (error) {
+    showError(askError, error.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function showWaiting(text, done) {
+  joinForm.hidden = true;
+  askSeat.hidden = true;
+  play.hidden = true;
+  askWait.hidden = false;
+  askWaitText.textContent = text;
+  askAgain.hidden = !done;
+}
+
+askAgain.addEventListener("click", () => {
+  keepAsking(null);
+  askWait.hidden = true;
+  showJoin();
+  live.update();
+});
+
+async function checkAsking() {
+  const name = asking.name;
+  try {
+    const answer = await api(`${root.dataset.requests}/${asking.id}`, { token: asking.ticket });
+    const status = answer.request.status;
+    if (status === "pending") {
+      showWaiting(`Waiting for ${name}'s phone or the host to approve.`, false);
+    } else if (status === "approved") {
+      const seat = await api(root.dataset.claim, { method: "POST", body: { ticket: asking.ticket } });
+      keepAsking(null);
+      adopt(seat.token);
+      notify(`You have ${name}'s seat on this phone now.`);
+    } else {
+      keepAsking(null);
+      const why = status === "refused" ? `${name}'s phone or the host refused.` : "Nobody answered in time: the request expired.";
+      showWaiting(`${why} You can ask again.`, true);
+    }
+  } catch (error) {
+    keepAsking(null);
+    showWaiting(`${error.message} You can ask again.`, true);
+  }
+}
+
+function notify(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
+function adopt(newToken) {
+  token = newToken;
+  storeToken(code, "seat", token);
+  gone.hidden = true;
+  startPlaying();
 }
 
 joinForm.addEventListener("submit", async (event) => {
@@ -73,10 +200,8 @@ joinForm.addEventListener("submit", async (event) => {
   button.disabled = true;
   try {
     const answer = await api(root.dataset.join, { method: "POST", body });
-    token = answer.token;
-    storeToken(code, "seat", token);
     showError(joinError, "");
-    startPlaying();
+    adopt(answer.token);
   } catch (error) {
     showError(joinError, error.message);
   } finally {
@@ -222,8 +347,25 @@ function keepSelection() {
   for (const i of [...pickedSet]) if (i >= myHand.length) pickedSet.delete(i);
 }
 
+function renderRequests() {
+  const items = requestsPanel(env, {
+    base: root.dataset.requests,
+    token,
+    onDone: (answer, verdict) => {
+      notify(verdict === "approve" ? "Your seat moved to the other phone." : "You refused: your seat stays on this phone.");
+      live.update();
+    },
+    onError: (error) => notify(error.message),
+  });
+  requestList.replaceChildren(...items);
+  requestList.hidden = !items.length;
+}
+
 function render() {
   const names = namesOf(env);
+  const news = changes.news(env);
+  if (news.length) notify(news.join(" "));
+  renderRequests();
   status.textContent = statusText(env, names);
   root.classList.toggle("is-my-turn", legalOf(env).length > 0);
   board.replaceChildren(env.started ? renderBoard(env, names, gameModule, faces, root.dataset.scoreWord) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
@@ -239,16 +381,30 @@ function accept(next) {
   render();
 }
 
+// One refresh for every state of the page: playing (this seat's view), waiting for an
+// answer (the request), or choosing a seat (the public view).
 async function refresh() {
+  if (!token && asking) return checkAsking();
   try {
-    accept(await api(root.dataset.api, { token }));
+    const next = await api(root.dataset.api, { token });
+    if (token) accept(next);
+    else renderJoin(next);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       storeToken(code, "seat", null);
       token = null;
-      showJoin();
-      showError(joinError, "This phone's seat key is not valid for this table any more. Take a seat again.");
-      return;
+      env = null;
+      if (error.body.moved) {
+        // Told plainly: the seat moved to another phone (or was freed by the host).
+        gone.textContent = error.message;
+        gone.hidden = false;
+        wake.set(false);
+        showJoin();
+      } else {
+        showJoin();
+        showError(joinError, "This phone's seat key is not valid for this table any more. Take a seat again.");
+      }
+      return refresh();
     }
     status.textContent = error instanceof ApiError ? error.message : "Cannot reach the app; trying again…";
     throw error;
@@ -287,20 +443,14 @@ cancelButton.addEventListener("click", () => {
 
 document.getElementById("rejoin-button").addEventListener("click", async () => {
   try {
-    const answer = await api(root.dataset.rejoin, { token });
-    document.getElementById("rejoin-qr").src = answer.qr;
-    const link = document.getElementById("rejoin-link");
-    link.href = answer.url;
-    link.textContent = answer.url;
-    document.getElementById("rejoin").hidden = false;
+    const answer = await api(root.dataset.rejoin, { token, method: "POST", body: {} });
+    showTicket(document.getElementById("rejoin"), answer, "Scan this with the new phone: it takes your seat, once, within 10 minutes.");
   } catch (error) {
     showError(actError, error.message);
   }
 });
 
-function startPlaying() {
-  joinForm.hidden = true;
-  play.hidden = false;
+function startLive() {
   if (!live) {
     live = new LiveTable({ eventsUrl: root.dataset.events, refresh });
     live.start();
@@ -309,5 +459,28 @@ function startPlaying() {
   }
 }
 
-if (token) startPlaying();
-else showJoin();
+function startPlaying() {
+  joinForm.hidden = true;
+  askSeat.hidden = true;
+  askWait.hidden = true;
+  play.hidden = false;
+  startLive();
+}
+
+async function claimTicket() {
+  try {
+    const answer = await api(root.dataset.claim, { method: "POST", body: { ticket } });
+    notify("This phone has the seat now; the old phone no longer plays it.");
+    adopt(answer.token);
+  } catch (error) {
+    showJoin();
+    showError(joinError, `That rejoin code did not work: ${error.message}`);
+  }
+}
+
+if (ticket) claimTicket();
+else if (token) startPlaying();
+else if (asking) {
+  showWaiting(`Waiting for ${asking.name}'s phone or the host to approve.`, false);
+  startLive();
+} else showJoin();

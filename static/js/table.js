@@ -1,13 +1,17 @@
 // The host screen (/t/<code>): who has joined, the public table, live; the undo button
-// appears only in the browser that holds the host token (kept in localStorage).
+// appears only in the browser that holds the host token (kept in localStorage). The host
+// answers requests for a seat, shows a rejoin code per seat, and can move the host role
+// to another device with a one-time code (#ticket=… on the new device).
 
 import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
+import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 
 const root = document.getElementById("host");
 const code = root.dataset.code;
 // The token leaves the address bar first, before anything is awaited.
 let hostToken = adoptToken(code, "host", "host");
+const ticket = takeTicket();
 const faces = readFaces();
 const gameModule = await loadGameModule(root);
 const status = document.getElementById("status");
@@ -16,6 +20,11 @@ const seatList = document.getElementById("seat-list");
 const tools = document.getElementById("host-tools");
 const undoButton = document.getElementById("undo-button");
 const wake = new WakeLock();
+const hostGone = document.getElementById("host-gone");
+const notice = document.getElementById("notice");
+const requestList = document.getElementById("requests");
+const ticketPanel = document.getElementById("ticket-panel");
+const changes = new ChangeWatch();
 
 let current = null;
 let shownSeats = null;
@@ -24,17 +33,40 @@ function renderSeats(names) {
   // Rebuilt only when it changes, so a refresh between the two taps of "Free seat" (the
   // game waits for a lost phone, the page polls) does not undo the first tap.
   const acting = current.started && !current.over ? current.to_act || [] : [];
-  const key = JSON.stringify([names, acting, current.host && !current.over]);
+  const key = JSON.stringify([names, acting, current.host && !current.over, current.missing]);
   if (key === shownSeats) return;
   shownSeats = key;
   const items = names.map((name, seat) => {
     const item = el("li", { class: `seat-item${name ? "" : " is-open"}` });
-    item.append(el("span", { class: "seat-name", text: name || "Waiting for a player…" }));
+    const was = (current.missing || []).find((m) => m.seat === seat && m.name);
+    item.append(el("span", { class: "seat-name", text: name || (was ? `Free (was ${was.name})` : "Waiting for a player…") }));
     if (acting.includes(seat)) item.append(el("span", { class: "acting-mark", text: "◀ to play" }));
-    if (name && current.host && !current.over) item.append(releaseButton(seat, name));
+    if (name && current.host && !current.over) item.append(rejoinButton(seat, name), releaseButton(seat, name));
     return item;
   });
   seatList.replaceChildren(...items);
+}
+
+// A rejoin code for one seat: the player scans it with a new phone, which takes the seat;
+// the old phone stops playing.
+function rejoinButton(seat, name) {
+  const button = el("button", { type: "button", class: "secondary small-button", text: "Rejoin code" });
+  button.setAttribute("aria-label", `Rejoin code for seat ${seat + 1} (${name})`);
+  button.addEventListener("click", async () => {
+    try {
+      const answer = await api(`${root.dataset.seats}/${seat}/transfer`, { token: hostToken, method: "POST", body: {} });
+      showTicket(ticketPanel, answer, `${name}: scan this with your new phone to take seat ${seat + 1} back (once, within 10 minutes).`);
+      ticketPanel.scrollIntoView({ block: "nearest" });
+    } catch (error) {
+      status.textContent = error.message;
+    }
+  });
+  return button;
+}
+
+function notify(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
 }
 
 // The host can free a seat whose phone is gone (and its rejoin link with it): the next
@@ -76,13 +108,36 @@ function onSecondTap(button, label, armedLabel, act) {
   });
 }
 
+function renderRequests(env) {
+  const items = requestsPanel(env, {
+    base: root.dataset.requests,
+    token: hostToken,
+    onDone: (answer, verdict) => {
+      const name = answer.request.seat_name;
+      notify(verdict === "approve" ? `${name}'s seat moves to the new phone.` : `You refused the request for ${name}'s seat.`);
+      live.update();
+    },
+    onError: (error) => {
+      notify(error.message);
+      live.update();
+    },
+  });
+  requestList.replaceChildren(...items);
+  requestList.hidden = !items.length;
+}
+
 function render(env) {
   current = env;
   root.dataset.version = String(env.version);
-  const names = env.players.map((name, seat) => name || (env.started ? seatName(null, seat) : null));
+  // A freed seat keeps its last player's name on the board while the game waits.
+  const was = (seat) => ((env.missing || []).find((m) => m.seat === seat) || {}).name;
+  const names = env.players.map((name, seat) => name || (env.started || env.begun ? was(seat) || seatName(null, seat) : null));
   status.textContent = statusText(env, names);
+  const news = changes.news(env);
+  if (news.length) notify(news.join(" "));
+  renderRequests(env);
   renderSeats(env.players);
-  if (env.started) {
+  if (env.started || env.begun) {
     board.replaceChildren(renderBoard(env, names, gameModule, faces, root.dataset.scoreWord));
   } else {
     board.replaceChildren(el("p", { class: "muted", text: "The game starts when every seat is taken. Scan the code to join." }));
@@ -97,9 +152,15 @@ async function refresh() {
     render(await api(root.dataset.api, { token: hostToken }));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && hostToken) {
-      // A host key from an old table with the same code: forget it, show the public view.
+      // The host role moved to another device (told plainly), or a host key from an old
+      // table with the same code: forget it, show the public view.
       storeToken(code, "host", null);
       hostToken = null;
+      if (error.body.moved) {
+        hostGone.textContent = error.message;
+        hostGone.hidden = false;
+        ticketPanel.hidden = true;
+      }
       return refresh();
     }
     status.textContent = error instanceof ApiError ? error.message : "Cannot reach the app; trying again…";
@@ -111,6 +172,31 @@ onSecondTap(undoButton, "Undo the last move", "Tap again to undo", async () => {
   render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
   status.textContent = "The last move was taken back.";
 });
+
+document.getElementById("host-move-button").addEventListener("click", async () => {
+  try {
+    const answer = await api(root.dataset.hostTransfer, { token: hostToken, method: "POST", body: {} });
+    showTicket(ticketPanel, answer, "Scan this with the device that should be the host: it takes the host role (once, within 10 minutes), and this screen only watches.");
+    ticketPanel.scrollIntoView({ block: "nearest" });
+  } catch (error) {
+    status.textContent = error.message;
+  }
+});
+
+// A host code scanned on this device: trade it for the host key.
+async function claimHost() {
+  try {
+    const answer = await api(root.dataset.claim, { method: "POST", body: { ticket } });
+    if (answer.role !== "host") throw new Error("That code is for a seat: open it on the phone page.");
+    hostToken = answer.token;
+    storeToken(code, "host", hostToken);
+    notify("This device is the host now.");
+  } catch (error) {
+    notify(`That host code did not work: ${error.message}`);
+  }
+}
+
+if (ticket) await claimHost();
 
 const live = new LiveTable({
   eventsUrl: root.dataset.events,

@@ -212,10 +212,14 @@ def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(make_app, browse
         first.locator(".move-phone summary").click()
         first.locator("#rejoin-button").click()
         first.locator("#rejoin").wait_for(state="visible")
-        link = first.locator("#rejoin-link").get_attribute("href")
-        assert "#token=" in link
-        assert first.locator("#rejoin-qr").evaluate("img => img.naturalWidth > 0")
+        link = first.locator("#rejoin .rejoin-link a").get_attribute("href")
+        assert "#ticket=" in link
+        assert first.locator("#rejoin img.ticket-qr").evaluate("img => img.naturalWidth > 0")
 
+        # textContent, not innerText: innerText depends on layout, and the first phone's
+        # page may not be rendered while the second one is in front.
+        hand = first.locator("#hand button.hand-card").all_text_contents()
+        assert len(hand) == 10
         second = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
         watch(second, errors)
         # The link names this machine's LAN address; the test server listens on loopback.
@@ -223,15 +227,15 @@ def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(make_app, browse
         second.goto(f"{server.url}/t/{path}")
         second.locator("#play").wait_for(state="visible")
         assert "#" not in second.url
-        # textContent, not innerText: innerText depends on layout, and the first phone's
-        # page may not be rendered while the second one is in front.
-        hand = first.locator("#hand button.hand-card").all_text_contents()
-        assert len(hand) == 10
         wait_until(second, "document.querySelectorAll('#hand button.hand-card').length === 10")
         assert second.locator("#hand button.hand-card").all_text_contents() == hand
         wait_until(second, "document.getElementById('status').textContent.includes('Waiting')")
         assert second.locator("#join-form").is_hidden()
-        assert not errors, errors
+        # The old phone stops playing and says why.
+        wait_until(first, "document.getElementById('gone').textContent.includes('moved')")
+        assert first.locator("#play").is_hidden()
+        # The browser logs the refused (401) view request of Ann's old key; nothing else.
+        assert [e for e in errors if "401" not in e] == [], errors
     finally:
         server.stop()
 

@@ -214,10 +214,12 @@ def test_interface_addresses_are_read_without_network_traffic(monkeypatch):
     assert ("lo", "127.0.0.1") in pairs or not pairs
 
 
-def test_the_rejoin_link_carries_the_token_in_the_fragment(app):
+def test_the_rejoin_link_carries_a_ticket_in_the_fragment(app):
     players = TablePlayers(app, "call_the_shot").join_all()
-    answer = players.get(players.phones[1], f"/api/tables/{players.code}/rejoin", players.tokens[1])
+    url = f"/api/tables/{players.code}/rejoin"
+    answer = players.post(players.phones[1], url, {}, players.tokens[1])
     body = answer.get_json()
-    assert body["url"].endswith(f"/t/{players.code}/seat#token={players.tokens[1]}")
+    assert f"/t/{players.code}/seat#ticket=" in body["url"]
+    assert players.tokens[1] not in body["url"]
     assert body["qr"].startswith("data:image/svg+xml;base64,")
-    assert players.get(players.host, f"/api/tables/{players.code}/rejoin").status_code == 403
+    assert players.post(players.host, url, {}).status_code == 403
