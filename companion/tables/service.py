@@ -1,8 +1,9 @@
 """Engine-mode tables: creating, joining, acting and undoing, each in one transaction.
 
 The table row holds the engine state snapshot and a version number; the ``action`` table
-beside it is an append-only log (an undo is appended as ``{"type": "undo"}`` by seat
-``None``). Every change runs in one transaction that first locks the table row
+beside it is an append-only log (an undo is appended by seat ``None`` as ``{"type":
+"undo", "to": n, "text": words}``: ``n`` actions stay, and ``text`` is what every phone is
+told; older logs hold ``{"type": "undo"}``, one action back). Every change runs in one transaction that first locks the table row
 (PostgreSQL ``SELECT … FOR UPDATE``; SQLite ``BEGIN IMMEDIATE``, which takes the database
 write lock before anything is read), checks the version the client saw, applies, stores
 the new snapshot and version with an ``Action`` row, commits, and only then tells the live
@@ -316,7 +317,9 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
 
 
 def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
-    """Host only: take back the last action by replaying all the others."""
+    """Host only: take back the last action (a whole sealed step once it was shown, as
+    the game's ``undo_point`` says) by replaying the others; the envelope's ``last_undo``
+    tells every phone what was taken back."""
     with changing(code) as table:
         if token is None:
             raise TableError(401, "Send the host token (Authorization: Bearer …) to undo.")
@@ -328,8 +331,11 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
         state = state_of(table)
         if not state.log:
             raise TableError(422, "There is nothing to undo.")
-        previous = game_of(table).replay(state, upto=len(state.log) - 1)
-        save(table, previous, None, dict(UNDO))
+        try:
+            previous, text = game_of(table).undo(state, seat_names(table))
+        except IllegalAction as error:
+            raise TableError(422, error.message) from None
+        save(table, previous, None, {**UNDO, "to": len(previous.log), "text": text})
         answer = envelope(table, who, previous)
     return answer
 
@@ -362,8 +368,8 @@ def replay_log(table: Table) -> State:
     for row in db.session.scalars(
         select(Action).where(Action.table_id == table.id).order_by(Action.version)
     ):
-        if row.seat is None and row.action == UNDO:
-            steps.pop()
+        if row.seat is None and row.action.get("type") == UNDO["type"]:
+            del steps[row.action.get("to", len(steps) - 1) :]
         else:
             steps.append([row.seat, row.action])
     for seat, action in steps:
@@ -397,8 +403,24 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "can_undo": who.host and bool(state.log),
         "labels": [state.describe(action) for action in legal],
         "scores": body_view["scores"] if over else None,
+        "last_undo": last_undo(table),
     }
     return body
+
+
+def last_undo(table: Table) -> dict[str, Any] | None:
+    """The table's latest undo, ``{"text", "version"}``, for the phones' notice (None
+    before any); undos are the log's only rows without a seat."""
+    row = db.session.scalar(
+        select(Action)
+        .where(Action.table_id == table.id, Action.seat.is_(None))
+        .order_by(Action.version.desc())
+        .limit(1)
+    )
+    if row is None:
+        return None
+    text = row.action.get("text") or "The host took back the last move."
+    return {"text": text, "version": row.version}
 
 
 # -- the address phones use ---------------------------------------------------------------
