@@ -70,6 +70,7 @@ class Table(db.Model):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     host_token_hash: Mapped[str] = mapped_column(String(64))
+    rematch_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -113,3 +114,22 @@ class Action(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="actions")
+
+
+class GameRecord(db.Model):
+    """A finished engine-mode game, kept after the table: written in the transaction of
+    the move that ended it (and dropped again if the host undoes that move)."""
+
+    __tablename__ = "game_record"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), unique=True
+    )
+    code: Mapped[str] = mapped_column(String(16), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    names: Mapped[list[str]] = mapped_column(JSON)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    moves: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

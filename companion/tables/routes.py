@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from wtforms import ValidationError
 
@@ -20,6 +20,7 @@ from ..assets import static_url
 from ..games import GAMES
 from ..network import qr_svg
 from . import bp, service
+from .api import remember_table
 from .forms import chosen_options, option_fields, table_form
 from .service import TableError
 
@@ -60,7 +61,10 @@ def table_or_404(code: str):
 
 @bp.get("/play")
 def index():
-    return render_template("tables/index.html", games=list(GAMES.values()))
+    records = service.records_of([str(code) for code in session.get("tables", [])])
+    return render_template(
+        "tables/index.html", games=list(GAMES.values()), records=records, all_games=GAMES
+    )
 
 
 @bp.route("/play/<game>", methods=["GET", "POST"])
@@ -74,6 +78,7 @@ def new(game: str):
         try:
             options = chosen_options(form, chosen, request.form)
             table, token = service.create_table(game, form.players.data, options)
+            remember_table(table.code)
         except ValidationError as problem:
             error = str(problem)
         except TableError as problem:
@@ -116,6 +121,24 @@ def seat(code: str):
     if table.code != code:
         return redirect(url_for("tables.seat", code=table.code))
     return render_template("tables/seat.html", **board_context(table))
+
+
+@bp.get("/t/<code>/watch")
+def watch(code: str):
+    """The spectator page: the public board, live; no hand, no actions, no token."""
+    table = table_or_404(code)
+    if table.code != code:
+        return redirect(url_for("tables.watch", code=table.code))
+    return render_template("tables/watch.html", **board_context(table))
+
+
+@bp.get("/t/<code>/watch.svg")
+def watch_qr(code: str):
+    table = table_or_404(code)
+    url = service.base_url(request.host_url) + url_for("tables.watch", code=table.code)
+    response = Response(qr_svg(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/t/<code>/join.svg")

@@ -32,7 +32,7 @@ from .. import codes, live
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
-from ..models import Action, Seat, Table
+from ..models import Action, GameRecord, Seat, Table
 from ..network import base_url
 
 NAME_MAX = 24
@@ -344,6 +344,95 @@ def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     table.state = state.to_dict()
     table.version += 1
     db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
+    keep_record(table, state)
+
+
+def keep_record(table: Table, state: State) -> None:
+    """In the same transaction as the move: a finished game gets its one record; a game
+    the host's undo took back from its end loses it again."""
+    record = db.session.scalar(select(GameRecord).where(GameRecord.table_id == table.id))
+    if not state.is_over():
+        if record is not None:
+            db.session.delete(record)
+        return
+    if record is None:
+        record = GameRecord(table_id=table.id, code=table.code, game=table.game)
+        db.session.add(record)
+    record.names = [name or f"Seat {seat + 1}" for seat, name in enumerate(seat_names(table))]
+    record.scores = list(state.scores())
+    record.winners = list(state.winners())
+    record.moves = len(state.log)
+
+
+def records_of(codes_: list[str]) -> list[GameRecord]:
+    """The records of the tables ``codes_`` (newest first)."""
+    if not codes_:
+        return []
+    return list(
+        db.session.scalars(
+            select(GameRecord)
+            .where(GameRecord.code.in_(codes_))
+            .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
+        )
+    )
+
+
+# -- rematch ------------------------------------------------------------------------------
+
+
+def rematch(code: str, token: str | None) -> dict[str, Any]:
+    """After the end, the host or a seated phone starts a rematch with the same seats (or
+    joins the one already started): the same game, options and names, the first dealer
+    or challenger from the game's ``rematch_deal``. Each caller gets a new token for its
+    own place at the new table (its old token is what proves the place), so every phone
+    moves by itself when its envelope shows ``rematch``; a second call re-issues."""
+    with changing(code) as table:
+        if token is None:
+            raise TableError(401, "Send your seat or host token to start a rematch.")
+        who = identify(table, token)
+        state = state_of(table)
+        if not state.is_over():
+            raise TableError(409, "A rematch can start once this game is over.")
+        if table.rematch_code is None:
+            new_table = start_rematch(table, state)
+            table.rematch_code = new_table.code
+            table.version += 1
+        else:
+            new_table = get_table(table.rematch_code)
+        fresh = new_token()
+        if who.host:
+            new_table.host_token_hash = hash_token(fresh)
+        else:
+            seat = next(s for s in new_table.seats if s.index == who.seat)
+            seat.token_hash = hash_token(fresh)
+        new_table.version += 1
+        answer = {"code": new_table.code, "token": fresh, "seat": who.seat, "host": who.host}
+        new_version = new_table.version
+    announce(answer["code"], new_version)
+    return answer
+
+
+def start_rematch(table: Table, state: State) -> Table:
+    game = game_of(table)
+    deal = game.rematch_deal(state)
+    fresh = game.new_state(table.players, table.options, deal=deal)
+    new_table = Table(
+        code=new_code(),
+        game=table.game,
+        players=table.players,
+        options=fresh.options,
+        seed=fresh.seed,
+        deal=deal,
+        state=fresh.to_dict(),
+        version=0,
+        # Nobody knows these tokens until each place is claimed with the old table's.
+        host_token_hash=hash_token(new_token()),
+    )
+    for s in table.seats:
+        new_table.seats.append(Seat(index=s.index, name=s.name, token_hash=hash_token(new_token())))
+    db.session.add(new_table)
+    db.session.flush()
+    return new_table
 
 
 def announce(code: str, version: int) -> None:
@@ -404,6 +493,7 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "labels": [state.describe(action) for action in legal],
         "scores": body_view["scores"] if over else None,
         "last_undo": last_undo(table),
+        "rematch": table.rematch_code,
     }
     return body
 

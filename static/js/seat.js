@@ -2,7 +2,7 @@
 // token lives in localStorage for this table; a rejoin link carries it in the URL fragment.
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
-import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, seatName, statusText } from "./board.js";
 
 const root = document.getElementById("seat-page");
@@ -20,6 +20,9 @@ const confirmBar = document.getElementById("confirm-bar");
 const confirmButton = document.getElementById("confirm-button");
 const cancelButton = document.getElementById("cancel-button");
 const actError = document.getElementById("act-error");
+const undoNotice = document.getElementById("undo-notice");
+const rematchBar = document.getElementById("rematch-bar");
+const rematchButton = document.getElementById("rematch-button");
 const wake = new WakeLock();
 
 let token = adoptToken(code, "seat", "token");
@@ -229,7 +232,22 @@ function render() {
   renderHand();
   renderChoices();
   wake.set(env.started && !env.over);
+  showUndo(undoNotice, env);
+  rematchBar.hidden = !env.over;
+  if (env.rematch) rematch();
 }
+
+function rematch() {
+  joinRematch(root.dataset.rematch, token, "seat").catch((error) => {
+    rematchButton.disabled = false;
+    showError(actError, error.message);
+  });
+}
+
+rematchButton.addEventListener("click", () => {
+  rematchButton.disabled = true;
+  rematch();
+});
 
 function accept(next) {
   const changed = !env || next.version !== env.version;

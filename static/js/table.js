@@ -1,7 +1,7 @@
 // The host screen (/t/<code>): who has joined, the public table, live; the undo button
 // appears only in the browser that holds the host token (kept in localStorage).
 
-import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 
 const root = document.getElementById("host");
@@ -13,6 +13,8 @@ const board = document.getElementById("board");
 const seatList = document.getElementById("seat-list");
 const tools = document.getElementById("host-tools");
 const undoButton = document.getElementById("undo-button");
+const rematchButton = document.getElementById("rematch-button");
+const undoNotice = document.getElementById("undo-notice");
 const wake = new WakeLock();
 
 let hostToken = adoptToken(code, "host", "host");
@@ -88,6 +90,9 @@ function render(env) {
   }
   tools.hidden = !env.host;
   undoButton.disabled = !env.can_undo;
+  rematchButton.hidden = !(env.host && env.over);
+  showUndo(undoNotice, env);
+  if (env.host && env.rematch) joinRematch(root.dataset.rematch, hostToken, "host").catch(showProblem);
   wake.set(env.started && !env.over);
 }
 
@@ -106,9 +111,20 @@ async function refresh() {
   }
 }
 
+function showProblem(error) {
+  status.textContent = error.message;
+}
+
+rematchButton.addEventListener("click", () => {
+  rematchButton.disabled = true;
+  joinRematch(root.dataset.rematch, hostToken, "host").catch((error) => {
+    rematchButton.disabled = false;
+    showProblem(error);
+  });
+});
+
 onSecondTap(undoButton, "Undo the last move", "Tap again to undo", async () => {
   render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
-  status.textContent = "The last move was taken back.";
 });
 
 const live = new LiveTable({
