@@ -37,7 +37,6 @@ from typing import Any, ClassVar
 from .errors import IllegalAction, SheetError
 from .spec import PLAY, SCORE, Field, Spec, check_options, read_fields, winners
 
-
 Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -474,7 +473,8 @@ class Sheet:
             "side_names": self.side_names(),
             "totals": list(totals),
             "over": over,
-            "winners": own.get("winners") or (winners(totals, self.spec.lower_wins) if over else []),
+            "winners": own.get("winners")
+            or (winners(totals, self.spec.lower_wins) if over else []),
         }
 
     # -- the round form ------------------------------------------------------------------

@@ -3,7 +3,8 @@
 The table row holds the engine state snapshot and a version number; the ``action`` table
 beside it is an append-only log (an undo is appended by seat ``None`` as ``{"type":
 "undo", "to": n, "text": words}``: ``n`` actions stay, and ``text`` is what every phone is
-told; older logs hold ``{"type": "undo"}``, one action back). Every change runs in one transaction that first locks the table row
+told; older logs hold ``{"type": "undo"}``, one action back). Every change runs in one
+transaction that first locks the table row
 (PostgreSQL ``SELECT … FOR UPDATE``; SQLite ``BEGIN IMMEDIATE``, which takes the database
 write lock before anything is read), checks the version the client saw, applies, stores
 the new snapshot and version with an ``Action`` row, commits, and only then tells the live

@@ -29,7 +29,10 @@ class TablePlayers:
         self.players = players or GAMES[game].min_players
         self.responses: list[str] = []
         self.host = app.test_client()
-        answer = self.post(self.host, "/api/tables", {"game": game, "players": self.players})
+        body = {"game": game, "players": self.players}
+        if options is not None:
+            body["options"] = options
+        answer = self.post(self.host, "/api/tables", body)
         assert answer.status_code == 201, answer.get_json()
         body = answer.get_json()
         self.code: str = body["code"]

@@ -39,8 +39,7 @@ def test_undo_after_the_bids_are_shown_takes_back_every_bid_on_the_row(app):
 
     text = host_undo(table)["last_undo"]["text"]
     assert text == (
-        "The host took back the bids on Row 1 (first bids, round 1): Ada, Bo and Cy "
-        "choose again."
+        "The host took back the bids on Row 1 (first bids, round 1): Ada, Bo and Cy choose again."
     )
     view = table.envelope(None)["view"]
     assert view["events"] == [] and view["rows"][0]["owner"] is None

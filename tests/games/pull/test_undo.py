@@ -61,6 +61,7 @@ def test_face_up_second_shots_of_two_players_go_back_one_at_a_time(app):
     (seat,) = table.envelope(None)["to_act"]
     card = pick(table, seat)
     body = host_undo(table)
-    assert body["last_undo"]["text"].endswith("'s move: " + table.state().describe(
-        {"type": "second", "card": card}) + ".")
+    assert body["last_undo"]["text"].endswith(
+        "'s move: " + table.state().describe({"type": "second", "card": card}) + "."
+    )
     assert table.state().log == firsts

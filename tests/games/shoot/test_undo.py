@@ -53,7 +53,10 @@ def test_after_the_reveal_plays_go_back_one_at_a_time_then_the_whole_bidding(app
 
     body = host_undo(table)
     described = GAMES["shoot"].state_class.describe(table.state(), {"type": "play", "card": card})
-    assert body["last_undo"]["text"] == f"The host took back {['Ada', 'Bo', 'Cy'][leader]}'s move: {described}."
+    assert (
+        body["last_undo"]["text"]
+        == f"The host took back {['Ada', 'Bo', 'Cy'][leader]}'s move: {described}."
+    )
     assert table.envelope(None)["view"]["bids"] == [2, 2, 2]
     assert card in table.envelope(leader)["view"]["hand"]
 
