@@ -115,37 +115,41 @@ def host(code: str):
     )
 
 
-@bp.get("/t/<code>/seat")
-def seat(code: str):
+def board_page(code: str, page: str):
+    """A table's page drawn around its board (``seat``, ``watch``), at the table's own
+    spelling of the code."""
     table = table_or_404(code)
     if table.code != code:
-        return redirect(url_for("tables.seat", code=table.code))
-    return render_template("tables/seat.html", **board_context(table))
+        return redirect(url_for(f"tables.{page}", code=table.code))
+    return render_template(f"tables/{page}.html", **board_context(table))
+
+
+@bp.get("/t/<code>/seat")
+def seat(code: str):
+    return board_page(code, "seat")
 
 
 @bp.get("/t/<code>/watch")
 def watch(code: str):
     """The spectator page: the public board, live; no hand, no actions, no token."""
-    table = table_or_404(code)
-    if table.code != code:
-        return redirect(url_for("tables.watch", code=table.code))
-    return render_template("tables/watch.html", **board_context(table))
+    return board_page(code, "watch")
 
 
-@bp.get("/t/<code>/watch.svg")
-def watch_qr(code: str):
-    table = table_or_404(code)
-    url = service.base_url(request.host_url) + url_for("tables.watch", code=table.code)
+def qr_response(url: str) -> Response:
     response = Response(qr_svg(url), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
+@bp.get("/t/<code>/watch.svg")
+def watch_qr(code: str):
+    table = table_or_404(code)
+    return qr_response(
+        service.base_url(request.host_url) + url_for("tables.watch", code=table.code)
+    )
+
+
 @bp.get("/t/<code>/join.svg")
 def join_qr(code: str):
     table = table_or_404(code)
-    response = Response(
-        qr_svg(service.join_url(table.code, request.host_url)), mimetype="image/svg+xml"
-    )
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return qr_response(service.join_url(table.code, request.host_url))

@@ -214,6 +214,13 @@ def create_table(
     except IllegalAction as error:
         raise TableError(422, error.message) from None
     token = new_token()
+    table = new_table_row(game, state, deal, token)
+    db.session.commit()
+    return table, token
+
+
+def new_table_row(game: str, state: State, deal: dict | None, host_token: str) -> Table:
+    """A new table (added to the session) holding ``state``, the first one of a game."""
     table = Table(
         code=new_code(),
         game=game,
@@ -223,11 +230,10 @@ def create_table(
         deal=deal,
         state=state.to_dict(),
         version=0,
-        host_token_hash=hash_token(token),
+        host_token_hash=hash_token(host_token),
     )
     db.session.add(table)
-    db.session.commit()
-    return table, token
+    return table
 
 
 def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
@@ -417,21 +423,10 @@ def start_rematch(table: Table, state: State) -> Table:
     game = game_of(table)
     deal = game.rematch_deal(state)
     fresh = game.new_state(table.players, table.options, deal=deal)
-    new_table = Table(
-        code=new_code(),
-        game=table.game,
-        players=table.players,
-        options=fresh.options,
-        seed=fresh.seed,
-        deal=deal,
-        state=fresh.to_dict(),
-        version=0,
-        # Nobody knows these tokens until each place is claimed with the old table's.
-        host_token_hash=hash_token(new_token()),
-    )
+    # Nobody knows these tokens until each place is claimed with the old table's.
+    new_table = new_table_row(table.game, fresh, deal, new_token())
     for s in table.seats:
         new_table.seats.append(Seat(index=s.index, name=s.name, token_hash=hash_token(new_token())))
-    db.session.add(new_table)
     db.session.flush()
     return new_table
 
