@@ -71,6 +71,7 @@ class Table(db.Model):
     version: Mapped[int] = mapped_column(Integer, default=0)
     host_token_hash: Mapped[str] = mapped_column(String(64))
     rematch_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    last_undo: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

@@ -343,6 +343,7 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
         except IllegalAction as error:
             raise TableError(422, error.message) from None
         save(table, previous, None, {**UNDO, "to": len(previous.log), "text": text})
+        table.last_undo = {"text": text, "version": table.version}
         answer = envelope(table, who, previous)
     return answer
 
@@ -351,7 +352,8 @@ def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     table.state = state.to_dict()
     table.version += 1
     db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
-    keep_record(table, state)
+    if state.is_over() or seat is None:  # only an undo can take a finished game back
+        keep_record(table, state)
 
 
 def keep_record(table: Table, state: State) -> None:
@@ -488,25 +490,10 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "can_undo": who.host and bool(state.log),
         "labels": [state.describe(action) for action in legal],
         "scores": body_view["scores"] if over else None,
-        "last_undo": last_undo(table),
+        "last_undo": table.last_undo,
         "rematch": table.rematch_code,
     }
     return body
-
-
-def last_undo(table: Table) -> dict[str, Any] | None:
-    """The table's latest undo, ``{"text", "version"}``, for the phones' notice (None
-    before any); undos are the log's only rows without a seat."""
-    row = db.session.scalar(
-        select(Action)
-        .where(Action.table_id == table.id, Action.seat.is_(None))
-        .order_by(Action.version.desc())
-        .limit(1)
-    )
-    if row is None:
-        return None
-    text = row.action.get("text") or "The host took back the last move."
-    return {"text": text, "version": row.version}
 
 
 # -- the address phones use ---------------------------------------------------------------

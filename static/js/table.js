@@ -15,6 +15,7 @@ const tools = document.getElementById("host-tools");
 const undoButton = document.getElementById("undo-button");
 const rematchButton = document.getElementById("rematch-button");
 const undoNotice = document.getElementById("undo-notice");
+const hostError = document.getElementById("host-error");
 const wake = new WakeLock();
 
 let hostToken = adoptToken(code, "host", "host");
@@ -124,7 +125,15 @@ rematchButton.addEventListener("click", () => {
 });
 
 onSecondTap(undoButton, "Undo the last move", "Tap again to undo", async () => {
-  render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
+  hostError.hidden = true;
+  try {
+    render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
+  } catch (error) {
+    // A refusal (a sealed step the game will not reopen) stays in sight with its reason.
+    hostError.textContent = error.message;
+    hostError.hidden = false;
+    throw error;
+  }
 });
 
 const live = new LiveTable({

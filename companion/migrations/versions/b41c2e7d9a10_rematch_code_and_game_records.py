@@ -1,4 +1,4 @@
-"""rematch code on a table, and records of finished games
+"""rematch code and last undo on a table, and records of finished games
 
 Revision ID: b41c2e7d9a10
 Revises: 7af8fcde7f1a
@@ -19,6 +19,7 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table("game_table") as batch:
         batch.add_column(sa.Column("rematch_code", sa.String(length=16), nullable=True))
+        batch.add_column(sa.Column("last_undo", sa.JSON(), nullable=True))
     op.create_table(
         "game_record",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -43,4 +44,5 @@ def downgrade():
         batch.drop_index(batch.f("ix_game_record_code"))
     op.drop_table("game_record")
     with op.batch_alter_table("game_table") as batch:
+        batch.drop_column("last_undo")
         batch.drop_column("rematch_code")
