@@ -107,6 +107,8 @@ class Table(db.Model):
     host_token_hash: Mapped[str] = mapped_column(String(64))
     # What every envelope says about the seats (see tables.service.news_of).
     seat_news: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    last_undo: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -190,3 +192,20 @@ class SeatChange(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship()
+class GameRecord(db.Model):
+    """A finished engine-mode game, kept after the table: written in the transaction of
+    the move that ended it (and dropped again if the host undoes that move)."""
+
+    __tablename__ = "game_record"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("game_table.id", ondelete="CASCADE"), unique=True
+    )
+    code: Mapped[str] = mapped_column(String(16), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    names: Mapped[list[str]] = mapped_column(JSON)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    moves: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

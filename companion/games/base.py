@@ -17,6 +17,10 @@ A subclass implements the underscored hooks:
                          may see; :meth:`State.view` puts the common block beside it
 ``scores()`` (one per seat) and ``is_over()``; optionally ``sides()``, ``winners()``,
 ``prompt(seat)`` and ``describe(action)``
+``sealed_step()``        optional: the sealed step in progress, in words, for the host's
+                         undo (see :meth:`Game.undo_point`)
+
+A game may also give a rematch its first dealer or challenger (:meth:`Game.rematch_deal`).
 
 A :class:`Game` declares its :class:`~companion.games.spec.Spec` (``spec``), its state
 class and its score sheet (a :class:`Sheet` subclass); options are checked against the
@@ -57,6 +61,14 @@ def plain_copy(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     raise TypeError(f"a state may hold only JSON data, not {kind.__name__}: {value!r:.60}")
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``["Ada", "Bo", "Cy"]`` -> ``"Ada, Bo and Cy"``."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 class State:
@@ -164,6 +176,14 @@ class State:
         """``action`` in a player's words, for buttons and the move log."""
         rest = [f"{key} {value}" for key, value in action.items() if key != "type"]
         return " ".join([str(action.get("type", "")).capitalize(), *rest]).strip()
+
+    def sealed_step(self) -> str | None:
+        """The sealed step in progress, in words ("the bids of deal 3"), or None when the
+        next action is made in the open. A sealed step is a set of choices made in secret
+        and shown together; the host's undo never reopens one choice of it alone once it
+        is shown (:meth:`Game.undo_point`). Two steps one after the other must have
+        different words."""
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.slug, "state": plain_copy(vars(self))}
@@ -283,6 +303,69 @@ class Game:
         for seat, action in state.log[:upto]:
             fresh.apply(seat, action)
         return fresh
+
+    # -- the host's undo ------------------------------------------------------------------
+
+    def sealed_steps(self, state: State) -> list[str | None]:
+        """The sealed step (:meth:`State.sealed_step`) before each action of ``state``'s
+        log, and after the last one: one replay of the log."""
+        fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
+        steps: list[str | None] = []
+        for seat, action in state.log:
+            steps.append(fresh.sealed_step())
+            fresh.apply(seat, action)
+        steps.append(fresh.sealed_step())
+        return steps
+
+    def undo_point(self, state: State, steps: list[str | None] | None = None) -> int:
+        """How many actions of ``state``'s log stay after the host's undo; raises
+        :class:`IllegalAction` with the reason when the game refuses.
+
+        One action goes back, except the action that closed a sealed step: its choices
+        have been shown, so one of them alone must not open again (its player would
+        choose again knowing the others). The whole step goes back instead, every choice
+        of it open again. A game that would rather refuse overrides this."""
+        if not state.log:
+            raise IllegalAction("There is nothing to undo.")
+        steps = steps if steps is not None else self.sealed_steps(state)
+        point = len(state.log) - 1
+        step = steps[point]
+        if step is None or steps[-1] == step:
+            return point
+        while point > 0 and steps[point - 1] == step:
+            point -= 1
+        return point
+
+    def undo(self, state: State, names: Sequence[str | None]) -> tuple[State, str]:
+        """The host's undo: the state taken back to :meth:`undo_point` and what every
+        phone is told, in words that name no choice still sealed after the undo."""
+        steps = self.sealed_steps(state)
+        point = self.undo_point(state, steps)
+        undone = state.log[point:]
+
+        def name(seat: int) -> str:
+            return (names[seat] if seat < len(names) else None) or f"Seat {seat + 1}"
+
+        step = steps[point]
+        if step is None:
+            seat, action = undone[0]
+            text = f"The host took back {name(seat)}'s move: {state.describe(action)}."
+        elif len(undone) == 1 and steps[-1] == step:
+            text = (
+                f"The host took back {name(undone[0][0])}'s choice in {step}; "
+                "what it was stays secret."
+            )
+        else:
+            seats = list(dict.fromkeys(seat for seat, _ in undone))
+            who = join_names([name(seat) for seat in seats])
+            text = f"The host took back {step}: {who} choose again."
+        return self.replay(state, upto=point), text
+
+    def rematch_deal(self, state: State) -> dict[str, Any] | None:
+        """The explicit first ``deal`` of a rematch of the finished ``state`` by the same
+        seats: the next game's first dealer or challenger as the rules pass it on (e.g.
+        ``{"dealer": 2}``); None leaves it to the game's own start (a draw, a toss)."""
+        return None
 
     def card_faces(self, options: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
         """Every card id of the game -> ``{"text", "label", "colour"}``: what a screen

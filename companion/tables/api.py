@@ -10,7 +10,7 @@ import base64
 import time
 from typing import Any
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, jsonify, request, session, url_for
 
 from .. import live
 from ..extensions import csrf, db
@@ -75,6 +75,7 @@ def api_create():
     if isinstance(players, bool) or not isinstance(players, int):
         raise TableError(400, '"players" must be a whole number.')
     table, token = service.create_table(data["game"], players, options)
+    remember_table(table.code)
     body = {
         "code": table.code,
         "join_url": service.join_url(table.code, request.host_url),
@@ -90,6 +91,7 @@ def api_create():
 def api_join(code: str):
     data = json_body("name")
     seat, token, version = service.join(code, data["name"], data.get("seat"))
+    remember_table(code)
     body = {"seat": seat, "token": token, "version": version}
     return no_store(jsonify(body)), 201
 
@@ -116,6 +118,29 @@ def api_undo(code: str):
     token = bearer_token()
     data = json_body() if request.content_length else {}
     return no_store(jsonify(service.undo(code, token, data.get("version"))))
+
+
+@bp.post("/api/tables/<code>/rematch")
+@csrf.exempt
+def api_rematch(code: str):
+    """After the end: the caller's place at the rematch (started by the first call)."""
+    token = bearer_token()
+    body = service.rematch(code, token)
+    remember_table(body["code"])
+    page = "tables.host" if body["host"] else "tables.seat"
+    body["url"] = url_for(page, code=body["code"])
+    return no_store(jsonify(body))
+
+
+RECENT_TABLES = 30
+
+
+def remember_table(code: str) -> None:
+    """Keep ``code`` in this browser's signed session: the Play page lists the records of
+    the tables this browser hosted or sat at, and only those."""
+    code = service.normalise_code(code)
+    kept = [c for c in session.get("tables", []) if c != code]
+    session["tables"] = [code, *kept][:RECENT_TABLES]
 
 
 @bp.post("/api/tables/<code>/seats/<int:seat>/release")

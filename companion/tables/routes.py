@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flask import Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
 from markupsafe import Markup
 from sqlalchemy import select
 from wtforms import ValidationError
@@ -24,6 +24,7 @@ from ..games import GAMES, IllegalAction
 from ..models import Table
 from ..network import qr_svg, unreachable_reason
 from . import bp, service
+from .api import remember_table
 from .forms import chosen_options, option_fields, table_form
 from .service import TableError
 
@@ -64,7 +65,10 @@ def table_or_404(code: str):
 
 @bp.get("/play")
 def index():
-    return render_template("tables/index.html", games=list(GAMES.values()))
+    records = service.records_of([str(code) for code in session.get("tables", [])])
+    return render_template(
+        "tables/index.html", games=list(GAMES.values()), records=records, all_games=GAMES
+    )
 
 
 @bp.route("/play/<game>", methods=["GET", "POST"])
@@ -78,6 +82,7 @@ def new(game: str):
         try:
             options = chosen_options(form, chosen, request.form)
             table, token = service.create_table(game, form.players.data, options)
+            remember_table(table.code)
         except (ValidationError, IllegalAction) as problem:
             error = str(problem)
         except TableError as problem:
@@ -116,22 +121,44 @@ def host(code: str):
     )
 
 
-@bp.get("/t/<code>/seat")
-def seat(code: str):
+def board_page(code: str, page: str):
+    """A table's page drawn around its board (``seat``, ``watch``), at the table's own
+    spelling of the code."""
     table = table_or_404(code)
     if table.code != code:
-        return redirect(url_for("tables.seat", code=table.code))
-    return render_template("tables/seat.html", **board_context(table))
+        return redirect(url_for(f"tables.{page}", code=table.code))
+    return render_template(f"tables/{page}.html", **board_context(table))
+
+
+@bp.get("/t/<code>/seat")
+def seat(code: str):
+    return board_page(code, "seat")
+
+
+@bp.get("/t/<code>/watch")
+def watch(code: str):
+    """The spectator page: the public board, live; no hand, no actions, no token."""
+    return board_page(code, "watch")
+
+
+def qr_response(url: str) -> Response:
+    response = Response(qr_svg(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/t/<code>/watch.svg")
+def watch_qr(code: str):
+    table = table_or_404(code)
+    return qr_response(
+        service.base_url(request.host_url) + url_for("tables.watch", code=table.code)
+    )
 
 
 @bp.get("/t/<code>/join.svg")
 def join_qr(code: str):
     table = table_or_404(code)
-    response = Response(
-        qr_svg(service.join_url(table.code, request.host_url)), mimetype="image/svg+xml"
-    )
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return qr_response(service.join_url(table.code, request.host_url))
 
 
 @bp.get("/join")

@@ -1,8 +1,10 @@
 """Engine-mode tables: creating, joining, acting and undoing, each in one transaction.
 
 The table row holds the engine state snapshot and a version number; the ``action`` table
-beside it is an append-only log (an undo is appended as ``{"type": "undo"}`` by seat
-``None``). Every change runs in one transaction that first locks the table row
+beside it is an append-only log (an undo is appended by seat ``None`` as ``{"type":
+"undo", "to": n, "text": words}``: ``n`` actions stay, and ``text`` is what every phone is
+told; older logs hold ``{"type": "undo"}``, one action back). Every change runs in one
+transaction that first locks the table row
 (PostgreSQL ``SELECT … FOR UPDATE``; SQLite ``BEGIN IMMEDIATE``, which takes the database
 write lock before anything is read), checks the version the client saw, applies, stores
 the new snapshot and version with an ``Action`` row, commits, and only then tells the live
@@ -32,7 +34,7 @@ from ..database import locked
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
-from ..models import Action, Seat, SeatChange, Table, Ticket
+from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket
 from ..network import base_url
 
 REQUEST_MINUTES = 5  # a request for a seat waits this long for an answer
@@ -209,6 +211,13 @@ def create_table(
     except IllegalAction as error:
         raise TableError(422, error.message) from None
     token = new_token()
+    table = new_table_row(game, state, deal, token)
+    db.session.commit()
+    return table, token
+
+
+def new_table_row(game: str, state: State, deal: dict | None, host_token: str) -> Table:
+    """A new table (added to the session) holding ``state``, the first one of a game."""
     table = Table(
         code=new_code(),
         game=game,
@@ -218,11 +227,10 @@ def create_table(
         deal=deal,
         state=state.to_dict(),
         version=0,
-        host_token_hash=hash_token(token),
+        host_token_hash=hash_token(host_token),
     )
     db.session.add(table)
-    db.session.commit()
-    return table, token
+    return table
 
 
 def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
@@ -587,7 +595,9 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
 
 
 def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
-    """Host only: take back the last action by replaying all the others."""
+    """Host only: take back the last action (a whole sealed step once it was shown, as
+    the game's ``undo_point`` says) by replaying the others; the envelope's ``last_undo``
+    tells every phone what was taken back."""
     with changing(code) as table:
         if token is None:
             raise TableError(401, "Send the host token (Authorization: Bearer …) to undo.")
@@ -599,8 +609,12 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
         state = state_of(table)
         if not state.log:
             raise TableError(422, "There is nothing to undo.")
-        previous = game_of(table).replay(state, upto=len(state.log) - 1)
-        save(table, previous, None, dict(UNDO))
+        try:
+            previous, text = game_of(table).undo(state, seat_names(table))
+        except IllegalAction as error:
+            raise TableError(422, error.message) from None
+        save(table, previous, None, {**UNDO, "to": len(previous.log), "text": text})
+        table.last_undo = {"text": text, "version": table.version}
         answer = envelope(table, who, previous)
     return answer
 
@@ -609,6 +623,85 @@ def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     table.state = state.to_dict()
     table.version += 1
     db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
+    if state.is_over() or seat is None:  # only an undo can take a finished game back
+        keep_record(table, state)
+
+
+def keep_record(table: Table, state: State) -> None:
+    """In the same transaction as the move: a finished game gets its one record; a game
+    the host's undo took back from its end loses it again."""
+    record = db.session.scalar(select(GameRecord).where(GameRecord.table_id == table.id))
+    if not state.is_over():
+        if record is not None:
+            db.session.delete(record)
+        return
+    if record is None:
+        record = GameRecord(table_id=table.id, code=table.code, game=table.game)
+        db.session.add(record)
+    record.names = [name or f"Seat {seat + 1}" for seat, name in enumerate(seat_names(table))]
+    record.scores = list(state.scores())
+    record.winners = list(state.winners())
+    record.moves = len(state.log)
+
+
+def records_of(codes_: list[str]) -> list[GameRecord]:
+    """The records of the tables ``codes_`` (newest first)."""
+    if not codes_:
+        return []
+    return list(
+        db.session.scalars(
+            select(GameRecord)
+            .where(GameRecord.code.in_(codes_))
+            .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
+        )
+    )
+
+
+# -- rematch ------------------------------------------------------------------------------
+
+
+def rematch(code: str, token: str | None) -> dict[str, Any]:
+    """After the end, the host or a seated phone starts a rematch with the same seats (or
+    joins the one already started): the same game, options and names, the first dealer
+    or challenger from the game's ``rematch_deal``. Each caller gets a new token for its
+    own place at the new table (its old token is what proves the place), so every phone
+    moves by itself when its envelope shows ``rematch``; a second call re-issues."""
+    with changing(code) as table:
+        if token is None:
+            raise TableError(401, "Send your seat or host token to start a rematch.")
+        who = identify(table, token)
+        state = state_of(table)
+        if not state.is_over():
+            raise TableError(409, "A rematch can start once this game is over.")
+        if table.rematch_code is None:
+            new_table = start_rematch(table, state)
+            table.rematch_code = new_table.code
+            table.version += 1
+        else:
+            new_table = get_table(table.rematch_code)
+        fresh = new_token()
+        if who.host:
+            new_table.host_token_hash = hash_token(fresh)
+        else:
+            seat = next(s for s in new_table.seats if s.index == who.seat)
+            seat.token_hash = hash_token(fresh)
+        new_table.version += 1
+        answer = {"code": new_table.code, "token": fresh, "seat": who.seat, "host": who.host}
+        new_version = new_table.version
+    announce(answer["code"], new_version)
+    return answer
+
+
+def start_rematch(table: Table, state: State) -> Table:
+    game = game_of(table)
+    deal = game.rematch_deal(state)
+    fresh = game.new_state(table.players, table.options, deal=deal)
+    # Nobody knows these tokens until each place is claimed with the old table's.
+    new_table = new_table_row(table.game, fresh, deal, new_token())
+    for s in table.seats:
+        new_table.seats.append(Seat(index=s.index, name=s.name, token_hash=hash_token(new_token())))
+    db.session.flush()
+    return new_table
 
 
 def announce(code: str, version: int) -> None:
@@ -633,8 +726,8 @@ def replay_log(table: Table) -> State:
     for row in db.session.scalars(
         select(Action).where(Action.table_id == table.id).order_by(Action.version)
     ):
-        if row.seat is None and row.action == UNDO:
-            steps.pop()
+        if row.seat is None and row.action.get("type") == UNDO["type"]:
+            del steps[row.action.get("to", len(steps) - 1) :]
         else:
             steps.append([row.seat, row.action])
     for seat, action in steps:
@@ -668,6 +761,8 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "can_undo": who.host and bool(state.log),
         "labels": [state.describe(action) for action in legal],
         "scores": body_view["scores"] if over else None,
+        "last_undo": table.last_undo,
+        "rematch": table.rematch_code,
     }
     body.update(seat_news(table, who, state, is_started))
     return body

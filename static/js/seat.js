@@ -4,7 +4,7 @@
 // name and waits for that seat's phone or the host to let it in.
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
-import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, seatName, statusText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 
@@ -26,6 +26,9 @@ const confirmBar = document.getElementById("confirm-bar");
 const confirmButton = document.getElementById("confirm-button");
 const cancelButton = document.getElementById("cancel-button");
 const actError = document.getElementById("act-error");
+const undoNotice = document.getElementById("undo-notice");
+const rematchBar = document.getElementById("rematch-bar");
+const rematchButton = document.getElementById("rematch-button");
 const wake = new WakeLock();
 const gone = document.getElementById("gone");
 const notice = document.getElementById("notice");
@@ -372,7 +375,22 @@ function render() {
   renderHand();
   renderChoices();
   wake.set(env.started && !env.over);
+  showUndo(undoNotice, env);
+  rematchBar.hidden = !env.over;
+  if (env.rematch) rematch();
 }
+
+function rematch() {
+  joinRematch(root.dataset.rematch, token, "seat").catch((error) => {
+    rematchButton.disabled = false;
+    showError(actError, error.message);
+  });
+}
+
+rematchButton.addEventListener("click", () => {
+  rematchButton.disabled = true;
+  rematch();
+});
 
 function accept(next) {
   const changed = !env || next.version !== env.version;

@@ -213,3 +213,29 @@ export function el(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+// The host's undo, told on every screen: the notice stays while the undo is the table's
+// latest change, and names no choice that is still sealed (the server words it).
+export function showUndo(node, env) {
+  const undo = env.last_undo;
+  const fresh = Boolean(undo) && undo.version === env.version;
+  node.textContent = fresh ? undo.text : "";
+  node.hidden = !fresh;
+}
+
+// After the end: a rematch with the same seats. The first screen to ask starts it; every
+// other screen sees `rematch` in its envelope and follows, trading its old token for its
+// own new one (the server re-issues on each call), then opens the new table.
+let following = false;
+export async function joinRematch(url, token, role) {
+  if (following || !token) return;
+  following = true;
+  try {
+    const answer = await api(url, { token, method: "POST", body: {} });
+    storeToken(answer.code, role, answer.token);
+    location.assign(answer.url);
+  } catch (error) {
+    following = false;
+    throw error;
+  }
+}

@@ -3,7 +3,7 @@
 // answers requests for a seat, shows a rejoin code per seat, and can move the host role
 // to another device with a one-time code (#ticket=… on the new device).
 
-import { adoptToken, api, ApiError, LiveTable, storeToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 
@@ -19,6 +19,9 @@ const board = document.getElementById("board");
 const seatList = document.getElementById("seat-list");
 const tools = document.getElementById("host-tools");
 const undoButton = document.getElementById("undo-button");
+const rematchButton = document.getElementById("rematch-button");
+const undoNotice = document.getElementById("undo-notice");
+const hostError = document.getElementById("host-error");
 const wake = new WakeLock();
 const hostGone = document.getElementById("host-gone");
 const notice = document.getElementById("notice");
@@ -144,6 +147,9 @@ function render(env) {
   }
   tools.hidden = !env.host;
   undoButton.disabled = !env.can_undo;
+  rematchButton.hidden = !(env.host && env.over);
+  showUndo(undoNotice, env);
+  if (env.host && env.rematch) joinRematch(root.dataset.rematch, hostToken, "host").catch(showProblem);
   wake.set(env.started && !env.over);
 }
 
@@ -168,9 +174,28 @@ async function refresh() {
   }
 }
 
+function showProblem(error) {
+  status.textContent = error.message;
+}
+
+rematchButton.addEventListener("click", () => {
+  rematchButton.disabled = true;
+  joinRematch(root.dataset.rematch, hostToken, "host").catch((error) => {
+    rematchButton.disabled = false;
+    showProblem(error);
+  });
+});
+
 onSecondTap(undoButton, "Undo the last move", "Tap again to undo", async () => {
-  render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
-  status.textContent = "The last move was taken back.";
+  hostError.hidden = true;
+  try {
+    render(await api(root.dataset.undo, { token: hostToken, method: "POST", body: { version: current.version } }));
+  } catch (error) {
+    // A refusal (a sealed step the game will not reopen) stays in sight with its reason.
+    hostError.textContent = error.message;
+    hostError.hidden = false;
+    throw error;
+  }
 });
 
 document.getElementById("host-move-button").addEventListener("click", async () => {

@@ -158,14 +158,17 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     assert f"Shots taken {shots} (out at 3)" in board, board
     assert view["scores"] == [int(last["shot"] == s) for s in (0, 1)]
 
-    # The host (this browser holds the host token) takes the call back: two taps.
+    # The host (this browser holds the host token) cannot take the call back: it showed
+    # both cards. Two taps, and the reason stays on the host screen; the duel stands.
     undo = host.locator("#undo-button")
     assert undo.is_visible() and undo.is_enabled()
     undo.click()
     assert undo.inner_text() == "Tap again to undo"
     undo.click()
-    wait_until(host, "!document.getElementById('board').textContent.includes('Last duel')")
-    wait_until(caller, "document.getElementById('seat-page').classList.contains('is-my-turn')")
+    host.locator("#host-error").wait_for(state="visible")
+    assert "cannot be taken back" in host.locator("#host-error").text_content()
+    assert "Last duel (1)" in host.locator("#board").text_content()
+    errors[:] = [e for e in errors if "status of 422" not in e]  # the refusal, expected
     for phone in phones:  # the phones never get the host's powers
         assert phone.locator("#undo-button").count() == 0
     assert not errors, errors

@@ -14,7 +14,8 @@ Settings
     ``options``: ``{"shots_to_lose": 1..9}`` (default 3), declared in :mod:`.spec`.
     ``deal`` (optional, the first duel only): ``{"challenger": 0 | 1, "hands": [[5 cards],
     [5 cards]], "face_up": [2 cards], "face_down": [2 cards]}``; together exactly the 14
-    cards. ``challenger`` may be left out (then a seeded coin toss decides). Later duels are
+    cards. ``challenger`` may be left out (then a seeded coin toss decides), or given
+    alone (then the cards come from the seed). Later duels are
     dealt from ``rng(seed, "duel", k)``, k counting duels from 0.
     Card ids: ``man_of_honour``, ``deadly_aim``, ``shoot_to_wound``, ``shoot_to_kill``,
     ``headshot``, ``coward``.
@@ -43,6 +44,11 @@ Our reading where the rulebook is silent (also on the rules page,
   nothing; a Coward played face down and revealed is worth 0; set aside it plays no part.
 * First challenger: the deal's ``challenger`` if given, else a coin toss from
   ``rng(seed, "challenger")``; then the role alternates every duel, ties included.
+* Undo (the host's): a face-down play goes back one at a time while the duel runs (the
+  notice does not say which card it was). Calling the shot shows the cards, so the host
+  cannot undo a call: the answer says why, and the duel's result stands.
+* Rematch: the challenger keeps alternating, so the next game's first challenger is the
+  player who did not challenge the last duel.
 * Between duels the next duel is dealt at once; the view keeps every finished duel's
   result (claims, revealed cards, any Deadly Aim and Coward shown, who was shot).
 
@@ -86,11 +92,13 @@ def check_deal(deal: dict[str, Any]) -> None:
     if unknown:
         raise IllegalAction(f"A Call the Shot deal has no {', '.join(map(str, unknown))}.")
     missing = [key for key in ("hands", "face_up", "face_down") if key not in deal]
-    if missing:
+    if missing and len(missing) < 3:
         raise IllegalAction(f"The deal is missing {', '.join(missing)}.")
     challenger = deal.get("challenger")
     if challenger is not None and (isinstance(challenger, bool) or challenger not in (0, 1)):
         raise IllegalAction("The challenger must be seat 0 or seat 1.")
+    if missing:
+        return  # the challenger alone
     hands = deal["hands"]
     if not isinstance(hands, list) or len(hands) != 2:
         raise IllegalAction("The deal needs two hands, one per player.")
@@ -145,7 +153,7 @@ class CallTheShotState(State):
     def _deal_duel(self, layout: dict[str, Any] | None) -> None:
         """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled."""
         self.challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
-        if layout is None:
+        if layout is None or "hands" not in layout:
             deck = shuffled(DECK, rng(self.seed, "duel", self.duel))
             self.face_down = deck[:FACE_DOWN]
             self.face_up = deck[FACE_DOWN : FACE_DOWN + FACE_UP]
@@ -163,6 +171,9 @@ class CallTheShotState(State):
 
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    def sealed_step(self) -> str | None:
+        return f"the plays of duel {self.duel + 1}" if self.phase == PLAYING else None
 
     def scores(self) -> list[int]:
         """The shot cards each seat has taken (fewer is better)."""
@@ -326,6 +337,19 @@ class CallTheShotGame(Game):
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         check_deal(deal)
+
+    def undo_point(self, state: State, steps: list[str | None] | None = None) -> int:
+        """As the base, but a call is never taken back: it showed both cards."""
+        if state.log and state.log[-1][1]["type"] == "call":
+            raise IllegalAction(
+                "The shot was called and both cards were shown, so that duel cannot be "
+                "taken back: its result stands."
+            )
+        return super().undo_point(state, steps)
+
+    def rematch_deal(self, state: State) -> dict[str, Any] | None:
+        """The challenger alternates: the one who did not challenge the last duel starts."""
+        return {"challenger": 1 - state.challenger}
 
     def card_faces(self, options: Any = None) -> dict[str, dict[str, str]]:
         """The six cards with their value: ``"Headshot (9)"``, read "Headshot, worth 9"."""

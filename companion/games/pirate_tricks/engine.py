@@ -276,6 +276,18 @@ class PirateTricksState(State):
         in_play = in_play or self._score_cards()
         return any(rules.needs_prediction(in_play[kind]) for kind in ("treasure", "capture"))
 
+    def sealed_step(self) -> str | None:
+        """The sealed step in progress, for the host's undo (``Game.undo_point``): the bids
+        on a row, the card reveals breaking a tie, the ditch. Once a step is shown, undo
+        takes back all of it; predictions, assigning a row and plays are open and go back
+        one at a time."""
+        a, where = self.auction, f"round {self.round}"
+        if self.phase in (BID, REVEAL):
+            kind = "bids" if self.phase == BID else "card reveals"
+            bids = "first" if a["pass"] == 1 else "second"
+            return f"the {kind} on Row {a['row'] + 1} ({bids} bids, {where})"
+        return f"the ditch of {where}" if self.phase == DITCH else None
+
     # -- the auction --------------------------------------------------------------------
 
     def _needy(self) -> list[int]:

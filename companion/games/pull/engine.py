@@ -54,6 +54,13 @@ Our reading of the rulebook where it is silent or ambiguous:
   targets score their double value. Every animal taken is a Foul, doubled or not. Points
   are recorded at the end of each hand, and a side loses 20 points for each multiple of 5
   its running foul count crosses in that hand (5th, 10th, ...).
+- Undo (the host's): the sealed second shots of a round are one step. Before they are
+  revealed the host takes back one pick at a time (the notice does not say which card);
+  once they are revealed, undoing takes back every second shot of that round, so nobody
+  picks again alone after seeing the others. Face-up second shots (2 players) and first
+  shots go back one at a time.
+- Rematch: the deal keeps passing left, so the next game's first dealer is the player to
+  the left of the last hand's dealer.
 - Game end: after the hand in which a side reaches the goal (or after the fixed number of
   hands), if one side is highest; a tie for highest plays one more hand, again and again.
   Safety stop: after ``max_hands`` hands (default 100) the game ends whatever the scores,
@@ -361,6 +368,11 @@ class PullState(State):
         self.dealer = (self.dealer + 1) % self.players
         self._start_hand()
 
+    def sealed_step(self) -> str | None:
+        if self.phase == SECOND and self.sealed_seconds:
+            return f"the second shots of hand {self.hand_no}, round {self.round_no}"
+        return None
+
     # -- what players see ---------------------------------------------------------------
 
     def _doubles(self) -> list[int]:
@@ -526,6 +538,10 @@ class PullGame(Game):
                     raise IllegalAction(f"{card!r} is not a target card.")
             if len(set(targets)) != len(targets):
                 raise IllegalAction("A target card is in the deck twice.")
+
+    def rematch_deal(self, state: State) -> dict[str, Any] | None:
+        """The deal passes left: the seat after the last hand's dealer deals first."""
+        return {"dealer": (state.dealer + 1) % state.players}
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         # Snapshots saved before the common view block kept the sides as an attribute,

@@ -36,6 +36,12 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
   rank deals, suits do not count; players tied for highest draw again from the same pack
   until one is highest. The whole draw is public (``view["draw"]``).
 - Any total of bids is allowed (no "hook" rule); a void player may discard or trump.
+- Undo (the host's): the bids of a deal are one sealed step. Before they are revealed the
+  host takes back one bid at a time (the notice does not say what it was); once they are
+  revealed, undoing the last bid takes back the whole bidding of that deal, every bid, so
+  nobody bids again alone knowing the others' bids.
+- Rematch: the rulebook chooses the first dealer by a one-card draw, so a rematch draws
+  again (from its own seed) rather than passing the deal on.
 - Chips: see :func:`rules.settle_chips` (negative scores paid in first, then positive
   ones taken out; when the pot is short every player adds another stake first); at the
   end the pot is shared equally and any odd chips stay in it. A stack counts chips won or
@@ -263,6 +269,9 @@ class ShootState(State):
         self.turn = None
         if self.chips is not None:
             self.chips.update(rules.share_pot(self.chips["pot"], self.chips["stacks"]))
+
+    def sealed_step(self) -> str | None:
+        return f"the bids of deal {self.deal_index + 1}" if self.phase == BID else None
 
     # -- words for people -----------------------------------------------------------------
 
