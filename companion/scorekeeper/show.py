@@ -17,9 +17,14 @@ LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 28
 SERIES = 8  # css classes series-0 .. series-7 (colour and dash), then they repeat
 
 
+def by_side(summary: dict[str, Any], seats: list[int]) -> list[int]:
+    """Per-seat figures as one per side (a side's is its first seat's)."""
+    return [seats[side[0]] for side in summary["sides"]]
+
+
 def side_running(summary: dict[str, Any]) -> list[list[int]]:
     """Per round, each side's running total."""
-    return [[totals[side[0]] for side in summary["sides"]] for totals in summary["running"]]
+    return [by_side(summary, totals) for totals in summary["running"]]
 
 
 def nice_step(span: float, lines: int = 4) -> int:
@@ -39,7 +44,8 @@ def chart(summary: dict[str, Any]) -> dict[str, Any] | None:
     if not running:
         return None
     rounds = len(running)
-    values = [0, *(v for row in running for v in row)]
+    start = by_side(summary, summary["start"])
+    values = [0, *start, *(v for row in running for v in row)]
     step = nice_step(max(values) - min(values))
     low = step * math.floor(min(values) / step)
     high = step * math.ceil(max(values) / step)
@@ -55,7 +61,7 @@ def chart(summary: dict[str, Any]) -> dict[str, Any] | None:
 
     series = []
     for side, name in enumerate(summary["side_names"]):
-        line = [0, *(row[side] for row in running)]
+        line = [start[side], *(row[side] for row in running)]
         points = [(x(i), y(v)) for i, v in enumerate(line)]
         series.append(
             {
@@ -98,7 +104,9 @@ def cell(value: Any) -> Any:
 
 
 def export_csv(summary: dict[str, Any], round_word: str) -> str:
-    """Header, one row per round (each side's points and running total), a totals row."""
+    """Header, a "Start" row when the game does not start from 0, one row per round
+    (each side's points and running total), a totals row: each points column sums to the
+    side's total."""
     running = side_running(summary)
     names = summary["side_names"]
     header = [round_word.capitalize()]
@@ -107,8 +115,10 @@ def export_csv(summary: dict[str, Any], round_word: str) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([cell(c) for c in header])
-    before = [0] * len(names)
-    sums = [0] * len(names)
+    before = by_side(summary, summary["start"])
+    sums = list(before)
+    if any(before):
+        writer.writerow(["Start", *(v for total in before for v in (total, total))])
     for number, row in enumerate(running, start=1):
         line: list[Any] = [number]
         for side, total in enumerate(row):

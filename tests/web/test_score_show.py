@@ -14,6 +14,8 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.models import ScoreEntry, ScoreSheet
 from companion.scorekeeper.routes import store
+from companion.scorekeeper.show import chart, export_csv
+from tests.fifth_game import HighCardSheet
 
 # One sheet of each game: players, options, the facts of each round, and the running totals
 # per side after each round, worked out by hand from the rulebooks.
@@ -144,6 +146,33 @@ def test_chart_draws_each_sides_running_totals(app, slug):
     figure = svg_of(html)
     assert 'role="img"' in figure and "style=" not in figure
     assert figure.count('<li class="series-') == sides
+
+
+def test_running_totals_default_to_the_rows_totals():
+    keeper = HighCardSheet(["Ann", "Bo"], {})
+    summary = keeper.summary([{"tricks": [3, 1]}, {"tricks": [0, 4]}])
+    assert summary["running"] == [[3, 1], [3, 5]]
+    assert summary["start"] == [0, 0]
+
+
+def test_a_game_that_starts_above_zero_charts_and_exports_from_its_start():
+    summary = {
+        "sides": [[0], [1]],
+        "side_names": ["Ann", "=Bo"],
+        "totals": [12, 3],
+        "start": [10, 10],
+        "running": [[14, 6], [12, 3]],
+    }
+    drawn = chart(summary)
+    assert [s["total"] for s in drawn["series"]] == [12, 3]
+    assert drawn["low"] <= 0 and drawn["high"] >= 14
+    first = [s["points"].split()[0] for s in drawn["series"]]
+    assert first[0] == first[1]  # both lines leave from 10
+    rows = list(csv.reader(io.StringIO(export_csv(summary, "round"))))
+    assert rows[0] == ["Round", "Ann points", "Ann total", "'=Bo points", "'=Bo total"]
+    assert rows[1] == ["Start", "10", "10", "10", "10"]
+    assert rows[2:4] == [["1", "4", "14", "-4", "6"], ["2", "-2", "12", "-3", "3"]]
+    assert rows[4] == ["Total", "12", "12", "3", "3"]
 
 
 def test_no_chart_before_the_first_round(app):
@@ -295,8 +324,17 @@ def test_share_link_shows_a_read_only_sheet(make_app, slug):
     assert watcher.get("/score/watch/not-a-code").status_code == 404
 
 
-def test_share_events_announce_each_change(make_app):
-    app = make_app(TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql+redis"])
+def test_share_events_announce_each_change(make_app, request, backend):
+    config = {}
+    if backend != "sqlite":  # the scaled set-up: PostgreSQL and the Redis broker
+        config = {
+            "SQLALCHEMY_DATABASE_URI": request.getfixturevalue("postgres_url"),
+            "REDIS_URL": request.getfixturevalue("redis_url"),
+        }
+    app = make_app(
+        TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5, **config
+    )
     slug = "shoot" if "shoot" in GAMES else SLUGS[0]
     sample = SAMPLES[slug]
     make_sheet(app, slug, "EVENTS", rows=sample["rows"][:1])

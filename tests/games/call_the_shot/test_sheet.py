@@ -29,6 +29,7 @@ def test_an_empty_sheet():
         "totals": [0, 0],
         "rows": [],
         "running": [],
+        "start": [0, 0],
         "over": False,
         "winners": [],
         "next": {"duel": 1, "challenger": None, "defaults": {}},
