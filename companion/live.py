@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 
 
 class Subscription:
@@ -227,3 +227,43 @@ def publish(channel: str, message: str) -> None:
 
 def subscribe(channel: str) -> Subscription:
     return broker().subscribe(channel)
+
+
+# -- server-sent events ---------------------------------------------------------------------
+
+
+def event_stream(subscription: Subscription, event: str, first: str) -> Response:
+    """A server-sent-events response: ``event`` with ``first`` now, then with each message
+    of ``subscription``, a comment as a keep-alive. The stream ends (closing the
+    subscription) after ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for tests,
+    after ``TABLES_SSE_MAX_EVENTS`` events. Subscribe before reading ``first``, so that a
+    change in between is either in ``first`` or announced."""
+    config = current_app.config
+    keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 15))
+    lifetime = float(config.get("TABLES_SSE_SECONDS", 300))
+    max_events = config.get("TABLES_SSE_MAX_EVENTS")
+
+    def stream():
+        sent = 0
+        deadline = time.monotonic() + lifetime
+        try:
+            yield "retry: 2000\n\n"
+            yield f"event: {event}\ndata: {first}\n\n"
+            sent += 1
+            while max_events is None or sent < max_events:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                message = subscription.get(timeout=min(keepalive, left))
+                if message is None:
+                    yield ": keep-alive\n\n"
+                    continue
+                yield f"event: {event}\ndata: {message}\n\n"
+                sent += 1
+        finally:
+            subscription.close()
+
+    response = Response(stream(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

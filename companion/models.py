@@ -36,6 +36,10 @@ class ScoreSheet(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    # The share link's code: shows the sheet, never edits it (None until first shared).
+    watch_code: Mapped[str | None] = mapped_column(
+        String(32), unique=True, index=True, nullable=True
+    )
     game: Mapped[str] = mapped_column(String(32))
     players: Mapped[list[str]] = mapped_column(JSON)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

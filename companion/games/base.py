@@ -464,19 +464,34 @@ class Sheet:
     def summary(self, rows: list) -> dict[str, Any]:
         """Everything derived from the rows. Opens with the common block: ``players``
         (names), ``sides`` (lists of seats), ``side_names``, ``totals`` (one per seat; a
-        partner shows the side's total), ``rows`` (one dict per round), ``over``,
+        partner shows the side's total), ``rows`` (one dict per round), ``running`` (the
+        per-seat totals after each round, from ``start``), ``over``,
         ``winners`` (seats; [] until over) and ``next`` (what the next round needs, or
         ``None``); the game's own figures beside it."""
         raise NotImplementedError
 
     def common(self, totals: Sequence[int], over: bool, **own: Any) -> dict[str, Any]:
-        """The common block of :meth:`summary` with the game's own figures beside it."""
+        """The common block of :meth:`summary` with the game's own figures beside it.
+
+        ``running`` (one list of per-seat totals after each row, for the chart and the
+        export) is the game's own when given, else each row's ``totals``; ``start`` (the
+        per-seat totals before the first row) is the game's own, else zeros."""
+        rows = own.get("rows") or []
+        running = own.get("running")
+        if running is None:
+            running = [
+                list(row["totals"]) for row in rows if isinstance(row, dict) and "totals" in row
+            ]
+            if len(running) != len(rows):
+                running = []
         return {
             **own,
             "players": list(self.names),
             "sides": self.sides(),
             "side_names": self.side_names(),
             "totals": list(totals),
+            "running": [list(seats) for seats in running],
+            "start": list(own.get("start") or [0] * self.players),
             "over": over,
             "winners": own.get("winners")
             or (winners(totals, self.spec.lower_wins) if over else []),

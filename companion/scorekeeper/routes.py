@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     flash,
     redirect,
@@ -43,13 +46,14 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.datastructures import MultiDict
 from wtforms import ValidationError
 
-from .. import codes
+from .. import codes, live
 from ..database import locked
 from ..extensions import db
 from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
 from ..games.spec import form_values
 from ..models import ScoreChange, ScoreEntry, ScoreSheet, utcnow
+from ..network import base_url, qr_svg
 from .forms import (
     ChangeForm,
     ConfirmForm,
@@ -59,6 +63,7 @@ from .forms import (
     option_fields,
     round_form,
 )
+from .show import chart, export_csv
 
 bp = Blueprint("scorekeeper", __name__, url_prefix="/score")
 
@@ -103,6 +108,40 @@ def new_code() -> str:
     )
 
 
+def new_watch_code() -> str:
+    """The share link's code: long and random, so it cannot be guessed from the sheet's."""
+    return secrets.token_urlsafe(12)
+
+
+def watch_code_of(sheet: ScoreSheet) -> str:
+    """The sheet's watch code, made (and stored) the first time it is asked for."""
+    if not sheet.watch_code:
+        sheet.watch_code = new_watch_code()
+        db.session.commit()
+    return sheet.watch_code
+
+
+def channel(sheet: ScoreSheet) -> str:
+    """The live channel of one sheet (named by its id: never shown to anyone)."""
+    return f"score:{sheet.id}"
+
+
+@bp.app_template_filter("utc_iso")
+def utc_iso(moment: datetime) -> str:
+    """A stored time as ISO 8601 in UTC (SQLite gives it back without a zone: it is UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@bp.app_template_filter("utc_text")
+def utc_text(moment: datetime) -> str:
+    """The same time for a page without JavaScript, labelled as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%d %b %H:%M UTC")
+
+
 def game_of(slug: str) -> Game:
     game = GAMES.get(slug)
     if game is None or game.sheet_class is None:
@@ -144,6 +183,7 @@ def store(sheet: ScoreSheet, rows: list[Any]) -> None:
         sheet.entries.remove(entry)
     sheet.updated_at = utcnow()
     db.session.commit()
+    live.publish(channel(sheet), str(len(rows)))
 
 
 def commit_change(
@@ -314,6 +354,7 @@ def context(sheet: ScoreSheet) -> dict[str, Any]:
         "rows": rows,
         "summary": summary,
         "cells": round_cells(keeper, rows, summary),
+        "chart": chart(summary),
         "versions": [fingerprint(i, facts) for i, facts in enumerate(rows)],
         "over": summary["over"],
         "word": word,
@@ -400,7 +441,27 @@ def index():
     ).all()
     status = 404 if form.code.errors else 200
     games = [GAMES[slug] for slug in score_slugs()]
-    return render_template("scorekeeper/index.html", games=games, recent=recent, form=form), status
+    return render_template(
+        "scorekeeper/index.html", games=games, recent=[listed(s) for s in recent], form=form
+    ), status
+
+
+def listed(sheet: ScoreSheet) -> dict[str, Any]:
+    """One line of the recent sheets: rounds in the game's own word, finished or not, and
+    who won."""
+    word = GAMES[sheet.game].spec.round_word
+    count = len(sheet.entries)
+    try:
+        summary = keeper_of(sheet).summary(rows_of(sheet))
+    except IllegalAction:  # a sheet that no longer replays is listed, not judged
+        summary = {"over": False, "winners": [], "players": sheet.players}
+    winners = [summary["players"][seat] for seat in summary["winners"]]
+    return {
+        "sheet": sheet,
+        "rounds": f"{count} {word if count == 1 else word + 's'}",
+        "over": summary["over"],
+        "winners": winners,
+    }
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
@@ -419,7 +480,11 @@ def new(game: str):
             form.form_errors.append(error.message)
         else:
             sheet = ScoreSheet(
-                code=new_code(), game=chosen.slug, players=names, options=keeper.options
+                code=new_code(),
+                watch_code=new_watch_code(),
+                game=chosen.slug,
+                players=names,
+                options=keeper.options,
             )
             db.session.add(sheet)
             db.session.commit()
@@ -448,7 +513,17 @@ def sheet_page(sheet: ScoreSheet, status: int = 200):
     ctx = context(sheet)
     form, step = entry_form(ctx["keeper"], request.args, next_defaults(ctx["summary"]))
     form.position.data = str(len(ctx["rows"]))
-    return render_template("scorekeeper/sheet.html", form=form, step=step, **ctx), status
+    return render_template(
+        "scorekeeper/sheet.html", form=form, step=step, share=share_of(sheet), **ctx
+    ), status
+
+
+def share_of(sheet: ScoreSheet) -> dict[str, str]:
+    watch = watch_code_of(sheet)
+    return {
+        "url": base_url(request.host_url) + url_for(".watch", watch=watch),
+        "qr": url_for(".watch_qr", watch=watch),
+    }
 
 
 @bp.post("/<code>/rounds")
@@ -482,7 +557,9 @@ def add_round(code: str):
                 flash(f"{ctx['Word']} {number} added.")
                 return redirect(url_for(".sheet", code=sheet.code) + "#totals")
     form.position.data = str(len(rows))
-    return render_template("scorekeeper/sheet.html", form=form, step=ENTER, **ctx), status
+    return render_template(
+        "scorekeeper/sheet.html", form=form, step=ENTER, share=share_of(sheet), **ctx
+    ), status
 
 
 def _round(rows: list[Any], number: int) -> tuple[int, Any]:
@@ -691,3 +768,91 @@ def repair(code: str):
     else:
         flash("This sheet needs no repair.")
     return redirect(url_for(".sheet", code=sheet.code))
+
+
+# -- showing the game -----------------------------------------------------------------------
+
+
+@bp.get("/<code>/export.csv")
+def export(code: str):
+    """The rounds and totals as CSV: each side's points and running total per round."""
+    sheet = load(code)
+    ctx = context(sheet)
+    response = Response(export_csv(ctx["summary"], ctx["word"]), mimetype="text/csv")
+    filename = f"{ctx['spec'].slug}-{sheet.code}.csv"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/<code>/rematch")
+def rematch(code: str):
+    """A new sheet with the same players and options, once this one is finished."""
+    sheet = load(code)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    ctx = context(sheet)
+    if not ctx["over"]:
+        flash(f"A rematch starts once this game is over: finish the last {ctx['word']}.", "error")
+        return redirect(url_for(".sheet", code=sheet.code)), 303
+    again = ScoreSheet(
+        code=new_code(),
+        watch_code=new_watch_code(),
+        game=sheet.game,
+        players=list(sheet.players),
+        options=dict(sheet.options),
+    )
+    db.session.add(again)
+    db.session.commit()
+    remember(again.code)
+    flash(f"Rematch: a new sheet for {', '.join(again.players)}.")
+    return redirect(url_for(".sheet", code=again.code))
+
+
+def watched(watch: str) -> ScoreSheet:
+    sheet = db.session.scalar(select(ScoreSheet).where(ScoreSheet.watch_code == watch))
+    if sheet is None or sheet.game not in score_slugs():
+        abort(404)
+    return sheet
+
+
+@bp.get("/watch/<watch>")
+def watch(watch: str):
+    """The read-only sheet a share link opens: where the game stands, the chart and the
+    totals, updated live. No form, no sheet code, nothing kept in the session.
+    ``?part=1`` gives only the part that changes (what the page's script fetches)."""
+    sheet = watched(watch)
+    ctx = context(sheet)
+    template = (
+        "scorekeeper/_watch_live.html" if request.args.get("part") else "scorekeeper/watch.html"
+    )
+    response = Response(render_template(template, watch=watch, **ctx))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.get("/watch/<watch>/qr.svg")
+def watch_qr(watch: str):
+    watched(watch)
+    url = base_url(request.host_url) + url_for(".watch", watch=watch)
+    response = Response(qr_svg(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/watch/<watch>/events")
+def watch_events(watch: str):
+    """Server-sent events: ``rounds`` (how many rounds the sheet has) now and after every
+    change, a comment as a keep-alive; the stream ends after ``TABLES_SSE_SECONDS`` (the
+    browser reconnects) or, for tests, after ``TABLES_SSE_MAX_EVENTS`` events."""
+    sheet = watched(watch)
+    # Subscribe before reading the sheet: a change in between is in the count or announced.
+    subscription = live.subscribe(channel(sheet))
+    try:
+        count = len(sheet.entries)
+    except BaseException:  # pragma: no cover - a database failure while reading
+        subscription.close()
+        raise
+    db.session.remove()  # do not hold a pooled connection for the life of the stream
+    return live.event_stream(subscription, "rounds", str(count))

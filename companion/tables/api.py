@@ -7,7 +7,6 @@ POST bodies must be ``application/json``, which a cross-site HTML form cannot se
 from __future__ import annotations
 
 import base64
-import time
 from typing import Any
 
 from flask import Response, current_app, jsonify, request, session, url_for
@@ -155,10 +154,6 @@ def api_events(code: str):
     """Server-sent events: a ``version`` event now and on every change, a comment as a
     keep-alive. The stream ends after ``TABLES_SSE_SECONDS`` (the browser reconnects) or,
     for tests, after ``TABLES_SSE_MAX_EVENTS`` events."""
-    config = current_app.config
-    keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 15))
-    lifetime = float(config.get("TABLES_SSE_SECONDS", 300))
-    max_events = config.get("TABLES_SSE_MAX_EVENTS")
     # Subscribe before reading the table, so that a change committed in between is either
     # in the version read here or announced to this subscription.
     subscription = live.subscribe(service.channel(service.normalise_code(code)))
@@ -168,31 +163,7 @@ def api_events(code: str):
         subscription.close()
         raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
-
-    def stream():
-        sent = 0
-        deadline = time.monotonic() + lifetime
-        try:
-            yield "retry: 2000\n\n"
-            yield f"event: version\ndata: {version}\n\n"
-            sent += 1
-            while max_events is None or sent < max_events:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                message = subscription.get(timeout=min(keepalive, left))
-                if message is None:
-                    yield ": keep-alive\n\n"
-                    continue
-                yield f"event: version\ndata: {message}\n\n"
-                sent += 1
-        finally:
-            subscription.close()
-
-    response = Response(stream(), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return live.event_stream(subscription, "version", str(version))
 
 
 def ticket_answer(url: str, seat: int | None) -> Response:

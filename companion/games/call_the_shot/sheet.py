@@ -123,6 +123,7 @@ class CallTheShotSheet(Sheet):
             totals=shots,
             over=over,
             rows=done,
+            running=[row["shots"] for row in done],
             winners=[] if loser is None else [1 - loser],
             next=following,
             shots_to_lose=self.limit,

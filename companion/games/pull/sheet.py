@@ -187,12 +187,17 @@ class PullSheet(Sheet):
         for side, seats in enumerate(sides):
             for seat in seats:
                 per_seat[seat] = side_totals[side]
+        side_of = {seat: side for side, seats in enumerate(sides) for seat in seats}
         winning = rules.winners(side_totals) if over else []
         labels = {row["card"]: row for row in rules.target_rows(self.options["targets"])}
         return self.common(
             totals=per_seat,
             over=over,
             rows=derived["rows"],
+            running=[
+                [record["sides"][side_of[seat]]["total"] for seat in range(self.players)]
+                for record in derived["rows"]
+            ],
             winners=[seat for side in winning for seat in sides[side]],
             winning_sides=winning,
             side_totals=side_totals,

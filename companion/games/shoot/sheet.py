@@ -121,6 +121,7 @@ class ShootSheet(Sheet):
             totals=totals,
             over=over,
             rows=done,
+            running=[row["totals"] for row in done],
             next=None if over else self.deal_info(len(deals)),
             schedule=list(self.schedule),
             bonus=rules.BONUS,

@@ -28,6 +28,8 @@ def test_an_empty_sheet():
         "side_names": NAMES,
         "totals": [0, 0],
         "rows": [],
+        "running": [],
+        "start": [0, 0],
         "over": False,
         "winners": [],
         "next": {"duel": 1, "challenger": None, "defaults": {}},
