@@ -338,7 +338,9 @@ def message_of(error: Exception) -> str:
     return "Its facts cannot be read."
 
 
-def context(sheet: ScoreSheet) -> dict[str, Any]:
+def context(sheet: ScoreSheet, *, keeping: bool = True) -> dict[str, Any]:
+    """Everything a sheet's pages show. ``keeping`` False (the read-only share page) leaves
+    out the change forms, whose CSRF token would start a session."""
     game = GAMES[sheet.game]
     keeper = keeper_of(sheet)
     rows = rows_of(sheet)
@@ -362,7 +364,7 @@ def context(sheet: ScoreSheet) -> dict[str, Any]:
         "has_choose": has_choose(keeper),
         "last_change": last_done(sheet),
         "redo_change": first_undone(sheet),
-        "change_form": ChangeForm(),
+        "change_form": ChangeForm() if keeping else None,
     }
 
 
@@ -822,7 +824,7 @@ def watch(watch: str):
     totals, updated live. No form, no sheet code, nothing kept in the session.
     ``?part=1`` gives only the part that changes (what the page's script fetches)."""
     sheet = watched(watch)
-    ctx = context(sheet)
+    ctx = context(sheet, keeping=False)
     template = (
         "scorekeeper/_watch_live.html" if request.args.get("part") else "scorekeeper/watch.html"
     )

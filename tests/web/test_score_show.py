@@ -56,6 +56,28 @@ SAMPLES = {
         "over": False,
         "winners": [],
     },
+    "pirate_tricks": {  # everyone starts with 12 loon: the chart and the CSV start there
+        "names": ["Ann", "Bo", "Cy"],
+        "options": {},
+        "rows": [
+            {
+                "cards": {
+                    "recruitment": ["gang_of_three", "partners_in_crime"],
+                    "treasure": "rich_rewards",
+                    "capture": "mustel_bounty",
+                },
+                "players": [
+                    {"bid": 3, "tricks": 4, "recruitment": 2, "captured": ["B9", "B10"]},
+                    {"bid": 0, "row_loon": 2, "tricks": 3, "recruitment": 0, "captured": []},
+                    {"bid": 1, "tricks": 3, "recruitment": 5, "captured": ["B11"]},
+                ],
+            }
+        ],
+        "running": [[21, 20, 23]],  # as tests/games/pirate_tricks/test_sheet.py works out
+        "start": [12, 12, 12],
+        "over": False,
+        "winners": [],
+    },
 }
 SLUGS = [slug for slug in SAMPLES if slug in GAMES]
 
@@ -140,7 +162,8 @@ def test_chart_draws_each_sides_running_totals(app, slug):
     html = app.test_client().get("/score/CHART2").get_data(as_text=True)
     running = SAMPLES[slug]["running"]
     sides = len(running[0])
-    expected = [[0, *(row[side] for row in running)] for side in range(sides)]
+    start = SAMPLES[slug].get("start", [0] * sides)
+    expected = [[start[side], *(row[side] for row in running)] for side in range(sides)]
     assert chart_lines(html) == expected
     assert chart_table(html) == running
     figure = svg_of(html)
@@ -194,9 +217,13 @@ def test_csv_rounds_points_totals_and_the_sums_equal_the_totals(app, slug):
     sample = SAMPLES[slug]
     make_sheet(app, slug, "CSVCSV")
     table = read_csv(app, "CSVCSV")
-    header, rows, last = table[0], table[1:-1], table[-1]
     keeper = GAMES[slug].sheet(sample["names"], sample["options"])
     summary = keeper.summary(sample["rows"])
+    start = [summary["start"][side[0]] for side in summary["sides"]]
+    if any(start):  # a game that does not start at 0 says where it starts
+        assert table[1][0] == "Start" and [int(v) for v in table[1][2::2]] == start
+        table = [table[0], *table[2:]]
+    header, rows, last = table[0], table[1:-1], table[-1]
     assert header[0] == keeper.spec.round_word.capitalize()
     assert header[1::2] == [f"{name} points" for name in summary["side_names"]]
     assert header[2::2] == [f"{name} total" for name in summary["side_names"]]
@@ -204,7 +231,9 @@ def test_csv_rounds_points_totals_and_the_sums_equal_the_totals(app, slug):
     assert [[int(v) for v in row[2::2]] for row in rows] == sample["running"]
     totals = [summary["totals"][side[0]] for side in summary["sides"]]
     assert last[0] == "Total"
-    sums = [sum(int(row[1 + 2 * side]) for row in rows) for side in range(len(totals))]
+    sums = [
+        start[side] + sum(int(row[1 + 2 * side]) for row in rows) for side in range(len(totals))
+    ]
     assert sums == totals
     assert [int(v) for v in last[1::2]] == totals
     assert [int(v) for v in last[2::2]] == totals
@@ -238,7 +267,8 @@ def test_recent_sheets_show_finished_winners_and_round_words(app):
         slug = SLUGS[int(code[-1])]
         sample, word = SAMPLES[slug], GAMES[slug].spec.round_word
         text = " ".join(unescape(re.sub(r"<[^>]+>", " ", inner)).split())
-        assert f"{len(sample['rows'])} {word}s" in text
+        count = len(sample["rows"])
+        assert f"{count} {word}{'s' if count != 1 else ''}" in text
         if sample["over"]:
             assert finished and "Finished" in text
             assert f"Won by {' & '.join(sample['winners'])}" in text

@@ -454,6 +454,8 @@ class PirateTricksSheet(Sheet):
             over=over,
             rounds=self.options["rounds"],
             rows=scored,
+            running=[list(row["loon"]) for row in scored],
+            start=[rules.STARTING_LOON] * self.players,
             next=nxt,
             cards=cards,
             card_boxes=self.card_boxes(),
