@@ -161,6 +161,25 @@ def browser(chromium):
 
 
 @pytest.fixture
+def phone_page(browser):
+    """A 390x844 page (service workers blocked) that collects its console errors in
+    ``page.console_errors`` for :func:`tests.browser.check_page`."""
+    from .browser import PHONE
+
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    page = context.new_page()
+    page.console_errors = []
+    page.on(
+        "console",
+        lambda message: (
+            page.console_errors.append(message.text) if message.type == "error" else None
+        ),
+    )
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def base_url(make_app):
     """The address of the app (default test config) served on 127.0.0.1 in a thread."""
     from .browser import Server

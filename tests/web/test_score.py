@@ -9,14 +9,8 @@ from __future__ import annotations
 import re
 from html import unescape
 
-import pytest
-
 from companion.extensions import db
-from companion.games.pirate_tricks import sheet as pirate_sheet
 from companion.models import ScoreSheet
-
-
-
 
 # What a browser sends for the options left as they are on the new-sheet form.
 FORM_DEFAULTS = {
@@ -79,16 +73,6 @@ def text(html: str) -> str:
     return unescape(" ".join(re.sub(r"<[^>]+>", " ", html).split()))
 
 
-
-
-
-
-
-
-
-
-
-
 # -- Pirate Tricks --------------------------------------------------------------------------
 
 PIRATE_NAMES = ["Ann", "Bo", "Cy"]
@@ -100,21 +84,8 @@ PIRATE_CARDS = {
 }
 
 
-
-
 FIRST_ROUND = [
     {"bid": 3, "recruitment": 2, "tricks": 4, "counts": [2]},
     {"bid": 0, "row": True, "tricks": 3, "counts": [0]},  # took the row with 2 loon on it
     {"bid": 1, "recruitment": 5, "tricks": 3, "counts": [1]},
 ]
-
-
-
-
-
-
-
-
-
-
-

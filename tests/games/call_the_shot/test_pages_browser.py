@@ -5,43 +5,16 @@ explained next to its box. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from ...browser import PHONE
+from ...browser import check_page as check
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda message: (
-            page.console_errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    yield page
-    context.close()
-
-
-def check(page, name: str) -> None:
-    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    faults = [
-        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
-    ]
-    assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+def page(phone_page):
+    return phone_page
 
 
 def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):

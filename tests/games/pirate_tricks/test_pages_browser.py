@@ -7,46 +7,20 @@ screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page."""
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
 
 from ...browser import PHONE, Server, wait_until
+from ...browser import check_page as check
 from ...e2e.test_table_play import my_turn, ui_move, watch
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda message: (
-            page.console_errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    yield page
-    context.close()
-
-
-def check(page, name: str) -> None:
-    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    # A refused form answers 422/409 on purpose; anything else (a CSP block) is a fault.
-    faults = [
-        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
-    ]
-    assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+def page(phone_page):
+    return phone_page
 
 
 def choose(page, cards: tuple[str, str, str, str]) -> None:

@@ -12,15 +12,20 @@ import random
 import pytest
 
 from ...browser import PHONE, wait_until
+from ...browser import check_page as check
 from ...e2e import test_table_play as play
 from ...e2e.test_table_play import join_phones, play_by_buttons, watch
-from ...web import test_score_browser as score
-from ...web.test_score_browser import check
 
 pytestmark = pytest.mark.e2e
 
 # The shared fixtures: a phone-sized page that records console errors, a live server.
-page = score.page
+
+
+@pytest.fixture
+def page(phone_page):
+    return phone_page
+
+
 server = play.server
 
 
