@@ -33,6 +33,7 @@ from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
 from ..models import Action, Seat, Table
 from ..network import base_url
+from ..rules import has_rules, rule_url
 
 NAME_MAX = 24
 ZWJ = "\u200d"
@@ -396,9 +397,21 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "host": who.host,
         "can_undo": who.host and bool(state.log),
         "labels": [state.describe(action) for action in legal],
+        "blocked": blocked_cards(table.game, state, seat) if is_started else {},
         "scores": body_view["scores"] if over else None,
     }
     return body
+
+
+def blocked_cards(slug: str, state: State, seat: int | None) -> dict[str, dict[str, str]]:
+    """The viewing seat's own cards it may not play now: the engine's reason and a link
+    to the rule (``/rules/<slug>#anchor``); nothing for the table or another seat."""
+    answer = {}
+    for card, why in state.blocked(seat).items():
+        anchor = why.get("anchor") or None
+        url = rule_url(slug, anchor) if has_rules(slug) else ""
+        answer[card] = {"reason": why["reason"], "anchor": anchor or "", "url": url}
+    return answer
 
 
 # -- the address phones use ---------------------------------------------------------------

@@ -130,7 +130,7 @@ export function winnersText(view, names) {
   return `Game over: ${groups.join(" and ")} won.`;
 }
 
-const COMMON = new Set(["game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt"]);
+const COMMON = new Set(["game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "doing", "prompt"]);
 
 // Without a game module: the scores as a table and the view's own simple values as facts.
 function genericBoard(env, names, kit) {

@@ -20,7 +20,7 @@ from tests import fifth_game
 from tests.games.sweep import run_sweep
 
 SWEEP_GAMES = int(os.environ.get("SWEEP_GAMES", "40"))
-COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt")
+COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "doing", "prompt")
 
 
 def all_games():

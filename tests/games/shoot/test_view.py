@@ -16,7 +16,7 @@ from companion.games.cards import standard_deck
 
 from .helpers import GAME, SCRIPT_PLAYS, bid_all, play, scripted
 
-COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt")
+COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "doing", "prompt")
 
 
 def test_common_block_in_every_view():
@@ -54,14 +54,42 @@ def test_prompts_while_bidding():
 def test_prompts_while_playing():
     state = scripted()
     bid_all(state, [1, 1, 1])
-    assert state.prompt(1) == "Lead: play any card."
-    assert state.prompt(0) == "Wait: another player is to play."
+    assert state.prompt(1) == "Lead: play any card (♦ is trump)."
+    assert state.prompt(0) == "Wait: another player is to lead."
     assert state.prompt(None) == "Deal 1 of 1: trick 1 of 4."
     play(state, [(1, "KH")])
-    assert state.prompt(2) == "Follow ♥: play a heart."
+    assert state.prompt(2) == "K♥ led — follow ♥: play a heart."
+    assert state.prompt(0) == "K♥ led; wait for your turn."
+    assert state.prompt(None) == "Deal 1 of 1: trick 1 of 4, K♥ led."
     play(state, SCRIPT_PLAYS[1:8])  # trick 3: KS led, 5S followed; seat 1 holds no spade
-    assert state.prompt(1) == "No ♠ in your hand: play a trump or any card."
-    assert state.prompt(None) == "Deal 1 of 1: trick 3 of 4."
+    assert state.prompt(1) == "K♠ led — no ♠ in your hand: play a trump or any card (♦ is trump)."
+    assert state.prompt(None) == "Deal 1 of 1: trick 3 of 4, K♠ led."
+
+
+def test_doing_tells_bidding_from_playing():
+    state = scripted()
+    assert state.view(None)["doing"] == "to bid"
+    bid_all(state, [1, 1, 1])
+    assert state.view(0)["doing"] == "to play"
+    play(state, SCRIPT_PLAYS)
+    assert state.view(None)["doing"] == ""
+
+
+def test_blocked_cards_say_why_for_the_own_hand_only():
+    state = scripted()
+    assert state.blocked(1) == {}, "while bidding the hand is only to look at"
+    bid_all(state, [1, 1, 1])
+    play(state, [(1, "KH")])
+    # Seat 2 holds 4H: its other cards are blocked by the follow-suit rule.
+    blocked = state.blocked(2)
+    assert set(blocked) == {"AS", "AC", "KS"}
+    why = blocked["AS"]
+    assert why["anchor"] == "follow-suit" and why["anchor"] in GAME.spec.anchors
+    assert "K♥ was led" in why["reason"] and "follow suit" in why["reason"]
+    assert "ace of spades" in why["reason"].lower()
+    assert state.blocked(0) == {} and state.blocked(None) == {}, "only the seat to act"
+    play(state, SCRIPT_PLAYS[1:8])
+    assert state.blocked(1) == {}, "no spade in hand: every card may be played"
 
 
 def test_describe_each_action():
