@@ -199,4 +199,40 @@ def test_board_draws_from_the_view():
         "Cards": [2, 3, 3],
         "Score": [0, 0, 0],
     }
-    assert heading["text"] == "This trick" and plays == {"plays": [[0, "2C"]]}
+    assert heading["text"] == "This trick: 2C led" and plays == {"plays": [[0, "2C"]]}
+
+
+IN_PLAY = SCRIPT.replace(
+    "console.log(JSON.stringify(mod.board(env, [\"Ada\", \"Bo\", \"Cy\"], kit)));",
+    "kit.split = true;\n"
+    "console.log(JSON.stringify({ inPlay: mod.inPlay(env, [], kit), board: mod.board(env, [], kit) }));",
+)
+
+
+def node_in_play(view):
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", IN_PLAY, BOARD.as_uri(), json.dumps(view)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_in_play_shows_trump_bids_and_the_led_card_and_the_board_leaves_them_out():
+    assert "kit.split = true" in IN_PLAY
+    state = scripted()
+    state.apply(0, {"type": "bid", "bid": 2})
+    out = node_in_play(state.view(0))
+    line = out["inPlay"][0]
+    assert line["kids"][:2] == ["Trump ", {"card": "2D"}] and " · your bid 2" in line["kids"]
+    assert len(out["inPlay"]) == 1, "no trick yet"
+    bid_all(state, [2, 1, 0])
+    play(state, [(1, "KH")])
+    out = node_in_play(state.view(2))
+    line, heading, plays = out["inPlay"]
+    assert " · bids 3 for 4 tricks" in line["kids"] and " · you took 0" in line["kids"]
+    assert heading["text"] == "This trick: KH led" and plays == {"plays": [[1, "KH"]]}
+    assert len(out["board"]) == 2, "split: the trick is drawn above the hand, not again"
+
