@@ -232,7 +232,10 @@ export function statusText(env, names) {
       const others = acting.length - 1;
       return others > 0 ? `Your move (with ${others} other${others === 1 ? "" : "s"}).` : "Your move.";
     }
-    return view.prompt || `Waiting for ${acting.join(", ")}.`;
+    // The engine's words say what is on the table ("K♥ led."), unless they only say wait.
+    const waiting = `Waiting for ${acting.join(", ")}.`;
+    return view.prompt && !/^wait/i.test(view.prompt) ? `${waiting} ${view.prompt}` : waiting;
   }
-  return view.prompt || `${acting.join(", ")} ${view.doing || "to play"}.`;
+  const who = `${acting.join(", ")} ${view.doing || "to play"}.`;
+  return view.prompt ? `${who} ${view.prompt}` : who;
 }

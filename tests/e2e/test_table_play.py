@@ -302,7 +302,8 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
         phone.locator("#join-form button[type=submit]").click()
         phone.locator("#play").wait_for(state="visible")
         phones.append(phone)
-    wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+    # The host's status says what the seats to act are doing ("to bid", "to shoot" …).
+    wait_until(host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)")
 
     rng = random.Random(4)
     made = 0

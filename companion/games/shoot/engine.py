@@ -289,7 +289,7 @@ class ShootState(State):
             return f"{where}, {lead_card}." if lead_card else f"{where}."
         if seat != self.turn:
             if lead_card:
-                return f"{lead_card}; wait for your turn."
+                return f"{lead_card}."
             return "Wait: another player is to lead."
         if led is None:
             return f"Lead: play any card ({trump})."

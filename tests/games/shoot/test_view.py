@@ -59,7 +59,7 @@ def test_prompts_while_playing():
     assert state.prompt(None) == "Deal 1 of 1: trick 1 of 4."
     play(state, [(1, "KH")])
     assert state.prompt(2) == "K♥ led — follow ♥: play a heart."
-    assert state.prompt(0) == "K♥ led; wait for your turn."
+    assert state.prompt(0) == "K♥ led."
     assert state.prompt(None) == "Deal 1 of 1: trick 1 of 4, K♥ led."
     play(state, SCRIPT_PLAYS[1:8])  # trick 3: KS led, 5S followed; seat 1 holds no spade
     assert state.prompt(1) == "K♠ led — no ♠ in your hand: play a trump or any card (♦ is trump)."
