@@ -87,7 +87,9 @@ def test_five_player_shoot_the_led_card_and_the_instruction_fit_and_refusals_exp
     phone.on("pageerror", lambda error: errors.append(str(error)))
     phone.goto(f"{server.url}/t/{code}/seat#token={tokens[2]}")
     phone.locator("#play").wait_for(state="visible")
-    wait_until(phone, "document.getElementById('status').textContent.toLowerCase().includes('wait')")
+    wait_until(
+        phone, "document.getElementById('status').textContent.toLowerCase().includes('wait')"
+    )
     assert phone.evaluate("window.__buzz") == 0, "no cue while another seat leads"
 
     act(1, {"type": "play", "card": "7D"})  # the phone follows live

@@ -18,7 +18,8 @@ BOARD = Path(__file__).resolve().parents[3] / "static/js/games/pull.js"
 SCRIPT = """
 const mod = await import(process.argv[1]);
 const view = JSON.parse(process.argv[2]);
-const text = (n) => (typeof n === "string" ? n : [n.text || "", ...(n.kids || []).map(text)].join(""));
+const text = (n) =>
+  typeof n === "string" ? n : [n.text || "", ...(n.kids || []).map(text)].join("");
 const node = (tag, props, ...kids) => ({ tag, text: (props || {}).text, kids });
 const kit = {
   split: false,
@@ -27,7 +28,9 @@ const kit = {
   cardText: (id) => id,
   cardsLine: (ids) => ({ text: ids.join(" ") }),
   playsLine: (plays) => ({ text: plays.map((p) => p.join(":")).join(" ") }),
-  facts: (pairs) => ({ text: pairs.map(([t, v]) => `${t}=${typeof v === "string" ? v : ""}`).join(";") }),
+  facts: (pairs) => ({
+    text: pairs.map(([t, v]) => `${t}=${typeof v === "string" ? v : ""}`).join(";"),
+  }),
   seatTable: () => ({ text: "table" }),
   seatName: (seat) => ["Ada", "Bo", "Cy", "Di"][seat],
   signed: (n) => String(n),

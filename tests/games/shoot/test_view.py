@@ -16,7 +16,10 @@ from companion.games.cards import standard_deck
 
 from .helpers import GAME, SCRIPT_PLAYS, bid_all, play, scripted
 
-COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "doing", "prompt")
+COMMON = (
+    "game", "seat", "players", "sides", "scores", "winners", "over",
+    "to_act", "doing", "prompt",
+)  # fmt: skip
 
 
 def test_common_block_in_every_view():
@@ -203,9 +206,10 @@ def test_board_draws_from_the_view():
 
 
 IN_PLAY = SCRIPT.replace(
-    "console.log(JSON.stringify(mod.board(env, [\"Ada\", \"Bo\", \"Cy\"], kit)));",
+    'console.log(JSON.stringify(mod.board(env, ["Ada", "Bo", "Cy"], kit)));',
     "kit.split = true;\n"
-    "console.log(JSON.stringify({ inPlay: mod.inPlay(env, [], kit), board: mod.board(env, [], kit) }));",
+    "console.log(JSON.stringify("
+    "{ inPlay: mod.inPlay(env, [], kit), board: mod.board(env, [], kit) }));",
 )
 
 
@@ -235,4 +239,3 @@ def test_in_play_shows_trump_bids_and_the_led_card_and_the_board_leaves_them_out
     assert " · bids 3 for 4 tricks" in line["kids"] and " · you took 0" in line["kids"]
     assert heading["text"] == "This trick: KH led" and plays == {"plays": [[1, "KH"]]}
     assert len(out["board"]) == 2, "split: the trick is drawn above the hand, not again"
-
