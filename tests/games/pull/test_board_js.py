@@ -4,13 +4,12 @@ targets drawn once (above the hand on a phone, in the board on the host screen).
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from ..node import run_board
 from .helpers import new
 
 BOARD = Path(__file__).resolve().parents[3] / "static/js/games/pull.js"
@@ -50,13 +49,7 @@ console.log(JSON.stringify({
 
 
 def run(view):
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, BOARD.as_uri(), json.dumps(view)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    return run_board(SCRIPT, BOARD, view)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")

@@ -14,6 +14,7 @@ import pytest
 
 from companion.games.cards import standard_deck
 
+from ..node import run_board
 from .helpers import GAME, SCRIPT_PLAYS, bid_all, play, scripted
 
 COMMON = (
@@ -214,13 +215,7 @@ IN_PLAY = SCRIPT.replace(
 
 
 def node_in_play(view):
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", IN_PLAY, BOARD.as_uri(), json.dumps(view)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    return run_board(IN_PLAY, BOARD, view)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
