@@ -22,20 +22,24 @@ export function houseNote(target) {
 }
 
 function targetItem(v, target, kit) {
-  const note = houseNote(target);
   return kit.el(
     "li",
     { class: "target" },
     kit.card(target.card),
     kit.el("span", { class: "target-values", text: ` ${targetWords(v, target)}` }),
-    note ? kit.el("span", { class: "house-note muted", text: ` (${note})` }) : null,
     kit.playsLine((target.shots || []).map((s) => [s.seat, s.card])),
   );
 }
 
 function targetsParts(v, kit) {
   const targets = kit.el("ul", { class: "targets" }, ...(v.targets || []).map((target) => targetItem(v, target, kit)));
-  return [kit.el("h3", { text: `Targets (hand ${v.hand_no}, round ${v.round} of ${v.rounds_per_hand})` }), targets];
+  // One note for both targets: which of the values shown the rulebook does not print.
+  const notes = [...new Set((v.targets || []).map(houseNote).filter(Boolean))];
+  return [
+    kit.el("h3", { text: `Targets (hand ${v.hand_no}, round ${v.round} of ${v.rounds_per_hand})` }),
+    targets,
+    notes.length ? kit.el("p", { class: "house-note muted", text: `${notes.join("; ")}.` }) : null,
+  ];
 }
 
 // What the phone shows right under the status strip: the two targets and the shots on them.

@@ -36,14 +36,14 @@ const kit = {
   words: (id) => id,
 };
 const env = { view, seat: 1, to_act: view.to_act };
-const board = mod.board(env, [], kit).map(text);
+const board = mod.board(env, [], kit).filter(Boolean).map(text);
 kit.split = true;
 console.log(JSON.stringify({
   words: view.targets.map((t) => mod.targetWords(view, t)),
   notes: view.targets.map((t) => mod.houseNote(t)),
-  inPlay: mod.inPlay(env, [], kit).map(text),
+  inPlay: mod.inPlay(env, [], kit).filter(Boolean).map(text),
   board,
-  split: mod.board(env, [], kit).map(text),
+  split: mod.board(env, [], kit).filter(Boolean).map(text),
 }));
 """
 
@@ -68,5 +68,6 @@ def test_targets_in_words_with_double_animal_and_house_notes():
     shown = " ".join(out["inPlay"])
     assert out["words"][0] in shown and out["words"][1] in shown
     assert "Targets (hand 1, round 1 of 5)" in shown
+    assert shown.count("house values, not printed in the rulebook") == 1, "said once"
     assert out["words"][0] in " ".join(out["board"]), "the host board shows the targets"
     assert out["words"][0] not in " ".join(out["split"]), "a phone shows them once, above"
