@@ -196,6 +196,8 @@ class SeatChange(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship()
+
+
 class GameRecord(db.Model):
     """A finished engine-mode game, kept after the table: written in the transaction of
     the move that ended it (and dropped again if the host undoes that move)."""

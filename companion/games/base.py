@@ -16,7 +16,8 @@ A subclass implements the underscored hooks:
 ``_view(seat)``          the game's own part of what one seat (or the table, ``None``)
                          may see; :meth:`State.view` puts the common block beside it
 ``scores()`` (one per seat) and ``is_over()``; optionally ``sides()``, ``winners()``,
-``prompt(seat)`` and ``describe(action)``
+``prompt(seat)``, ``doing()``, ``describe(action)``, ``hand_of(seat)`` and
+``why_not(seat, card)`` (a refused card's reason and the rule's anchor)
 ``sealed_step()``        optional: the sealed step in progress, in words, for the host's
                          undo (see :meth:`Game.undo_point`)
 
@@ -140,9 +141,41 @@ class State:
             winners=list(self.winners()) if over else [],
             over=over,
             to_act=self.to_act(),
+            doing="" if over else self.doing(),
             prompt=self.prompt(seat),
         )
         return own
+
+    def doing(self) -> str:
+        """What the seats in ``to_act`` are doing, as a badge says it ("to bid")."""
+        return "to play"
+
+    def hand_of(self, seat: int) -> list[str]:
+        """The cards ``seat`` holds (its own hand only); none by default."""
+        return []
+
+    def blocked(self, seat: int | None) -> dict[str, dict[str, str]]:
+        """Each card of ``seat``'s own hand it may not play now, with why: ``{card:
+        {"reason", "anchor"}}``. Only while the seat is to act and some card of its hand
+        may be played (while it bids, the hand is only to look at); never another hand."""
+        if seat is None or not self._is_seat(seat) or seat not in self.to_act():
+            return {}
+        playable: set[str] = set()
+        for action in self.legal_actions(seat):
+            if isinstance(action.get("card"), str):
+                playable.add(action["card"])
+            if isinstance(action.get("cards"), list):
+                playable.update(action["cards"])
+        hand = self.hand_of(seat)
+        if not playable & set(hand):
+            return {}
+        return {card: self.why_not(seat, card) for card in hand if card not in playable}
+
+    def why_not(self, seat: int, card: str) -> dict[str, str]:
+        """Why ``seat`` may not play ``card`` from its hand now, in the engine's words
+        (``reason``), and the rules page's section that says so (``anchor``, one of the
+        spec's anchors, "" when none fits)."""
+        return {"reason": "You can't play that card now.", "anchor": ""}
 
     def is_over(self) -> bool:
         raise NotImplementedError

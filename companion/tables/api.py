@@ -73,7 +73,10 @@ def api_create():
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, int):
         raise TableError(400, '"players" must be a whole number.')
-    table, token = service.create_table(data["game"], players, options)
+    deal = data.get("deal")
+    if deal is not None and not isinstance(deal, dict):
+        raise TableError(400, '"deal" must be an object.')
+    table, token = service.create_table(data["game"], players, options, deal=deal)
     remember_table(table.code)
     body = {
         "code": table.code,

@@ -36,6 +36,7 @@ from ..games import GAMES, IllegalAction
 from ..games.base import Game, State
 from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket
 from ..network import base_url
+from ..rules import has_rules, rule_url
 
 REQUEST_MINUTES = 5  # a request for a seat waits this long for an answer
 TICKET_MINUTES = 10  # a transfer link or QR code (seat or host) is good this long
@@ -760,6 +761,7 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "host": who.host,
         "can_undo": who.host and bool(state.log),
         "labels": [state.describe(action) for action in legal],
+        "blocked": blocked_cards(table.game, state, seat) if is_started else {},
         "scores": body_view["scores"] if over else None,
         "last_undo": table.last_undo,
         "rematch": table.rematch_code,
@@ -797,6 +799,17 @@ def seat_news(table: Table, who: Who, state: State, is_started: bool) -> dict[st
         "begun": begun,
         "requests": requests,
     }
+
+
+def blocked_cards(slug: str, state: State, seat: int | None) -> dict[str, dict[str, str]]:
+    """The viewing seat's own cards it may not play now: the engine's reason and a link
+    to the rule (``/rules/<slug>#anchor``); nothing for the table or another seat."""
+    answer = {}
+    for card, why in state.blocked(seat).items():
+        anchor = why.get("anchor") or None
+        url = rule_url(slug, anchor) if has_rules(slug) else ""
+        answer[card] = {"reason": why["reason"], "anchor": anchor or "", "url": url}
+    return answer
 
 
 # -- the address phones use ---------------------------------------------------------------

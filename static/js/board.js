@@ -88,7 +88,7 @@ export function makeKit(env, names, faces = {}) {
       const row = el("tr", { class: acting ? "is-acting" : "" });
       const who = el("th", { scope: "row" }, seatName(names, seat));
       if (seat === env.seat) who.append(el("span", { class: "you-mark", text: " (you)" }));
-      if (acting) who.append(el("span", { class: "acting-mark badge", text: "to play" }));
+      if (acting) who.append(el("span", { class: "acting-mark badge", text: (env.view && env.view.doing) || "to play" }));
       row.append(who);
       for (const [, value] of columns) {
         const cell = value(seat);
@@ -100,6 +100,7 @@ export function makeKit(env, names, faces = {}) {
     return el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "Players" }, table);
   };
   return {
+    split: false,
     el,
     card,
     cardText,
@@ -130,7 +131,7 @@ export function winnersText(view, names) {
   return `Game over: ${groups.join(" and ")} won.`;
 }
 
-const COMMON = new Set(["game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt"]);
+const COMMON = new Set(["game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "doing", "prompt"]);
 
 // Without a game module: the scores as a table and the view's own simple values as facts.
 function genericBoard(env, names, kit) {
@@ -151,11 +152,32 @@ function genericBoard(env, names, kit) {
   return parts;
 }
 
-export function renderBoard(env, names, gameModule = null, faces = {}, scoreWord = "Score") {
+// "Ada & Cy · Bo & Di": the teams, when some side has more than one seat.
+export function teamsText(view, names) {
+  const sides = (view && view.sides) || [];
+  if (!sides.some((side) => side.length > 1)) return "";
+  return sides.map((side) => side.map((seat) => seatName(names, seat)).join(" & ")).join(" · ");
+}
+
+// The cards in play (trick, targets, the row on offer): the game module's `inPlay`, drawn
+// on the phone right under the status strip; null for a game without one.
+export function renderInPlay(env, names, gameModule = null, faces = {}) {
+  if (!gameModule || !gameModule.inPlay || !env.started) return null;
+  const box = document.createDocumentFragment();
+  for (const part of gameModule.inPlay(env, names, makeKit(env, names, faces)) || []) if (part) box.append(part);
+  return box;
+}
+
+// The board. With `split` (the phone, which draws `inPlay` above the hand) the game module
+// leaves out what its `inPlay` already shows.
+export function renderBoard(env, names, gameModule = null, faces = {}, scoreWord = "Score", split = false) {
   const box = document.createDocumentFragment();
   const view = env.view || {};
   const kit = makeKit(env, names, faces);
+  kit.split = Boolean(split && gameModule && gameModule.inPlay);
   if (env.over) box.append(el("p", { class: "game-over", text: winnersText(view, names) }));
+  const teams = teamsText(view, names);
+  if (teams) box.append(el("p", { class: "teams-line" }, el("strong", { text: "Teams: " }), teams));
   const parts = gameModule && gameModule.board ? gameModule.board(env, names, kit) : genericBoard(env, names, kit);
   for (const part of parts || []) if (part) box.append(part);
   if (env.over && Array.isArray(view.scores)) {
@@ -183,6 +205,19 @@ export function actionLabel(env, action) {
   return [words(action.type), ...rest].join(" · ");
 }
 
+// Whose turn it is, for the status strip: "Your turn", "Ada to play", "Ada, Bo to bid".
+export function whoText(env, names) {
+  if (!env.started || env.over) return "";
+  const view = env.view || {};
+  const acting = env.to_act || [];
+  const doing = view.doing || "to play";
+  if (env.seat !== null && env.seat !== undefined && acting.includes(env.seat)) {
+    const others = acting.filter((s) => s !== env.seat).map((s) => seatName(names, s));
+    return others.length ? `Your turn (with ${others.join(", ")}) ${doing}` : `Your turn ${doing}`;
+  }
+  return `${acting.map((s) => seatName(names, s)).join(", ")} ${doing}`;
+}
+
 export function statusText(env, names) {
   if (!env.started && env.begun && (env.missing || []).length) {
     // A seat was freed mid-game: the board stays, and the status says who is missing.
@@ -202,7 +237,10 @@ export function statusText(env, names) {
       const others = acting.length - 1;
       return others > 0 ? `Your move (with ${others} other${others === 1 ? "" : "s"}).` : "Your move.";
     }
-    return `Waiting for ${acting.join(", ")}.`;
+    // The engine's words say what is on the table ("K♥ led."), unless they only say wait.
+    const waiting = `Waiting for ${acting.join(", ")}.`;
+    return view.prompt && !/^wait/i.test(view.prompt) ? `${waiting} ${view.prompt}` : waiting;
   }
-  return `${acting.join(", ")} to play.`;
+  const who = `${acting.join(", ")} ${view.doing || "to play"}.`;
+  return view.prompt ? `${who} ${view.prompt}` : who;
 }

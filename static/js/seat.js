@@ -5,7 +5,7 @@
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
 import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
-import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, seatName, statusText } from "./board.js";
+import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, renderInPlay, seatName, statusText, whoText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 
 const root = document.getElementById("seat-page");
@@ -19,6 +19,11 @@ const joinForm = document.getElementById("join-form");
 const joinError = document.getElementById("join-error");
 const play = document.getElementById("play");
 const status = document.getElementById("status");
+const stripWho = document.getElementById("strip-who");
+const inPlay = document.getElementById("in-play");
+const whyNot = document.getElementById("why-not");
+const whyNotText = document.getElementById("why-not-text");
+const whyNotRule = document.getElementById("why-not-rule");
 const board = document.getElementById("board");
 const hand = document.getElementById("hand");
 const choices = document.getElementById("choices");
@@ -50,6 +55,7 @@ let pickedSet = new Set(); // indexes picked for a many-card action (ditch)
 let chosen = null; // the action waiting for confirmation
 let sending = false;
 let live = null;
+let wasMyTurn = false; // for the it's-your-turn cue, once per turn
 
 const GRID_TITLES = { bid: "Your bid", predict: "Tricks you will take", assign: "Give the row to" };
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -242,22 +248,37 @@ function choose(action) {
 
 function renderHand() {
   const { myHand, byCard, many } = groups(env);
+  const blocked = (env && env.blocked) || {};
   const multi = many.length > 0;
   const someCardPlays = multi || byCard.size > 0; // else the hand is only to look at
   const cards = myHand.map((card, index) => {
     const playable = multi || byCard.has(card);
     const selected = multi ? pickedSet.has(index) : picked === index;
+    const why = !playable && someCardPlays ? blocked[card] : null;
     const button = kitOf(env).card(card, "button", {
       type: "button",
       class: `hand-card${playable || !someCardPlays ? "" : " is-dead"}${selected ? " is-selected" : ""}`,
       "aria-pressed": selected ? "true" : "false",
-      disabled: !playable || sending,
+      // A refused card stays tappable: a tap says why (the engine's words and the rule).
+      disabled: (!playable && !why) || sending,
     });
-    button.addEventListener("click", () => pickCard(index));
+    if (why) button.append(el("span", { class: "visually-hidden", text: " (not playable now: tap to see why)" }));
+    button.addEventListener("click", () => (why ? explain(why) : pickCard(index)));
     return button;
   });
   if (!cards.length) cards.push(el("p", { class: "muted", text: "No cards in your hand." }));
   hand.replaceChildren(...cards);
+}
+
+function explain(why) {
+  whyNotText.textContent = why.reason;
+  whyNotRule.hidden = !why.url;
+  if (why.url) whyNotRule.href = why.url;
+  whyNot.hidden = false;
+}
+
+function hideWhy() {
+  whyNot.hidden = true;
 }
 
 function pickCard(index) {
@@ -272,6 +293,7 @@ function pickCard(index) {
     const options = picked === null ? [] : byCard.get(myHand[picked]) || [];
     chosen = options.length === 1 ? options[0] : null;
   }
+  hideWhy();
   showError(actError, "");
   render();
 }
@@ -364,14 +386,38 @@ function renderRequests() {
   requestList.hidden = !items.length;
 }
 
+// The it's-your-turn cue: once when a turn starts, a flash of the strip and a short
+// vibration where the phone supports it.
+function cueTurn(myTurn) {
+  if (myTurn && !wasMyTurn) {
+    root.classList.remove("turn-cue");
+    void root.offsetWidth; // restart the animation
+    root.classList.add("turn-cue");
+    if (navigator.vibrate) {
+      try {
+        navigator.vibrate(200);
+      } catch {
+        /* some browsers refuse before a tap */
+      }
+    }
+  }
+  wasMyTurn = myTurn;
+}
+
 function render() {
   const names = namesOf(env);
   const news = changes.news(env);
   if (news.length) notify(news.join(" "));
   renderRequests();
+  const myTurn = legalOf(env).length > 0;
+  stripWho.textContent = whoText(env, names);
   status.textContent = statusText(env, names);
-  root.classList.toggle("is-my-turn", legalOf(env).length > 0);
-  board.replaceChildren(env.started ? renderBoard(env, names, gameModule, faces, root.dataset.scoreWord) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
+  root.classList.toggle("is-my-turn", myTurn);
+  cueTurn(myTurn);
+  const cardsInPlay = renderInPlay(env, names, gameModule, faces);
+  inPlay.hidden = !cardsInPlay;
+  inPlay.replaceChildren(...(cardsInPlay ? [cardsInPlay] : []));
+  board.replaceChildren(env.started ? renderBoard(env, names, gameModule, faces, root.dataset.scoreWord, true) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
   renderHand();
   renderChoices();
   wake.set(env.started && !env.over);
@@ -395,7 +441,10 @@ rematchButton.addEventListener("click", () => {
 function accept(next) {
   const changed = !env || next.version !== env.version;
   env = next;
-  if (changed) keepSelection();
+  if (changed) {
+    keepSelection();
+    hideWhy();
+  }
   render();
 }
 

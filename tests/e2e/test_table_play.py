@@ -85,7 +85,8 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
         phone.locator("#play").wait_for(state="visible")
         phones.append(phone)
     wait_until(host, "document.getElementById('seat-list').textContent.includes('Bob')")
-    wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+    # The host's status says what the seats to act are doing ("to bid", "to shoot" …).
+    wait_until(host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)")
     for phone in phones:
         wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 5")
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -329,7 +330,8 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
     host.wait_for_url("**/t/*")
     code = host.locator("#host").get_attribute("data-code")
     phones = join_phones(browser, server, code, GAMES[game].min_players, errors)
-    wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+    # The host's status says what the seats to act are doing ("to bid", "to shoot" …).
+    wait_until(host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)")
     play_by_buttons(host, phones, moves, random.Random(4))
     for page in [host, *phones]:  # every field of the view found its place in the words
         text = page.locator("main").inner_text()

@@ -21,7 +21,10 @@ from tests import fifth_game
 from tests.games.sweep import run_sweep
 
 SWEEP_GAMES = int(os.environ.get("SWEEP_GAMES", "250"))
-COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt")
+COMMON = (
+    "game", "seat", "players", "sides", "scores", "winners", "over",
+    "to_act", "doing", "prompt",
+)  # fmt: skip
 
 
 def all_games():

@@ -755,6 +755,31 @@ class PirateTricksState(State):
             return f"You have no {colour}: play any card."
         return ""
 
+    def doing(self) -> str:
+        return {
+            BID: "to bid",
+            REVEAL: "to show a card",
+            ASSIGN: "to choose",
+            DITCH: "to ditch",
+            PREDICT: "to predict",
+        }.get(self.phase, "to play")
+
+    def hand_of(self, seat: int) -> list[str]:
+        return list(self.hands[seat])
+
+    def why_not(self, seat: int, card: str) -> dict[str, str]:
+        led = self._trick_obj(self.trick).led if self.phase == PLAY else None
+        if led is None or card not in self.hands[seat]:
+            return super().why_not(seat, card)
+        colour = rules.SUIT_NAMES[led]
+        return {
+            "reason": (
+                f"{face_text(self.trick[0][1])} was led and you hold {colour}: you must "
+                f"follow suit, so {face_text(card)} waits."
+            ),
+            "anchor": "follow-suit",
+        }
+
     def describe(self, action: Action) -> str:
         """An action in a player's words: "Bid 3 loon", "Show Red 7", "Give Row 2 to seat 3",
         "Ditch Red 7 and Blue 9", "Predict 4 tricks", "Play Green 12"."""

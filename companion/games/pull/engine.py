@@ -406,6 +406,24 @@ class PullState(State):
             return f"Second shot: pick a card for the {other}; all picks are shown together."
         return f"Second shot: pick a card; it goes on the {other}."
 
+    def doing(self) -> str:
+        return "to shoot"
+
+    def hand_of(self, seat: int) -> list[str]:
+        return list(self.hands[seat])
+
+    def why_not(self, seat: int, card: str) -> dict[str, str]:
+        if self.phase != FIRST or card not in self.hands[seat]:
+            return super().why_not(seat, card)
+        names = " or ".join(sorted({_suit_name(rules.target_suit(t)) for t in self.targets}))
+        return {
+            "reason": (
+                f"You hold a {names} card, so your first shot must be one of those, on the "
+                f"target of its suit: {rules.shot_name(card)} matches neither target."
+            ),
+            "anchor": "first-shot",
+        }
+
     def describe(self, action: dict) -> str:
         card = action.get("card")
         shot = rules.shot_name(card) if rules.is_shot(card) else str(card)

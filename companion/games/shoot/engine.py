@@ -289,18 +289,41 @@ class ShootState(State):
                 f"Your bid of {self.bids[seat]} is in: you may change it until the last "
                 "bid arrives."
             )
+        trump = f"{SUIT_SYMBOLS[suit_of(self.trump)]} is trump"
+        led = self._led()
+        lead_card = f"{card_text(self.trick[0][1])} led" if self.trick else ""
         if seat is None:
             done = sum(self.taken) + 1
-            return f"{deal}: trick {done} of {self.hand_size}."
+            where = f"{deal}: trick {done} of {self.hand_size}"
+            return f"{where}, {lead_card}." if lead_card else f"{where}."
         if seat != self.turn:
-            return "Wait: another player is to play."
-        led = self._led()
+            if lead_card:
+                return f"{lead_card}."
+            return "Wait: another player is to lead."
         if led is None:
-            return "Lead: play any card."
+            return f"Lead: play any card ({trump})."
         symbol = SUIT_SYMBOLS[led]
         if any(suit_of(card) == led for card in self.hands[seat]):
-            return f"Follow {symbol}: play a {SUIT_SINGULAR[led]}."
-        return f"No {symbol} in your hand: play a trump or any card."
+            return f"{lead_card} — follow {symbol}: play a {SUIT_SINGULAR[led]}."
+        return f"{lead_card} — no {symbol} in your hand: play a trump or any card ({trump})."
+
+    def doing(self) -> str:
+        return "to bid" if self.phase == BID else "to play"
+
+    def hand_of(self, seat: int) -> list[str]:
+        return list(self.hands[seat])
+
+    def why_not(self, seat: int, card: str) -> dict[str, str]:
+        led = self._led()
+        if self.phase != PLAY or led is None or card not in self.hands[seat]:
+            return super().why_not(seat, card)
+        return {
+            "reason": (
+                f"{card_text(self.trick[0][1])} was led and you hold {SUIT_NAMES[led]}: "
+                f"you must follow suit, so the {card_name(card)} waits."
+            ),
+            "anchor": "follow-suit",
+        }
 
     def describe(self, action: dict) -> str:
         if action.get("type") == "bid":

@@ -29,6 +29,17 @@ function lastDuel(v, kit) {
   ];
 }
 
+// What the phone shows right under the status strip: the face-up cards and what each
+// player has claimed this duel.
+export function inPlay(env, names, kit) {
+  const v = env.view;
+  const claims = (v.claims || []).map((said, seat) => `${kit.seatName(seat)}: ${said.map((c) => kit.cardText(c)).join(", ") || "nothing yet"}`);
+  return [
+    kit.el("p", { class: "in-play-line" }, `Duel ${v.duel} · face up: `, kit.cardsLine(v.face_up)),
+    kit.el("p", { class: "in-play-line", text: `Claimed — ${claims.join(" · ")}` }),
+  ];
+}
+
 export function board(env, names, kit) {
   const v = env.view;
   const scores = v.scores || [];

@@ -99,6 +99,31 @@ function history(v, kit) {
   return parts;
 }
 
+function trickParts(v, kit) {
+  if (v.trick && v.trick.plays && v.trick.plays.length) {
+    return [kit.el("h3", { text: `This trick: ${kit.cardText(v.trick.plays[0][1])} led` }), kit.playsLine(v.trick.plays)];
+  }
+  if (v.last_trick) {
+    return [kit.el("h3", { text: `Last trick: ${kit.seatName(v.last_trick.winner)} took it` }), kit.playsLine(v.last_trick.plays)];
+  }
+  return [];
+}
+
+// What the phone shows right under the status strip, next to the bid buttons: the row on
+// offer (Row 1, 2, 3 … from the top) with its face-up crew, and the trick.
+export function inPlay(env, names, kit) {
+  const v = env.view;
+  const a = v.auction;
+  const parts = [];
+  if (a && a.row !== null && a.row !== undefined && v.rows && v.rows[a.row]) {
+    const row = v.rows[a.row];
+    const loon = row.loon ? ` · ${row.loon} loon on it` : "";
+    parts.push(kit.el("h3", { text: `Bidding on ${rowName(a.row)}${a.pass === 2 ? " (second bids)" : ""}${loon}` }), kit.cardsLine(row.up));
+  }
+  parts.push(...trickParts(v, kit));
+  return parts;
+}
+
 export function board(env, names, kit) {
   const v = env.view;
   const a = v.auction;
@@ -118,12 +143,8 @@ export function board(env, names, kit) {
       ["Waiting for", a && a.waiting ? who(a.waiting) : ""],
     ]),
   ];
-  // During play the trick comes first: it is what the phones look at.
-  if (v.trick && v.trick.plays && v.trick.plays.length) {
-    parts.push(kit.el("h3", { text: "This trick" }), kit.playsLine(v.trick.plays));
-  } else if (v.last_trick) {
-    parts.push(kit.el("h3", { text: `Last trick: ${kit.seatName(v.last_trick.winner)} took it` }), kit.playsLine(v.last_trick.plays));
-  }
+  // During play the trick comes first on the host screen (a phone has it above the hand).
+  if (!kit.split || env.over) parts.push(...trickParts(v, kit));
   parts.push(...scoreCards(v, kit));
   const rows = kit.el("ol", { class: "pirate-rows" });
   (v.rows || []).forEach((row, r) => {

@@ -3,21 +3,51 @@
 // and score. Card names come from the faces the page embeds (kit.card, kit.cardText);
 // scores per seat from the common block (env.view.scores: partners show their side's).
 
-// A tag after a target value the rulebook does not print ("house") or the group changed
-// for this table ("table"); the rulebook's own values get none.
-function valueTag(kit, tag) {
-  if (tag === "house") return kit.el("span", { class: "tag-house", title: "House value: not printed in the rulebook", text: "house" });
-  if (tag === "table") return kit.el("span", { class: "tag-table", title: "Changed for this table", text: "table" });
-  return "";
+// A target in words, as a player needs it: "Trap 10 — double 15, animal: a foul". Values
+// the rulebook does not print are explained where they are shown.
+export function targetWords(v, target) {
+  const suit = (v.suits && v.suits[target.suit] && v.suits[target.suit].name) || target.suit;
+  const animal = target.animal ? ", animal: a foul" : "";
+  return `${suit} ${target.left} — double ${target.double}${animal}`;
 }
 
-function targetValues(kit, target) {
+export function houseNote(target) {
   const tags = target.tags || {};
-  const box = kit.el("span", { class: "target-values muted" });
-  box.append(` worth ${target.left} `, valueTag(kit, tags.left), ` · double ${target.double} `, valueTag(kit, tags.double));
-  if (target.animal) box.append(" · animal ", valueTag(kit, tags.animal));
-  else if (tags.animal === "table") box.append(" · not an animal ", valueTag(kit, tags.animal));
-  return box;
+  const house = ["double", "animal"].filter((key) => tags[key] === "house");
+  const table = ["double", "animal"].filter((key) => tags[key] === "table");
+  const notes = [];
+  if (house.length) notes.push(`${house.join(" and ")}: house value${house.length > 1 ? "s" : ""}, not printed in the rulebook`);
+  if (table.length) notes.push(`${table.join(" and ")}: changed for this table`);
+  return notes.join("; ");
+}
+
+function targetItem(v, target, kit) {
+  return kit.el(
+    "li",
+    { class: "target" },
+    kit.card(target.card),
+    kit.el("span", { class: "target-values", text: ` ${targetWords(v, target)}` }),
+    kit.playsLine((target.shots || []).map((s) => [s.seat, s.card])),
+  );
+}
+
+function targetsParts(v, kit) {
+  const targets = kit.el("ul", { class: "targets" }, ...(v.targets || []).map((target) => targetItem(v, target, kit)));
+  // One note for both targets: which of the values shown the rulebook does not print.
+  const notes = [...new Set((v.targets || []).map(houseNote).filter(Boolean))];
+  return [
+    kit.el("h3", { text: `Targets (hand ${v.hand_no}, round ${v.round} of ${v.rounds_per_hand})` }),
+    targets,
+    notes.length ? kit.el("p", { class: "house-note muted", text: `${notes.join("; ")}.` }) : null,
+  ];
+}
+
+// What the phone shows right under the status strip: the two targets and the shots on them.
+export function inPlay(env, names, kit) {
+  const v = env.view;
+  const parts = targetsParts(v, kit);
+  if (v.my_second) parts.push(kit.el("p", {}, "Your second shot: ", kit.card(v.my_second)));
+  return parts;
 }
 
 function sideOf(v, seat) {
@@ -33,17 +63,10 @@ export function board(env, names, kit) {
       ["Phase", kit.words(v.phase)],
       ["Dealer", kit.seatName(v.dealer)],
       v.hands_to_play ? ["Hands to play", String(v.hands_to_play)] : ["Play to", `${v.goal} points`],
-      ["Your pick", v.my_second ? kit.card(v.my_second) : null],
+      ["Your pick", v.my_second && !kit.split ? kit.card(v.my_second) : null],
     ]),
   ];
-  const targets = kit.el("ul", { class: "targets" });
-  (v.targets || []).forEach((target) => {
-    const item = kit.el("li", { class: "target" });
-    item.append(kit.card(target.card), targetValues(kit, target));
-    item.append(kit.playsLine((target.shots || []).map((s) => [s.seat, s.card])));
-    targets.append(item);
-  });
-  if ((v.targets || []).length) parts.push(kit.el("h3", { text: "Targets" }), targets);
+  if (!kit.split) parts.push(...targetsParts(v, kit));
   const changes = v.target_changes || [];
   if (changes.length) {
     const list = changes.map((change) => {
@@ -69,7 +92,7 @@ export function board(env, names, kit) {
   if (v.last_round) {
     const lines = v.last_round.targets.map((t) => {
       const who = t.seat !== null && t.seat !== undefined ? `${kit.seatName(t.seat)} took it` : "nobody took it";
-      return kit.el("li", {}, kit.card(t.card), ` ${who}`);
+      return kit.el("li", {}, kit.card(t.card), ` ${who}`, kit.playsLine(t.shots || []));
     });
     parts.push(kit.el("h3", { text: `Last round (hand ${v.last_round.hand}, round ${v.last_round.round})` }), kit.el("ul", { class: "last-round" }, ...lines));
   }

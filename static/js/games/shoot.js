@@ -11,6 +11,28 @@ function bidCell(v, seat) {
   return v.bids_in && v.bids_in[seat] ? "in" : "…";
 }
 
+function trickParts(v, kit) {
+  if (v.trick && v.trick.length) {
+    const led = kit.cardText(v.trick[0][1]);
+    return [kit.el("h3", { text: `This trick: ${led} led` }), kit.playsLine(v.trick)];
+  }
+  if (v.last_trick) {
+    return [kit.el("h3", { text: `Last trick: ${kit.seatName(v.last_trick.winner)} took it` }), kit.playsLine(v.last_trick.plays)];
+  }
+  return [];
+}
+
+// What the phone shows right under the status strip: trump, bids and the trick.
+export function inPlay(env, names, kit) {
+  const v = env.view;
+  const words = [];
+  if (v.my_bid !== null && v.my_bid !== undefined) words.push(` · your bid ${v.my_bid}`);
+  if (v.bid_total !== null && v.bid_total !== undefined) words.push(` · bids ${v.bid_total} for ${plural(v.tricks_available, "trick")}`);
+  if (v.phase === "play") words.push(` · you took ${v.taken ? v.taken[env.seat] : 0}`);
+  const line = kit.el("p", { class: "in-play-line" }, "Trump ", v.trump ? kit.card(v.trump) : "—", ...words);
+  return [line, ...trickParts(v, kit)];
+}
+
 export function board(env, names, kit) {
   const v = env.view;
   const scores = v.scores || [];
@@ -32,13 +54,6 @@ export function board(env, names, kit) {
       ["Score", (s) => (scores[s] !== undefined ? scores[s] : 0)],
     ]),
   ];
-  if (v.trick && v.trick.length) {
-    parts.push(kit.el("h3", { text: "This trick" }), kit.playsLine(v.trick));
-  } else if (v.last_trick) {
-    parts.push(
-      kit.el("h3", { text: `Last trick: ${kit.seatName(v.last_trick.winner)} took it` }),
-      kit.playsLine(v.last_trick.plays),
-    );
-  }
+  if (!kit.split || env.over) parts.push(...trickParts(v, kit));
   return parts;
 }

@@ -20,7 +20,10 @@ GAME = GAMES["call_the_shot"]
 OTHER = {card: CARDS[(i + 1) % len(CARDS)] for i, card in enumerate(CARDS)}
 
 #: The common block every view carries (see ``State.view``).
-COMMON_KEYS = {"game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt"}
+COMMON_KEYS = {
+    "game", "seat", "players", "sides", "scores", "winners", "over",
+    "to_act", "doing", "prompt",
+}  # fmt: skip
 VIEW_KEYS = COMMON_KEYS | {
     "phase", "duel", "first_challenger", "challenger", "turn", "shots_to_lose", "loser",
     "face_up", "claims", "hand_counts", "face_down_count", "can_call", "must_call",

@@ -293,3 +293,17 @@ def test_replay_and_round_trip_of_a_scripted_game():
     play_round_tracking(state)
     assert GAME.replay(state).to_dict() == state.to_dict()
     assert GAME.state_from_dict(state.to_dict()).to_dict() == state.to_dict()
+
+
+def test_blocked_cards_say_why_with_the_follow_suit_anchor():
+    state = trick_state()
+    assert state.view(None)["doing"] == "to play"
+    assert state.blocked(0) == {}, "the leader may lead any card"
+    play(state, 0, "G20")
+    blocked = state.blocked(1)
+    assert set(blocked) == {c for c in state.hands[1] if rules.suit(c) != "G"}
+    assert blocked, "seat 1 holds reds beside its greens"
+    card, why = next(iter(blocked.items()))
+    assert why["anchor"] == "follow-suit" and why["anchor"] in GAME.spec.anchors
+    assert "Green 20 was led" in why["reason"] and "follow suit" in why["reason"]
+    assert state.blocked(2) == {} and state.blocked(None) == {}, "only the seat to act"

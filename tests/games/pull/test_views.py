@@ -146,3 +146,18 @@ def test_an_old_snapshot_with_sides_stored_still_loads():
     again = GAME.state_from_dict(saved)
     assert again.sides() == [[0, 2], [1, 3]]
     assert again.view(0)["scores"] == [0, 0, 0, 0]
+
+
+def test_blocked_first_shots_say_why_for_the_own_hand_only():
+    state = new(3, {1: ["trap-7"], 2: []}, ["trap-T2", "skeet-T3"])
+    blocked = state.blocked(1)
+    hand = state.hands[1]
+    suits = {"trap", "skeet"}
+    assert set(blocked) == {c for c in hand if rules.shot_suit(c) not in suits}
+    assert blocked, "the filler cards match neither target"
+    card = next(iter(blocked))
+    why = blocked[card]
+    assert why["anchor"] == "first-shot" and why["anchor"] in GAME.spec.anchors
+    assert rules.shot_name(card) in why["reason"] and "Skeet or Trap" in why["reason"]
+    assert state.blocked(0) == {} and state.blocked(None) == {}
+    assert state.view(None)["doing"] == "to shoot"

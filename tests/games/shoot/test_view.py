@@ -14,9 +14,13 @@ import pytest
 
 from companion.games.cards import standard_deck
 
+from ..node import run_board
 from .helpers import GAME, SCRIPT_PLAYS, bid_all, play, scripted
 
-COMMON = ("game", "seat", "players", "sides", "scores", "winners", "over", "to_act", "prompt")
+COMMON = (
+    "game", "seat", "players", "sides", "scores", "winners", "over",
+    "to_act", "doing", "prompt",
+)  # fmt: skip
 
 
 def test_common_block_in_every_view():
@@ -54,14 +58,42 @@ def test_prompts_while_bidding():
 def test_prompts_while_playing():
     state = scripted()
     bid_all(state, [1, 1, 1])
-    assert state.prompt(1) == "Lead: play any card."
-    assert state.prompt(0) == "Wait: another player is to play."
+    assert state.prompt(1) == "Lead: play any card (♦ is trump)."
+    assert state.prompt(0) == "Wait: another player is to lead."
     assert state.prompt(None) == "Deal 1 of 1: trick 1 of 4."
     play(state, [(1, "KH")])
-    assert state.prompt(2) == "Follow ♥: play a heart."
+    assert state.prompt(2) == "K♥ led — follow ♥: play a heart."
+    assert state.prompt(0) == "K♥ led."
+    assert state.prompt(None) == "Deal 1 of 1: trick 1 of 4, K♥ led."
     play(state, SCRIPT_PLAYS[1:8])  # trick 3: KS led, 5S followed; seat 1 holds no spade
-    assert state.prompt(1) == "No ♠ in your hand: play a trump or any card."
-    assert state.prompt(None) == "Deal 1 of 1: trick 3 of 4."
+    assert state.prompt(1) == "K♠ led — no ♠ in your hand: play a trump or any card (♦ is trump)."
+    assert state.prompt(None) == "Deal 1 of 1: trick 3 of 4, K♠ led."
+
+
+def test_doing_tells_bidding_from_playing():
+    state = scripted()
+    assert state.view(None)["doing"] == "to bid"
+    bid_all(state, [1, 1, 1])
+    assert state.view(0)["doing"] == "to play"
+    play(state, SCRIPT_PLAYS)
+    assert state.view(None)["doing"] == ""
+
+
+def test_blocked_cards_say_why_for_the_own_hand_only():
+    state = scripted()
+    assert state.blocked(1) == {}, "while bidding the hand is only to look at"
+    bid_all(state, [1, 1, 1])
+    play(state, [(1, "KH")])
+    # Seat 2 holds 4H: its other cards are blocked by the follow-suit rule.
+    blocked = state.blocked(2)
+    assert set(blocked) == {"AS", "AC", "KS"}
+    why = blocked["AS"]
+    assert why["anchor"] == "follow-suit" and why["anchor"] in GAME.spec.anchors
+    assert "K♥ was led" in why["reason"] and "follow suit" in why["reason"]
+    assert "ace of spades" in why["reason"].lower()
+    assert state.blocked(0) == {} and state.blocked(None) == {}, "only the seat to act"
+    play(state, SCRIPT_PLAYS[1:8])
+    assert state.blocked(1) == {}, "no spade in hand: every card may be played"
 
 
 def test_describe_each_action():
@@ -171,4 +203,34 @@ def test_board_draws_from_the_view():
         "Cards": [2, 3, 3],
         "Score": [0, 0, 0],
     }
-    assert heading["text"] == "This trick" and plays == {"plays": [[0, "2C"]]}
+    assert heading["text"] == "This trick: 2C led" and plays == {"plays": [[0, "2C"]]}
+
+
+IN_PLAY = SCRIPT.replace(
+    'console.log(JSON.stringify(mod.board(env, ["Ada", "Bo", "Cy"], kit)));',
+    "kit.split = true;\n"
+    "console.log(JSON.stringify("
+    "{ inPlay: mod.inPlay(env, [], kit), board: mod.board(env, [], kit) }));",
+)
+
+
+def node_in_play(view):
+    return run_board(IN_PLAY, BOARD, view)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
+def test_in_play_shows_trump_bids_and_the_led_card_and_the_board_leaves_them_out():
+    assert "kit.split = true" in IN_PLAY
+    state = scripted()
+    state.apply(0, {"type": "bid", "bid": 2})
+    out = node_in_play(state.view(0))
+    line = out["inPlay"][0]
+    assert line["kids"][:2] == ["Trump ", {"card": "2D"}] and " · your bid 2" in line["kids"]
+    assert len(out["inPlay"]) == 1, "no trick yet"
+    bid_all(state, [2, 1, 0])
+    play(state, [(1, "KH")])
+    out = node_in_play(state.view(2))
+    line, heading, plays = out["inPlay"]
+    assert " · bids 3 for 4 tricks" in line["kids"] and " · you took 0" in line["kids"]
+    assert heading["text"] == "This trick: KH led" and plays == {"plays": [[1, "KH"]]}
+    assert len(out["board"]) == 2, "split: the trick is drawn above the hand, not again"
