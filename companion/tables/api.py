@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from flask import Response, current_app, jsonify, request, session, url_for
+from flask import Response, jsonify, request, session, url_for
 
 from .. import live
 from ..extensions import csrf, db
