@@ -669,12 +669,12 @@ def save_step(code: str, name: str):
                 db.session.commit()
                 flash(f"{ctx['Word']} {number}: {step.label} saved.")
                 return redirect(url_for(".sheet", code=sheet.code) + "#entry-heading")
-    whole, _ = entry_form(keeper, MultiDict(), next_defaults(ctx["summary"]))
+    whole, whole_step = entry_form(keeper, MultiDict(), next_defaults(ctx["summary"]))
     whole.position.data = str(len(rows))
     return render_template(
         "scorekeeper/sheet.html",
         form=whole,
-        step=ENTER,
+        step=whole_step,
         undo=ConfirmForm(),
         **ctx,
         **step_context(ctx, sheet, name, form),

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.extensions import db
 from companion.games import GAMES
-from companion.models import ScoreSheet
 
 from ...web.pages import input_value, message_at, messages, new_sheet, stored_sheet, visible_text
+from ...web.steps import pending, post_step
 
 FORM_DEFAULTS = {"opt_schedule": "0", "opt_dealer": "0"}
 NAMES = ["Ada", "Bea", "Cy"]
@@ -26,18 +25,7 @@ def app(make_app):
 
 
 def step(client, code, name, values, html):
-    """Post the step ``name`` as the page ``html`` shows its form (position, version)."""
-    data = {
-        "step-position": input_value(html, "step-position"),
-        "step-version": input_value(html, "step-version"),
-    }
-    data.update({f"step-{name}-{i}": str(v) for i, v in enumerate(values)})
-    return client.post(f"/score/{code}/steps/{name}", data=data)
-
-
-def pending(app, code):
-    with app.app_context():
-        return db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == code)).pending
+    return post_step(client, code, name, {f"{name}-{i}": v for i, v in enumerate(values)}, html)
 
 
 def test_bids_first_then_tricks_adds_each_deal(app, client):
