@@ -551,9 +551,7 @@ def step_lines(keeper: Sheet, pending: dict[str, Any]) -> list[dict[str, Any]]:
     """The steps saved so far, each with what was entered, in words, for the page."""
     labels = {f.name: f.label for f in keeper.spec.sheet_fields}
     choices = {
-        f.name: dict(keeper.choices(f))
-        for f in keeper.spec.sheet_fields
-        if f.kind == "choice"
+        f.name: dict(keeper.choices(f)) for f in keeper.spec.sheet_fields if f.kind == "choice"
     }
     kinds = {f.name: f.kind for f in keeper.spec.sheet_fields}
     sides = keeper.side_names()
@@ -632,9 +630,8 @@ def save_step(code: str, name: str):
     form = step_form(keeper, step, pending, ctx["summary"], formdata=request.form)
     status = 422
     if form.validate_on_submit():
-        if (
-            int_or_none(form.position.data) != len(rows)
-            or form.version.data != pending_version(pending)
+        if int_or_none(form.position.data) != len(rows) or form.version.data != pending_version(
+            pending
         ):
             form = step_form(keeper, step, pending, ctx["summary"])
             form.form_errors.append(

@@ -446,17 +446,8 @@ class PirateTricksSheet(Sheet):
                 check.card(card_id, "recruitment", field_key("recruitment", i))
             check.card(values["treasure"], "treasure", "treasure")
             check.card(values["capture"], "capture", "capture")
-        if "bid" in values:
-            if not any(bid == 0 for bid in values["bid"]):
-                check.fail("the last row is taken free, so somebody's bid is 0.", field="bid-0")
-
-    def round_intro(self, summary: dict[str, Any]) -> str:
-        nxt = summary.get("next")
-        if not nxt:
-            return ""
-        return "loon at the start: " + ", ".join(
-            f"{name} {had}" for name, had in zip(self.names, nxt["start"], strict=True)
-        )
+        if "bid" in values and not any(bid == 0 for bid in values["bid"]):
+            check.fail("the last row is taken free, so somebody's bid is 0.", field="bid-0")
 
     def summary(self, rows: list) -> dict[str, Any]:
         """Every round's ledger, the loon after each, the next round's starting loon and

@@ -168,7 +168,7 @@ SPEC = Spec(
     # A round as the table plays it: the score cards turned up, rows taken with bids,
     # recruitment, then tricks and captures; the last step adds the round, settled.
     sheet_steps=(
-        Step("cards", "round's score cards", ("recruitment", "treasure", "capture")),
+        Step("cards", "score cards", ("recruitment", "treasure", "capture")),
         Step("rows", "rows and bids", ("bid", "row_loon")),
         Step("recruitment", "recruitment", ("crew",)),
         Step("tricks", "tricks and captures", ("prediction", "tricks", "count")),

@@ -40,7 +40,7 @@ def start(client):
 def test_a_round_phase_by_phase_is_the_rulebook_example(app, client):
     code = start(client)
     text = visible_text(client.get(f"/score/{code}").get_data(as_text=True))
-    assert "Round 1: enter the round's score cards" in text
+    assert "Round 1: enter the score cards" in text
     steps = [("cards", CARDS), ("rows", ROWS), ("recruitment", CREW), ("tricks", TRICKS)]
     prompts = ["rows and bids", "recruitment", "tricks and captures"]
     for (name, boxes), following in zip(steps, [*prompts, None], strict=True):
@@ -60,7 +60,7 @@ def test_a_round_phase_by_phase_is_the_rulebook_example(app, client):
     assert [line["treasure"] for line in ledger] == [6, 6, 4, 4]
     assert [line["capture"] for line in ledger] == [1, 0, 2, 0]
     assert [line["row_loon"] for line in ledger] == [0, 0, 2, 0]
-    assert "Round 2: enter the round's score cards" in visible_text(
+    assert "Round 2: enter the score cards" in visible_text(
         client.get(f"/score/{code}").get_data(as_text=True)
     )
 

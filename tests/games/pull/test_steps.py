@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from ...web.pages import message_at, messages, stored_sheet, visible_text
+from ...web.pages import message_at, messages, new_sheet, stored_sheet, visible_text
 from ...web.steps import enter_step, pending
 from .test_pages import FORM_DEFAULTS, summary
-from ...web.pages import new_sheet
 
 
 @pytest.fixture
@@ -69,7 +68,12 @@ def test_a_hand_entered_round_by_round_scores_the_rulebook_example(app, client):
 
 def test_a_target_taken_twice_in_the_hand_is_refused_at_its_box(app, client):
     code = new_sheet(client, "pull", ["Ann", "Bo"], FORM_DEFAULTS)
-    assert enter_step(client, code, "round-1", round_boxes(0, ("trap-T2", 0), ("", "nobody"))).status_code == 302
+    assert (
+        enter_step(
+            client, code, "round-1", round_boxes(0, ("trap-T2", 0), ("", "nobody"))
+        ).status_code
+        == 302
+    )
     refused = enter_step(client, code, "round-2", round_boxes(1, ("trap-T2", 1), ("", "nobody")))
     assert refused.status_code == 422
     assert "listed twice in this hand" in " ".join(messages(refused.get_data(as_text=True)))

@@ -75,7 +75,9 @@ def test_a_saved_step_is_corrected_and_a_bad_one_changes_nothing(app, client):
     html = client.get(f"/score/{code}").get_data(as_text=True)
     refused = step(client, code, "tricks", [3, 3, 3], html)
     assert refused.status_code == 422
-    assert any("the tricks add up to 9, but 10" in m for m in messages(refused.get_data(as_text=True)))
+    assert any(
+        "the tricks add up to 9, but 10" in m for m in messages(refused.get_data(as_text=True))
+    )
     assert stored_sheet(app, code)[2] == []
 
 
@@ -96,4 +98,6 @@ def test_a_round_in_progress_can_be_cleared(app, client):
     step(client, code, "bids", [1, 2, 3], html)
     assert client.post(f"/score/{code}/steps", data={}).status_code == 302
     assert pending(app, code) is None
-    assert "Deal 1: enter the bids" in visible_text(client.get(f"/score/{code}").get_data(as_text=True))
+    assert "Deal 1: enter the bids" in visible_text(
+        client.get(f"/score/{code}").get_data(as_text=True)
+    )
