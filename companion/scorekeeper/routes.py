@@ -624,8 +624,10 @@ def save_step(code: str, name: str):
     ctx = context(sheet)
     keeper, rows = ctx["keeper"], ctx["rows"]
     step = keeper.step_named(name)
-    if step is None or ctx["over"]:
+    if step is None:
         abort(404)
+    if ctx["over"]:
+        abort(409, f"This game is over: there is no {ctx['word']} left to enter.")
     pending = pending_of(sheet, rows)
     form = step_form(keeper, step, pending, ctx["summary"], formdata=request.form)
     status = 422

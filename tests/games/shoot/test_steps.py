@@ -101,3 +101,21 @@ def test_a_round_in_progress_can_be_cleared(app, client):
     assert "Deal 1: enter the bids" in visible_text(
         client.get(f"/score/{code}").get_data(as_text=True)
     )
+
+
+def test_steps_of_an_unknown_name_or_after_the_end_are_refused(app, client):
+    code = new_sheet(
+        client,
+        "shoot",
+        NAMES,
+        {**FORM_DEFAULTS, "opt_schedule": "other", "opt_schedule_other": "1"},
+    )
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert step(client, code, "guesses", [0, 0, 0], html).status_code == 404
+    step(client, code, "bids", [1, 0, 0], html)
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert step(client, code, "tricks", [1, 0, 0], html).status_code == 302
+    late = step(client, code, "bids", [0, 0, 0], html)
+    assert late.status_code == 409
+    assert "This game is over" in late.get_data(as_text=True)
+    assert len(stored_sheet(app, code)[2]) == 1
