@@ -321,14 +321,7 @@ def sheet(code: str):
     ctx = context(sheet)
     form, step = entry_form(ctx["keeper"], request.args, next_defaults(ctx["summary"]))
     form.position.data = str(len(ctx["rows"]))
-    return render_template(
-        "scorekeeper/sheet.html",
-        form=form,
-        step=step,
-        undo=ConfirmForm(),
-        **ctx,
-        **step_context(ctx, sheet, request.args.get("step")),
-    )
+    return sheet_page(sheet, ctx, form, step, wanted=request.args.get("step"))
 
 
 @bp.post("/<code>/rounds")
@@ -359,15 +352,7 @@ def add_round(code: str):
                 flash(f"{ctx['Word']} {len(new_rows)} added.")
                 return redirect(url_for(".sheet", code=sheet.code) + "#totals")
     form.position.data = str(len(rows))
-    return render_template(
-        "scorekeeper/sheet.html",
-        form=form,
-        step=ENTER,
-        undo=ConfirmForm(),
-        whole_open=True,
-        **ctx,
-        **step_context(ctx, sheet, None),
-    ), status
+    return sheet_page(sheet, ctx, form, ENTER, whole_open=True), status
 
 
 def _round(rows: list[Any], number: int) -> tuple[int, Any]:
@@ -608,6 +593,20 @@ def step_context(ctx: dict[str, Any], sheet: ScoreSheet, wanted: str | None, for
     }
 
 
+def sheet_page(sheet: ScoreSheet, ctx, form, step: str, wanted=None, entry=None, **extra):
+    """The sheet page: the whole-round ``form`` at ``step`` and, for a game entered in
+    steps, the step ``wanted`` (or the next one) with its form ``entry`` when given."""
+    return render_template(
+        "scorekeeper/sheet.html",
+        form=form,
+        step=step,
+        undo=ConfirmForm(),
+        **extra,
+        **ctx,
+        **step_context(ctx, sheet, wanted, entry),
+    )
+
+
 def refuse_step(form, step, error: IllegalAction) -> None:
     """A step's error next to its box when the box is on this step, else at the top."""
     field, player = getattr(error, "field", None), getattr(error, "player", None)
@@ -660,7 +659,11 @@ def save_step(code: str, name: str):
                 number = len(rows) + 1
                 if new_rows is not None:
                     sheet.pending = None
-                    store(sheet, new_rows)
+                    try:
+                        store(sheet, new_rows)
+                    except IntegrityError:
+                        db.session.rollback()
+                        abort(409, "Another phone added a round at the same moment. Reload.")
                     flash(f"{ctx['Word']} {number} added.")
                     return redirect(url_for(".sheet", code=sheet.code) + "#totals")
                 sheet.pending = {"position": len(rows), "done": done, "boxes": boxes}
@@ -670,14 +673,7 @@ def save_step(code: str, name: str):
                 return redirect(url_for(".sheet", code=sheet.code) + "#entry-heading")
     whole, whole_step = entry_form(keeper, MultiDict(), next_defaults(ctx["summary"]))
     whole.position.data = str(len(rows))
-    return render_template(
-        "scorekeeper/sheet.html",
-        form=whole,
-        step=whole_step,
-        undo=ConfirmForm(),
-        **ctx,
-        **step_context(ctx, sheet, name, form),
-    ), status
+    return sheet_page(sheet, ctx, whole, whole_step, wanted=name, entry=form), status
 
 
 @bp.post("/<code>/steps")
