@@ -119,3 +119,26 @@ def test_steps_of_an_unknown_name_or_after_the_end_are_refused(app, client):
     assert late.status_code == 409
     assert "This game is over" in late.get_data(as_text=True)
     assert len(stored_sheet(app, code)[2]) == 1
+
+
+def test_steps_on_postgresql(make_app, postgres_url):
+    """The round in progress stored and read back on PostgreSQL (the migration's JSON
+    column), then completed."""
+    from companion.config import normalise_database_url
+
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=normalise_database_url(postgres_url), WTF_CSRF_ENABLED=False
+    )
+    client = app.test_client()
+    code = new_sheet(client, "shoot", NAMES, FORM_DEFAULTS)
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert step(client, code, "bids", [3, 3, 4], html).status_code == 302
+    assert pending(app, code) == {
+        "position": 0,
+        "done": ["bids"],
+        "boxes": {"bids-0": "3", "bids-1": "3", "bids-2": "4"},
+    }
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert step(client, code, "tricks", [3, 3, 4], html).status_code == 302
+    assert pending(app, code) is None
+    assert stored_sheet(app, code)[2] == [{"bids": [3, 3, 4], "tricks": [3, 3, 4]}]
