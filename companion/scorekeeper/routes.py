@@ -344,15 +344,21 @@ def add_round(code: str):
             except IllegalAction as error:
                 refuse(form, error)
             else:
-                try:
-                    store(sheet, new_rows)
-                except IntegrityError:
-                    db.session.rollback()
-                    abort(409, "Another phone added a round at the same moment. Reload the sheet.")
-                flash(f"{ctx['Word']} {len(new_rows)} added.")
-                return redirect(url_for(".sheet", code=sheet.code) + "#totals")
+                return round_added(sheet, ctx, new_rows)
     form.position.data = str(len(rows))
     return sheet_page(sheet, ctx, form, ENTER, whole_open=True), status
+
+
+def round_added(sheet: ScoreSheet, ctx: dict[str, Any], new_rows: list[Any]):
+    """Store ``new_rows`` (one round more, accepted by the sheet) and go back to the
+    totals; 409 when another phone added a round at the same moment."""
+    try:
+        store(sheet, new_rows)
+    except IntegrityError:
+        db.session.rollback()
+        abort(409, "Another phone added a round at the same moment. Reload the sheet.")
+    flash(f"{ctx['Word']} {len(new_rows)} added.")
+    return redirect(url_for(".sheet", code=sheet.code) + "#totals")
 
 
 def _round(rows: list[Any], number: int) -> tuple[int, Any]:
@@ -659,13 +665,7 @@ def save_step(code: str, name: str):
                 number = len(rows) + 1
                 if new_rows is not None:
                     sheet.pending = None
-                    try:
-                        store(sheet, new_rows)
-                    except IntegrityError:
-                        db.session.rollback()
-                        abort(409, "Another phone added a round at the same moment. Reload.")
-                    flash(f"{ctx['Word']} {number} added.")
-                    return redirect(url_for(".sheet", code=sheet.code) + "#totals")
+                    return round_added(sheet, ctx, new_rows)
                 sheet.pending = {"position": len(rows), "done": done, "boxes": boxes}
                 sheet.updated_at = utcnow()
                 db.session.commit()
