@@ -43,6 +43,9 @@ class ScoreSheet(db.Model):
     game: Mapped[str] = mapped_column(String(32))
     players: Mapped[list[str]] = mapped_column(JSON)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # The round being entered step by step, apart from the complete rounds (entries):
+    # {"position": n, "done": [step names], "boxes": {box key: text}}; None when none is.
+    pending: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

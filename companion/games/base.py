@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, SheetError
-from .spec import PLAY, SCORE, Field, Spec, check_options, read_fields, winners
+from .spec import PLAY, SCORE, Field, Spec, Step, check_options, read_fields, winners
 
 Action = dict[str, Any]
 
@@ -559,3 +559,41 @@ class Sheet:
     def values_of(self, facts: Any) -> dict[str, Any]:
         """Stored facts -> typed form values (by default the same), to edit a round."""
         return dict(facts)
+
+    # -- a round entered step by step -----------------------------------------------------
+    #
+    # The round in progress is kept apart from the rows (the rows stay complete rounds):
+    # ``boxes`` maps each box key entered so far to its text, as the form sent it, and
+    # ``done`` lists the names of the steps saved. See ``spec.sheet_steps``.
+
+    def step_named(self, name: Any) -> Step | None:
+        return next((s for s in self.spec.sheet_steps if s.name == name), None)
+
+    def next_step(self, done: Sequence[str]) -> Step | None:
+        """The first declared step not yet saved; None when every step is."""
+        return next((s for s in self.spec.sheet_steps if s.name not in done), None)
+
+    def step_boxes(self, step: Step, form: Mapping[str, str]) -> dict[str, str]:
+        """The boxes of ``step`` in a submitted form, as texts (a hook: a game may turn a
+        choice of its step form into the boxes the round form has)."""
+        return {str(k): str(v) for k, v in form.items() if step.takes(str(k))}
+
+    def check_step(self, rows: list, boxes: Mapping[str, str], done: Sequence[str]) -> None:
+        """The steps ``done`` of the next round, entered as ``boxes``, checked as far as
+        they go: every box of their fields typed and in range, then :meth:`check_partial`
+        on the typed values. Raises :class:`SheetError` at the first wrong box."""
+        names: set[str] = set()
+        for step in filter(None, map(self.step_named, done)):
+            names |= step.field_names()
+        fields = [f for f in self.spec.sheet_fields if f.name in names]
+        values = read_fields(fields, boxes, self.players, len(self.sides()), self.choices)
+        self.check_partial(len(rows), values, self.check(rows))
+
+    def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
+        """Round ``index``'s typed values of the steps saved so far, checked against the
+        rules (a hook; the whole round is checked by :meth:`check_row` when it is added)."""
+
+    def round_intro(self, summary: dict[str, Any]) -> str:
+        """What the table needs to know about the next round, in words ("Bea deals, 7 cards
+        each"); a hook, "" by default."""
+        return ""

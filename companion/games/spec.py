@@ -175,6 +175,28 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One step of entering a round, in the order the table plays it (bids, then tricks).
+
+    ``boxes`` names what the step asks for: sheet field names (``"bids"``, every box of
+    the field) or one part of a repeated field (``"target-0"``: the boxes of round 1 of
+    ``target``). ``label`` says it in words after "enter the" ("bids", "round 1 targets").
+    Each step is saved as it is entered; the round is added when its last step is.
+    """
+
+    name: str
+    label: str
+    boxes: tuple[str, ...]
+
+    def takes(self, key: str) -> bool:
+        """Whether the form box ``key`` (``bids-2``, ``target-0-1``) belongs to this step."""
+        return any(key == box or key.startswith(box + "-") for box in self.boxes)
+
+    def field_names(self) -> set[str]:
+        return {box.split("-", 1)[0] for box in self.boxes}
+
+
+@dataclass(frozen=True)
 class Spec:
     """Everything generic code needs to know about one game, as data."""
 
@@ -185,6 +207,7 @@ class Spec:
     max_players: int
     options: tuple[Option, ...] = ()
     sheet_fields: tuple[Field, ...] = ()
+    sheet_steps: tuple[Step, ...] = ()  # a round entered step by step (see Step)
     round_word: str = "round"  # "deal", "duel", "hand": in headings and messages
     teams: str = ""  # how teams form, in words ("" when there are none)
     lower_wins: bool = False

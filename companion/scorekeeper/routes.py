@@ -508,16 +508,15 @@ def new(game: str):
 def sheet(code: str):
     sheet = load(code)
     remember(sheet.code)
-    return sheet_page(sheet)
+    return show_sheet(sheet)
 
 
-def sheet_page(sheet: ScoreSheet, status: int = 200):
+def show_sheet(sheet: ScoreSheet, status: int = 200):
+    """The sheet page as it is now, with the entry forms the page's address asks for."""
     ctx = context(sheet)
     form, step = entry_form(ctx["keeper"], request.args, next_defaults(ctx["summary"]))
     form.position.data = str(len(ctx["rows"]))
-    return render_template(
-        "scorekeeper/sheet.html", form=form, step=step, share=share_of(sheet), **ctx
-    ), status
+    return sheet_page(sheet, ctx, form, step, wanted=request.args.get("step")), status
 
 
 def share_of(sheet: ScoreSheet) -> dict[str, str]:
@@ -545,23 +544,28 @@ def add_round(code: str):
         else:
             try:
                 new_rows = keeper.add(rows, keeper.read(request.form))
-                number = len(new_rows)
-                commit_change(
-                    sheet, keeper, new_rows, "add", number - 1, None, new_rows[-1],
-                    f"{word} {number} added",
-                )  # fmt: skip
             except IllegalAction as error:
                 refuse(form, error)
-            except IntegrityError:
-                db.session.rollback()
-                abort(409, "Another phone added a round at the same moment. Reload the sheet.")
             else:
-                flash(f"{ctx['Word']} {number} added.")
-                return redirect(url_for(".sheet", code=sheet.code) + "#totals")
+                return round_added(sheet, ctx, new_rows)
     form.position.data = str(len(rows))
-    return render_template(
-        "scorekeeper/sheet.html", form=form, step=ENTER, share=share_of(sheet), **ctx
-    ), status
+    return sheet_page(sheet, ctx, form, ENTER, whole_open=True), status
+
+
+def round_added(sheet: ScoreSheet, ctx: dict[str, Any], new_rows: list[Any]):
+    """Store ``new_rows`` (one round more, accepted by the sheet) as a logged change and
+    go back to the totals; 409 when another phone added a round at the same moment."""
+    number = len(new_rows)
+    try:
+        commit_change(
+            sheet, ctx["keeper"], new_rows, "add", number - 1, None, new_rows[-1],
+            f"{ctx['word']} {number} added",
+        )  # fmt: skip
+    except IntegrityError:
+        db.session.rollback()
+        abort(409, "Another phone added a round at the same moment. Reload the sheet.")
+    flash(f"{ctx['Word']} {number} added.")
+    return redirect(url_for(".sheet", code=sheet.code) + "#totals")
 
 
 def _round(rows: list[Any], number: int) -> tuple[int, Any]:
@@ -676,13 +680,13 @@ def _undo_or_redo(code: str, redo: bool):
             "Check it and try again if needed.",
             "error",
         )
-        return sheet_page(sheet, 409)
+        return show_sheet(sheet, 409)
     old, new = (change.before, change.after) if redo else (change.after, change.before)
     try:
         new_rows = apply(ctx["keeper"], ctx["rows"], change.position, old, new)
     except IllegalAction as error:
         flash(f"“{change.label}” can't be {verb}: {error.message}", "error")
-        return sheet_page(sheet, 409)
+        return show_sheet(sheet, 409)
     change.undone = not redo
     store(sheet, new_rows)
     flash(f"{verb.capitalize()}: {change.label}.")
@@ -858,3 +862,218 @@ def watch_events(watch: str):
         raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
     return live.event_stream(subscription, "rounds", str(count))
+
+
+# -- a round entered step by step (spec.sheet_steps) ---------------------------------------
+#
+# The round in progress lives in ``ScoreSheet.pending`` (see the model), apart from the
+# complete rounds, so every stored row keeps its shape. Each step is a form of its own
+# (boxes prefixed ``step-`` so the whole-round form can sit on the same page), saved as it
+# is entered; the last step adds the round. A step already saved can be entered again to
+# correct it. The form carries the position and a fingerprint of the round in progress:
+# a change made meanwhile on another phone is refused (409) and the page shows it.
+
+STEP_PREFIX = "step"
+
+
+def pending_of(sheet: ScoreSheet, rows: list[Any]) -> dict[str, Any]:
+    """The round in progress (``position``, ``done`` step names, ``boxes``); an empty one
+    when none is stored or the stored one is not for the next round any more."""
+    stored = sheet.pending
+    if isinstance(stored, dict) and stored.get("position") == len(rows):
+        return {
+            "position": len(rows),
+            "done": [str(name) for name in stored.get("done") or []],
+            "boxes": {str(k): str(v) for k, v in (stored.get("boxes") or {}).items()},
+        }
+    return {"position": len(rows), "done": [], "boxes": {}}
+
+
+def step_defaults(keeper: Sheet, step, summary: dict[str, Any]) -> dict[str, str]:
+    """Boxes prefilled for a step not entered yet: the summary's next-round defaults,
+    else the lowest value of a whole-number box that must be filled (0 bids, 0 tricks),
+    so the steppers start from it."""
+    defaults = form_values(keeper.spec.sheet_fields, next_defaults(summary))
+    out = {key: value for key, value in defaults.items() if step.takes(key)}
+    players, sides = keeper.players, len(keeper.sides())
+    for f in keeper.spec.sheet_fields:
+        if f.kind != "int" or f.optional or f.low is None or f.name not in step.field_names():
+            continue
+        shape = f.shape(players, sides)
+        keys = [f.name]
+        for size in shape:
+            keys = [f"{key}-{i}" for key in keys for i in range(size)]
+        for key in keys:
+            if step.takes(key):
+                out.setdefault(key, str(f.default if f.default is not None else f.low))
+    return out
+
+
+def step_form(keeper: Sheet, step, pending: dict[str, Any], summary: dict[str, Any], formdata=None):
+    """The form of ``step``: every field of the round (a game's step template may read
+    the boxes of the steps before), filled from the round in progress."""
+    if formdata is None:
+        boxes = {**step_defaults(keeper, step, summary), **pending["boxes"]}
+        formdata = MultiDict({f"{STEP_PREFIX}-{k}": v for k, v in boxes.items()})
+        form = round_form(keeper, formdata=formdata, prefix=STEP_PREFIX)
+        form.position.data = str(pending["position"])
+        form.version.data = pending_version(pending)
+        return form
+    return round_form(keeper, formdata=formdata, prefix=STEP_PREFIX)
+
+
+def pending_version(pending: dict[str, Any]) -> str:
+    return fingerprint(pending["position"], [pending["done"], pending["boxes"]])
+
+
+def step_lines(keeper: Sheet, pending: dict[str, Any]) -> list[dict[str, Any]]:
+    """The steps saved so far, each with what was entered, in words, for the page."""
+    labels = {f.name: f.label for f in keeper.spec.sheet_fields}
+    choices = {
+        f.name: dict(keeper.choices(f)) for f in keeper.spec.sheet_fields if f.kind == "choice"
+    }
+    kinds = {f.name: f.kind for f in keeper.spec.sheet_fields}
+    sides = keeper.side_names()
+    out = []
+    for step in keeper.spec.sheet_steps:
+        if step.name not in pending["done"]:
+            continue
+        parts = []
+        for key, text in pending["boxes"].items():
+            if not step.takes(key) or text in ("", None):
+                continue
+            name, *index = key.split("-")
+            value = choices.get(name, {}).get(text, text)
+            if kinds.get(name) == "side" and text.isdigit() and int(text) < len(sides):
+                value = sides[int(text)]
+            if kinds.get(name) == "seat" and text.isdigit() and int(text) < keeper.players:
+                value = keeper.names[int(text)]
+            if kinds.get(name) == "bool":
+                value = "yes"
+            who = ""
+            field = next((f for f in keeper.spec.sheet_fields if f.name == name), None)
+            if field is not None and field.repeat[-1:] == ("players",) and index:
+                who = keeper.names[int(index[-1])] + " "
+            parts.append(f"{who}{value}" if who else f"{labels.get(name, name)} {value}")
+        out.append({"step": step, "text": " · ".join(parts) or "—"})
+    return out
+
+
+def step_context(ctx: dict[str, Any], sheet: ScoreSheet, wanted: str | None, form=None):
+    """What the sheet page needs for the round in progress: the step to enter (the next
+    one, or ``wanted`` when it is a saved step to correct), its form and the steps saved."""
+    keeper = ctx["keeper"]
+    if not keeper.spec.sheet_steps or ctx["over"]:
+        return {"steps": None}
+    pending = pending_of(sheet, ctx["rows"])
+    step = keeper.next_step(pending["done"])
+    if wanted in pending["done"]:
+        step = keeper.step_named(wanted)
+    if form is None:
+        form = step_form(keeper, step, pending, ctx["summary"])
+    number = len(ctx["rows"]) + 1
+    intro = keeper.round_intro(ctx["summary"])
+    prompt = f"{ctx['Word']} {number}: enter the {step.label}"
+    return {
+        "steps": {
+            "step": step,
+            "form": form,
+            "pending": pending,
+            "saved": step_lines(keeper, pending),
+            "last": keeper.next_step([*pending["done"], step.name]) is None,
+            "prompt": prompt + (f" — {intro}" if intro else ""),
+            "number": number,
+        }
+    }
+
+
+def sheet_page(sheet: ScoreSheet, ctx, form, step: str, wanted=None, entry=None, **extra):
+    """The sheet page: the whole-round ``form`` at ``step`` and, for a game entered in
+    steps, the step ``wanted`` (or the next one) with its form ``entry`` when given."""
+    return render_template(
+        "scorekeeper/sheet.html",
+        form=form,
+        step=step,
+        share=share_of(sheet),
+        **extra,
+        **ctx,
+        **step_context(ctx, sheet, wanted, entry),
+    )
+
+
+def refuse_step(form, step, error: IllegalAction) -> None:
+    """A step's error next to its box when the box is on this step, else at the top."""
+    field, player = getattr(error, "field", None), getattr(error, "player", None)
+    key = field if field is None or player is None or field in form.boxes else f"{field}-{player}"
+    if key is not None and step.takes(key) and form.place_error(error):
+        return
+    form.form_errors.append(error.message)
+
+
+@bp.post("/<code>/steps/<name>")
+def save_step(code: str, name: str):
+    """Save one step of the round in progress; the last step adds the round."""
+    sheet = load(code, lock=True)
+    ctx = context(sheet)
+    keeper, rows = ctx["keeper"], ctx["rows"]
+    step = keeper.step_named(name)
+    if step is None:
+        abort(404)
+    if ctx["over"]:
+        abort(409, f"This game is over: there is no {ctx['word']} left to enter.")
+    pending = pending_of(sheet, rows)
+    form = step_form(keeper, step, pending, ctx["summary"], formdata=request.form)
+    status = 422
+    if form.validate_on_submit():
+        if int_or_none(form.position.data) != len(rows) or form.version.data != pending_version(
+            pending
+        ):
+            form = step_form(keeper, step, pending, ctx["summary"])
+            form.form_errors.append(
+                f"The sheet changed on another phone: here is {ctx['word']} {len(rows) + 1} "
+                "as it is now. Check it, then enter this step again."
+            )
+            status = 409
+        else:
+            sent = {
+                key[len(STEP_PREFIX) + 1 :]: value
+                for key, value in request.form.items()
+                if key.startswith(STEP_PREFIX + "-")
+            }
+            boxes = {k: v for k, v in pending["boxes"].items() if not step.takes(k)}
+            boxes.update(keeper.step_boxes(step, sent))
+            done = pending["done"] if name in pending["done"] else [*pending["done"], name]
+            finished = keeper.next_step(done) is None
+            try:
+                keeper.check_step(rows, boxes, done)
+                new_rows = keeper.add(rows, keeper.read(boxes)) if finished else None
+            except IllegalAction as error:
+                refuse_step(form, step, error)
+            else:
+                number = len(rows) + 1
+                if new_rows is not None:
+                    sheet.pending = None
+                    return round_added(sheet, ctx, new_rows)
+                sheet.pending = {"position": len(rows), "done": done, "boxes": boxes}
+                sheet.updated_at = utcnow()
+                db.session.commit()
+                flash(f"{ctx['Word']} {number}: {step.label} saved.")
+                return redirect(url_for(".sheet", code=sheet.code) + "#entry-heading")
+    whole, whole_step = entry_form(keeper, MultiDict(), next_defaults(ctx["summary"]))
+    whole.position.data = str(len(rows))
+    return sheet_page(sheet, ctx, whole, whole_step, wanted=name, entry=form), status
+
+
+@bp.post("/<code>/steps")
+def discard_steps(code: str):
+    """Throw away the round in progress (its steps saved so far)."""
+    sheet = load(code, lock=True)
+    form = ConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if sheet.pending is not None:
+        sheet.pending = None
+        sheet.updated_at = utcnow()
+        db.session.commit()
+        flash(f"The {GAMES[sheet.game].spec.round_word} in progress was cleared.")
+    return redirect(url_for(".sheet", code=sheet.code) + "#entry-heading")

@@ -144,3 +144,12 @@ class CallTheShotSheet(Sheet):
     def values_of(self, facts: Any) -> dict[str, Any]:
         shot = facts["shot"]
         return {"challenger": facts["challenger"], "shot": NOBODY if shot is None else str(shot)}
+
+    def round_intro(self, summary: dict[str, Any]) -> str:
+        """Who challenges the next duel (the table tosses for the first)."""
+        nxt = summary.get("next")
+        if not nxt:
+            return ""
+        if nxt["challenger"] is None:
+            return "toss for who challenges first"
+        return f"{self.names[nxt['challenger']]} challenges"

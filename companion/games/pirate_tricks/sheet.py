@@ -428,6 +428,27 @@ class PirateTricksSheet(Sheet):
         start = loon if index == 0 else rules.top_up(loon)
         return _Round(self.players, self.names, self.catalog, index + 1, start, drawn).check(facts)
 
+    def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
+        """The steps of round ``index`` saved so far: the score cards (real cards of this
+        game, not drawn before, two different recruitment cards) and the bids (somebody
+        took the free row)."""
+        limit = self.options["rounds"]
+        if index >= limit:
+            raise SheetError(f"This game has only {limit} rounds.", round=index + 1)
+        loon, drawn, _ = self._walk(before)
+        start = loon if index == 0 else rules.top_up(loon)
+        check = _Round(self.players, self.names, self.catalog, index + 1, start, drawn)
+        if "treasure" in values:
+            recruit = values["recruitment"]
+            if recruit[0] == recruit[1]:
+                check.fail("the two recruitment cards must be different.", field="recruitment-1")
+            for i, card_id in enumerate(recruit):
+                check.card(card_id, "recruitment", field_key("recruitment", i))
+            check.card(values["treasure"], "treasure", "treasure")
+            check.card(values["capture"], "capture", "capture")
+        if "bid" in values and not any(bid == 0 for bid in values["bid"]):
+            check.fail("the last row is taken free, so somebody's bid is 0.", field="bid-0")
+
     def summary(self, rows: list) -> dict[str, Any]:
         """Every round's ledger, the loon after each, the next round's starting loon and
         the cards already drawn, the winners; ``cards`` (the catalog by id) and

@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from ..errors import IllegalAction
-from ..spec import Field, Option, Spec
+from ..spec import Field, Option, Spec, Step
 from . import rules
 
 MAX_RECRUITMENT = 200
@@ -164,5 +164,13 @@ SPEC = Spec(
                 "crew: how many such cards the player took."
             ),
         ),
+    ),
+    # A round as the table plays it: the score cards turned up, rows taken with bids,
+    # recruitment, then tricks and captures; the last step adds the round, settled.
+    sheet_steps=(
+        Step("cards", "score cards", ("recruitment", "treasure", "capture")),
+        Step("rows", "rows and bids", ("bid", "row_loon")),
+        Step("recruitment", "recruitment", ("crew",)),
+        Step("tricks", "tricks and captures", ("prediction", "tricks", "count")),
     ),
 )

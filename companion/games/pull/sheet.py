@@ -38,6 +38,7 @@ from .spec import SPEC
 
 ROUNDS = rules.ROUNDS_PER_HAND
 MAX_FOULS = 2 * ROUNDS
+NOBODY = "nobody"  # a step form's taker of a target nobody took
 
 
 class PullSheet(Sheet):
@@ -297,6 +298,36 @@ class PullSheet(Sheet):
                 values["target"][r][slot] = card
                 values["taker"][r][slot] = s
         return values
+
+    # -- step by step: round by round, each target taken by a side or by nobody ---------
+
+    def step_boxes(self, step: Any, form: Any) -> dict[str, str]:
+        """A round step's boxes, every target nobody took left out (a hand's facts list
+        only the targets taken)."""
+        found = super().step_boxes(step, form)
+        for key, text in list(found.items()):
+            if key.startswith("taker-") and text == NOBODY:
+                found.pop(key)
+                found.pop("target-" + key.split("-", 1)[1], None)
+        return found
+
+    def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
+        """The targets of the rounds entered so far: each taken by a side, none twice, at
+        most two a round (the hand's own rules, on the part entered)."""
+        if not any(t is not None for pair in values.get("target") or [] for t in pair):
+            if before and self._ended(before):
+                raise SheetError(
+                    f"Hand {index + 1}: the game already ended after hand {index}.",
+                    round=index + 1,
+                )
+            return
+        count = len(self.sides())
+        full = {"points": [None] * count, "fouls": [None] * count, **values}
+        self.check_row(index, self.facts_from_values(full), before)
+
+    def round_intro(self, summary: dict[str, Any]) -> str:
+        nxt = summary.get("next")
+        return f"{self.names[nxt['dealer']]} deals" if nxt else ""
 
 
 def _side_hand(side: dict, table: dict) -> tuple[int, int, int]:

@@ -8,7 +8,7 @@ the result again gives the same result, so stored options stay as they are.
 
 from __future__ import annotations
 
-from ..spec import SCORE, Field, Option, Spec
+from ..spec import SCORE, Field, Option, Spec, Step
 from . import rules
 
 TARGET_CHOICES = "every target card, named by suit and left value"
@@ -157,5 +157,11 @@ SPEC = Spec(
             optional=True,
             help="The side that took that target.",
         ),
+    ),
+    # The hand as the table plays it: round by round, each of the two targets taken by a
+    # side or by nobody; the hand closes after its last round.
+    sheet_steps=tuple(
+        Step(f"round-{r + 1}", f"round {r + 1} targets", (f"target-{r}", f"taker-{r}"))
+        for r in range(rules.ROUNDS_PER_HAND)
     ),
 )

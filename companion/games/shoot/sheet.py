@@ -157,3 +157,29 @@ class ShootSheet(Sheet):
 
     def values_of(self, facts: Any) -> dict[str, Any]:
         return {field: list(facts[field]) for field, _ in FIELDS}
+
+    # -- step by step: bids when they are shouted, then tricks ----------------------------
+
+    def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
+        """The bids (and tricks, when entered) of deal ``index`` against its hand size,
+        before the deal is complete."""
+        if not 0 <= index < len(self.schedule):
+            raise SheetError(f"This game has only {len(self.schedule)} deals.", round=index + 1)
+        cards = self.schedule[index]
+        for field, label in FIELDS:
+            for seat, value in enumerate(values.get(field) or []):
+                if value > cards:
+                    raise SheetError(
+                        f"Deal {index + 1}: {self.names[seat]}'s {label} must be from 0 to "
+                        f"{cards} (each hand has {cards} card{'s' if cards != 1 else ''}).",
+                        round=index + 1,
+                        player=seat,
+                        field=field_key(field, seat),
+                    )
+
+    def round_intro(self, summary: dict[str, Any]) -> str:
+        nxt = summary.get("next")
+        if not nxt:
+            return ""
+        cards = nxt["cards"]
+        return f"{self.names[nxt['dealer']]} deals, {cards} card{'s' if cards != 1 else ''} each"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..spec import SCORE, Field, Option, Spec
+from ..spec import SCORE, Field, Option, Spec, Step
 from . import rules
 
 TEN_DOWN = rules.default_schedule()
@@ -93,5 +93,9 @@ SPEC = Spec(
             high=rules.max_hand(2),
             help="The tricks each player took; they add up to the hand size.",
         ),
+    ),
+    sheet_steps=(
+        Step("bids", "bids", ("bids",)),
+        Step("tricks", "tricks", ("tricks",)),
     ),
 )

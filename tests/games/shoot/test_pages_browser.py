@@ -31,6 +31,8 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
     for deal, (bids, tricks) in enumerate(
         [([2, 2, 2, 2, 2], [2, 2, 2, 2, 2]), ([1, 3, 0, 2, 2], [1, 4, 0, 2, 2])]
     ):
+        # The whole deal at once (the step-by-step entry is in test_steps_browser.py).
+        page.locator("details.whole-round > summary").click()
         for seat in range(5):
             page.fill(f"#bids-{seat}", str(bids[seat]))
             page.fill(f"#tricks-{seat}", str(tricks[seat]))
@@ -38,6 +40,7 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
         assert f"Deal {deal + 1} added." in page.inner_text(".flashes")
     check(page, "shoot-sheet")
     # A deal whose tricks do not add up: refused, explained, the entries kept.
+    page.locator("details.whole-round > summary").click()
     for seat in range(5):
         page.fill(f"#bids-{seat}", "1")
         page.fill(f"#tricks-{seat}", "1")
