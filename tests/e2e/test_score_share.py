@@ -66,7 +66,8 @@ def test_a_second_phone_watches_the_totals_change_live(make_app, browser, scheme
         keeper.check("input[name=challenger][value='0']")
         keeper.check("input[name=shot][value='1']")
         keeper.get_by_role("button", name="Add duel 1").click()
-        assert "Duel 1 added." in keeper.inner_text("main")
+        # The form is sent with fetch (an entry is kept until saved): wait for the answer.
+        wait_until(keeper, "document.querySelector('main').innerText.includes('Duel 1 added.')")
         wait_until(
             watcher,
             "document.querySelector('.watch-total[data-side=\"1\"]').textContent === '1'",

@@ -135,7 +135,7 @@ def test_the_host_role_moves_to_another_device(browser, server):
 
 def test_a_freed_seat_keeps_the_board_on_the_host_screen(browser, server):
     host, code, ann, bob = seated(browser, server)
-    wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+    wait_until(host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)")
     free = host.get_by_role("button", name="Free seat 2 (Bob)")
     free.click()
     free.click()

@@ -108,7 +108,9 @@ def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(make_app, bro
             phone.locator("#join-form button[type=submit]").click()
             phone.locator("#play").wait_for(state="visible")
             phones.append(phone)
-        wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+        wait_until(
+            host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)"
+        )
 
         rng = random.Random(4)
         moves, made = 11, 0

@@ -85,7 +85,7 @@ def test_a_pull_table_with_a_house_value_and_fixed_hands_played_by_buttons(serve
     host.wait_for_url("**/t/*")
     code = host.locator("#host").get_attribute("data-code")
     phones = join_phones(browser, server, code, 2, errors)
-    wait_until(host, "document.getElementById('status').textContent.includes('to play')")
+    wait_until(host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)")
     moves = 5
     play_by_buttons(host, phones, moves, random.Random(4))
     for screen in [host, *phones]:  # the table's values, and which ones are house values
