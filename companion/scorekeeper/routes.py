@@ -48,7 +48,7 @@ from ..database import locked
 from ..extensions import db
 from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
-from ..games.spec import form_values, read_fields
+from ..games.spec import form_values
 from ..models import ScoreChange, ScoreEntry, ScoreSheet, utcnow
 from .forms import (
     ChangeForm,

@@ -5,43 +5,16 @@ explained next to its box. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from ...browser import PHONE
+from ...web.phone import check, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda message: (
-            page.console_errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    yield page
-    context.close()
-
-
-def check(page, name: str) -> None:
-    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    faults = [
-        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
-    ]
-    assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+# The shared fixture: a phone-sized page that records console errors.
+page = phone_page
 
 
 def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
@@ -54,12 +27,12 @@ def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
     page.check("input[name=challenger][value='0']")
     page.check("input[name=shot][value='1']")
     page.get_by_role("button", name="Add duel 1").click()
-    assert "Duel 1 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Duel 1 added.")
     assert "Bartholomew-Longname challenges" in page.inner_text("#status")
     assert page.is_checked("input[name=challenger][value='1']")
     page.check("input[name=shot][value='none']")
     page.get_by_role("button", name="Add duel 2").click()
-    assert "Ann challenges" in page.inner_text("#status")
+    shown(page, "#status", "Ann challenges")
     check(page, "cts-sheet")
     # Bartholomew challenged duel 2: challenging duel 3 too is refused next to the box.
     page.check("input[name=challenger][value='1']")
@@ -67,5 +40,7 @@ def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
     page.get_by_role("button", name="Add duel 3").click()
     assert "so Ann challenges this one" in page.inner_text("#challenger-error")
     check(page, "cts-refused")
-    page.get_by_role("button", name="Undo last duel").click()
-    assert "Duel 2 removed." in page.inner_text(".flashes")
+    page.locator("summary", has_text="Undo: duel 2 added").click()
+    page.get_by_role("button", name="Yes, undo it").click()
+    shown(page, ".flashes", "Undone: duel 2 added.")
+    assert "Next: duel 2 · Bartholomew-Longname challenges." in page.inner_text("#status")

@@ -7,46 +7,20 @@ screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page."""
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
 
 from ...browser import PHONE, Server, wait_until
 from ...e2e.test_table_play import my_turn, ui_move, watch
+from ...web.phone import check, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda message: (
-            page.console_errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    yield page
-    context.close()
-
-
-def check(page, name: str) -> None:
-    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    # A refused form answers 422/409 on purpose; anything else (a CSP block) is a fault.
-    faults = [
-        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
-    ]
-    assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+# The shared fixture: a phone-sized page that records console errors.
+page = phone_page
 
 
 def choose(page, cards: tuple[str, str, str, str]) -> None:
@@ -82,7 +56,7 @@ def test_a_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
     assert page.inner_text("[data-tricks-sum]") == "Tricks entered: 10 of 10"
     check(page, "pirate-players")
     page.get_by_role("button", name="Add round 1").click()
-    assert "Round 1 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Round 1 added.")
     assert "Next: round 2 of 3." in page.inner_text("#status")
     # Round 2: a bid Ann cannot pay is refused next to her box, the entries kept.
     choose(page, ("gang_of_two", "beringa_backing", "bountiful_booty", "crimson_haul"))
@@ -98,7 +72,7 @@ def test_a_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
     check(page, "pirate-refused")
     page.fill("#bid-0", "1")
     page.get_by_role("button", name="Add round 2").click()
-    assert "Round 2 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Round 2 added.")
     assert "Next: round 3 of 3." in page.inner_text("#status")
     check(page, "pirate-sheet")
     page.get_by_role("link", name="Edit round 1").click()

@@ -14,13 +14,13 @@ import pytest
 from ...browser import PHONE, wait_until
 from ...e2e import test_table_play as play
 from ...e2e.test_table_play import join_phones, play_by_buttons, watch
-from ...web import test_score_browser as score
-from ...web.test_score_browser import check
+from ...web.phone import check, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 # The shared fixtures: a phone-sized page that records console errors, a live server.
-page = score.page
+page = phone_page
 server = play.server
 
 
@@ -39,7 +39,7 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
     page.fill("#points-1", "20")
     page.fill("#fouls-1", "1")
     page.get_by_role("button", name="Add hand 1").click()
-    assert "Hand 1 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Hand 1 added.")
     page.locator("details.targets-taken summary").click()
     page.select_option("#target-0-0", "trap-T2")
     page.select_option("#target-0-1", "trap-T3")
@@ -49,7 +49,7 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
     assert page.input_value("#target-0-1") == "trap-T3"  # the entries kept
     page.select_option("#taker-0-1", "1")
     page.get_by_role("button", name="Add hand 2").click()
-    assert "Hand 2 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Hand 2 added.")
     # Bo & Dee took a Double: 9 + 15 points.
     assert "24 pts, 1 double" in page.inner_text("main")
     check(page, "pull-sheet")

@@ -5,44 +5,17 @@ fits a 390 px screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from ...browser import PHONE, Server, wait_until
+from ...web.phone import check, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda message: (
-            page.console_errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    yield page
-    context.close()
-
-
-def check(page, name: str) -> None:
-    """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    # A refused form answers 422/409 on purpose; anything else (a CSP block) is a fault.
-    faults = [
-        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
-    ]
-    assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+# The shared fixture: a phone-sized page that records console errors.
+page = phone_page
 
 
 def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
@@ -62,7 +35,7 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
             page.fill(f"#bids-{seat}", str(bids[seat]))
             page.fill(f"#tricks-{seat}", str(tricks[seat]))
         page.get_by_role("button", name=f"Add deal {deal + 1}").click()
-        assert f"Deal {deal + 1} added." in page.inner_text(".flashes")
+        shown(page, ".flashes", f"Deal {deal + 1} added.")
     check(page, "shoot-sheet")
     # A deal whose tricks do not add up: refused, explained, the entries kept.
     for seat in range(5):
@@ -83,8 +56,12 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
     assert page.input_value("#tricks-1") == "4"
     check(page, "shoot-edit")
     page.get_by_role("link", name="Cancel").click()
-    page.get_by_role("button", name="Undo last deal").click()
-    assert "Deal 2 removed." in page.inner_text(".flashes")
+    # Undo names the last change and asks before it reverts it.
+    page.locator("summary", has_text="Undo: deal 2 added").click()
+    assert page.get_by_role("button", name="Yes, undo it").is_visible()
+    check(page, "shoot-undo")
+    page.get_by_role("button", name="Yes, undo it").click()
+    shown(page, ".flashes", "Undone: deal 2 added.")
     assert "Next: deal 2 of 10" in page.inner_text("#status")
 
 
