@@ -72,8 +72,13 @@ def test_both_partners_phones_name_both_winners(server, browser):
             assert NAMES[partner] in line, line
         final = phone.locator("#board .final-scores tbody tr")
         assert final.count() == 4
-        cells = {final.nth(i).locator("th").text_content().split(" (")[0].strip(): final.nth(i)
-                 .locator("td").last.text_content().strip() for i in range(4)}
+        cells = {
+            final.nth(i).locator("th").text_content().split(" (")[0].strip(): final.nth(i)
+            .locator("td")
+            .last.text_content()
+            .strip()
+            for i in range(4)
+        }
         assert cells["Ada"] == cells["Cy"] == str(view["scores"][0]), cells
         assert cells["Bo"] == cells["Di"] == str(view["scores"][1]), cells
         context.close()
