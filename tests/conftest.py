@@ -89,6 +89,16 @@ def client(app):
 
 
 @pytest.fixture
+def high_card():
+    """The test-only fifth game (``tests/fifth_game.py``) registered for one test."""
+    from . import fifth_game
+
+    game = fifth_game.install()
+    yield game
+    fifth_game.uninstall()
+
+
+@pytest.fixture
 def runner(app):
     return app.test_cli_runner()
 

@@ -35,21 +35,9 @@ SCORE_GAMES = {"shoot", "call_the_shot", "pull", "pirate_tricks", SLUG, fifth_ga
 
 
 @pytest.fixture
-def high_card():
-    game = fifth_game.install()
-    yield game
-    fifth_game.uninstall()
-
-
-@pytest.fixture
 def app(make_app, high_card):
     """The app with CSRF off for the form tests (the CSRF test turns it back on)."""
     return make_app(WTF_CSRF_ENABLED=False)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def start(client, names: list[str]) -> str:
