@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-from pathlib import Path
 
 from werkzeug.serving import make_server
 
@@ -93,19 +92,3 @@ def wait_until(page, expression: str, timeout: float = 20.0, describe=None) -> N
         page.wait_for_timeout(100)
     detail = f" ({describe(page)})" if describe else ""
     raise AssertionError(f"still false after {timeout} s: {expression}{detail}")
-
-
-def check_page(page, name: str) -> None:
-    """The page fits the phone and nothing was blocked by the CSP (errors on the console,
-    collected by the ``phone_page`` fixture); ``SCORE_SCREENSHOTS=<dir>`` keeps a PNG."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    # A refused form answers 422/409 on purpose; anything else (a CSP block) is a fault.
-    faults = [
-        e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
-    ]
-    assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)

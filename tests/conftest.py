@@ -89,6 +89,16 @@ def client(app):
 
 
 @pytest.fixture
+def high_card():
+    """The test-only fifth game (``tests/fifth_game.py``) registered for one test."""
+    from . import fifth_game
+
+    game = fifth_game.install()
+    yield game
+    fifth_game.uninstall()
+
+
+@pytest.fixture
 def runner(app):
     return app.test_cli_runner()
 
@@ -158,25 +168,6 @@ def browser(chromium):
         browser = launch(playwright, chromium)
         yield browser
         browser.close()
-
-
-@pytest.fixture
-def phone_page(browser):
-    """A 390x844 page (service workers blocked) that collects its console errors in
-    ``page.console_errors`` for :func:`tests.browser.check_page`."""
-    from .browser import PHONE
-
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.console_errors = []
-    page.on(
-        "console",
-        lambda message: (
-            page.console_errors.append(message.text) if message.type == "error" else None
-        ),
-    )
-    yield page
-    context.close()
 
 
 @pytest.fixture

@@ -92,15 +92,6 @@ def input_value(html: str, name: str) -> str:
     return unescape(value.group(1)) if value else ""
 
 
-def versions_of(html: str) -> list[str]:
-    """The hidden version fields of a page, in order."""
-    import re
-
-    return re.findall(r'name="version"[^>]*value="([^"]*)"', html) or re.findall(
-        r'value="([^"]*)"[^>]*name="version"', html
-    )
-
-
 def messages(html: str) -> list[str]:
     """Every message shown next to a field or at the top of a form."""
     import re
@@ -138,3 +129,25 @@ def delete_round(client, code: str, number: int):
         f"/score/{code}/rounds/{number}/delete",
         data={"position": str(number - 1), "version": input_value(confirm, "version")},
     )
+
+
+def change_offered(html: str, code: str, verb: str = "Undo") -> tuple[str, str] | None:
+    """(name, change number) of a sheet page's Undo or Redo step, or None without one."""
+    import re
+    from html import unescape
+
+    label = re.search(rf"<summary>{verb}: ([^<]+)</summary>", html)
+    form = re.search(
+        rf'action="/score/{code}/{verb.lower()}"[^>]*>.*?name="change" value="(\d+)"', html, re.S
+    )
+    if label is None:
+        assert form is None
+        return None
+    return unescape(label.group(1)), form.group(1)
+
+
+def press_change(client, code: str, verb: str = "Undo"):
+    """Open the sheet and confirm its Undo (or Redo) step, as a phone would."""
+    offered = change_offered(client.get(f"/score/{code}").get_data(as_text=True), code, verb)
+    assert offered, f"no {verb} step on the sheet"
+    return client.post(f"/score/{code}/{verb.lower()}", data={"change": offered[1]})

@@ -18,20 +18,8 @@ SLUG = fifth_game.SLUG
 
 
 @pytest.fixture
-def high_card():
-    game = fifth_game.install()
-    yield game
-    fifth_game.uninstall()
-
-
-@pytest.fixture
 def app(make_app, high_card):
     return make_app(WTF_CSRF_ENABLED=False)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def text_of(response) -> str:

@@ -1,91 +1,203 @@
-"""Score mode pages: sheets for Shoot!, Call the Shot and PULL! kept from the facts entered.
+"""Score mode, the pages every game shares: the index and the home page's links, starting a
+sheet (bad and hostile names, only as many name boxes as the game seats), 404s, opening a
+sheet by its code, the recent sheets of this phone, CSRF, and one sheet on PostgreSQL.
 
-Every figure a page shows is cross-checked against the game's pure sheet module; refused
-input must show a message next to the form and store nothing.
+The sheets here are the test-only fifth game's ("High card", ``tests/fifth_game.py``): the
+generic layer must carry a game it has never seen. Each game's own pages are tested in
+``tests/games/<slug>/test_pages.py``.
 """
 
 from __future__ import annotations
 
 import re
-from html import unescape
+
+import pytest
 
 from companion.extensions import db
 from companion.models import ScoreSheet
 
-# What a browser sends for the options left as they are on the new-sheet form.
-FORM_DEFAULTS = {
-    "shoot": {"schedule": "down", "dealer": "0"},
-    "call_the_shot": {"shots_to_lose": "3"},
-    "pirate_tricks": {"rounds": "3"},
-}
+from .. import fifth_game
+from .pages import (
+    change_offered,
+    delete_round,
+    input_value,
+    messages,
+    new_sheet,
+    press_change,
+    stored_sheet,
+    visible_text,
+)
+
+SLUG = fifth_game.SLUG
+# The options as a browser sends them; the target is high, so no sheet here ends.
+OPTIONS = {"opt_cards": "3", "opt_target": "99"}
+SCORE_GAMES = {"shoot", "call_the_shot", "pull", "pirate_tricks", SLUG, fifth_game.LEAD_SPEC.slug}
 
 
-def new_sheet(client, game: str, names: list[str], **fields) -> str:
-    """Start a sheet through the form; return its code."""
-    data = {f"players-{i}": name for i, name in enumerate(names)}
-    data.update(FORM_DEFAULTS[game])
-    data.update({key: str(value) for key, value in fields.items()})
-    response = client.post(f"/score/new/{game}", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    location = response.headers["Location"]
-    assert location.startswith("/score/")
-    return location.rsplit("/", 1)[1]
+@pytest.fixture
+def app(make_app, high_card):
+    """The app with CSRF off for the form tests (the CSRF test turns it back on)."""
+    return make_app(WTF_CSRF_ENABLED=False)
 
 
-def stored(app, code: str) -> tuple[list[str], dict, list[dict]]:
-    """(players, options, facts of each round) as stored in the database."""
+def start(client, names: list[str]) -> str:
+    return new_sheet(client, SLUG, names, OPTIONS)
+
+
+def hand(tricks: list[int], position: int) -> dict[str, str]:
+    return {f"tricks-{i}": str(n) for i, n in enumerate(tricks)} | {"position": str(position)}
+
+
+def add(client, code: str, data: dict[str, str]):
+    return client.post(f"/score/{code}/rounds", data=data)
+
+
+def sheet_count(app) -> int:
     with app.app_context():
-        sheet = db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == code))
-        return list(sheet.players), dict(sheet.options), [e.facts for e in sheet.entries]
+        return db.session.scalar(db.select(db.func.count(ScoreSheet.id)))
 
 
-def versions(html: str) -> list[str]:
-    """The hidden version fields of a page, in order."""
-    return re.findall(r'name="version"[^>]*value="([^"]*)"', html) or re.findall(
-        r'value="([^"]*)"[^>]*name="version"', html
+# -- choosing a game, starting a sheet ------------------------------------------------------
+
+
+def test_index_offers_every_game_with_a_score_mode(client):
+    html = client.get("/score").get_data(as_text=True)
+    assert set(re.findall(r'href="/score/new/([^"]+)"', html)) == SCORE_GAMES
+    assert client.get("/score/new/nonsense").status_code == 404
+
+
+def test_home_links_score_mode_of_each_game(client):
+    html = client.get("/").get_data(as_text=True)
+    links = set(re.findall(r'href="(/score/new/[^"]+)"', html))
+    assert links == {f"/score/new/{slug}" for slug in SCORE_GAMES}
+    for link in links:
+        assert client.get(link).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["Ann"], "at least 2 player names"),
+        (["Ann", "  "], "at least 2 player names"),
+        (["Ann", "ann"], "Two players are called ann"),
+        (["Ann", "x" * 25], "at most 24 characters"),
+    ],
+)
+def test_bad_player_names_refused(app, client, names, message):
+    data = {f"players-{i}": name for i, name in enumerate(names)} | OPTIONS
+    response = client.post(f"/score/new/{SLUG}", data=data)
+    assert response.status_code == 422
+    assert any(message in m for m in messages(response.get_data(as_text=True)))
+    assert sheet_count(app) == 0
+
+
+def test_only_as_many_name_boxes_as_the_game_has_players(app, client):
+    # High card seats at most 4: four name boxes; a fifth name posted by hand is not read.
+    form = client.get(f"/score/new/{SLUG}").get_data(as_text=True)
+    assert 'name="players-3"' in form and 'name="players-4"' not in form
+    code = start(client, ["A", "B", "C", "D", "E"])
+    assert stored_sheet(app, code)[0] == ["A", "B", "C", "D"]
+
+
+def test_hostile_name_is_shown_as_text_everywhere(client):
+    evil = '<script>alert(1)</script>"'[:24]
+    code = start(client, [evil, "Bo"])
+    assert add(client, code, hand([2, 1], 0)).status_code == 302
+    refused = add(client, code, hand(["x", 3], 1))  # the message names the player
+    assert refused.status_code == 422
+    pages = [
+        client.get(f"/score/{code}"),
+        client.get("/score"),
+        client.get(f"/score/{code}/rounds/1/edit"),
+        client.get(f"/score/{code}/rounds/1/delete"),
+        refused,
+    ]
+    for response in pages:
+        html = response.get_data(as_text=True)
+        assert "<script>alert" not in html
+        assert "&lt;script&gt;alert(1)" in html
+
+
+def test_unknown_sheet_and_round_are_404(client):
+    assert client.get("/score/NOSUCH").status_code == 404
+    assert client.post("/score/NOSUCH/rounds", data={}).status_code == 404
+    assert client.post("/score/NOSUCH/undo", data={"change": "1"}).status_code == 404
+    assert client.post("/score/NOSUCH/redo", data={"change": "1"}).status_code == 404
+    code = start(client, ["Ann", "Bo"])
+    assert client.get(f"/score/{code}/rounds/1/edit").status_code == 404
+    assert client.get(f"/score/{code}/rounds/0/delete").status_code == 404
+    assert client.get(f"/score/{code.lower()}").status_code == 200
+
+
+def test_open_by_code_and_recent_sheets(client):
+    code = start(client, ["Ann", "Bo"])
+    response = client.get("/score", query_string={"code": f" {code.lower()} "})
+    assert response.status_code == 302 and response.headers["Location"] == f"/score/{code}"
+    missing = client.get("/score", query_string={"code": "ZZZZZZ"})
+    assert missing.status_code == 404
+    assert "There is no score sheet with that code." in messages(missing.get_data(as_text=True))
+    listing = visible_text(client.get("/score").get_data(as_text=True))
+    word = fifth_game.GAME.spec.round_word
+    assert f"High card {code} Ann, Bo 0 {word}s" in listing
+
+
+def test_recent_sheets_are_only_this_phones(app, client):
+    code = start(client, ["Ann", "Bo"])
+    stranger = app.test_client()
+    assert code not in stranger.get("/score").get_data(as_text=True)
+    stranger.get(f"/score/{code}")  # opening a sheet by its code keeps it in the list
+    assert code in stranger.get("/score").get_data(as_text=True)
+
+
+# -- CSRF -----------------------------------------------------------------------------------
+
+
+def test_posts_without_a_csrf_token_are_refused(make_app, high_card):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    names = {"players-0": "A", "players-1": "B"} | OPTIONS
+    response = client.post(f"/score/new/{SLUG}", data=names)
+    assert response.status_code == 400
+    assert sheet_count(app) == 0
+    # With the token from the form it works.
+    form = client.get(f"/score/new/{SLUG}").get_data(as_text=True)
+    token = {"csrf_token": input_value(form, "csrf_token")}
+    response = client.post(f"/score/new/{SLUG}", data=names | token)
+    assert response.status_code == 302
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    assert add(client, code, hand([2, 1], 0)).status_code == 400
+    assert stored_sheet(app, code)[2] == []
+    sheet_html = client.get(f"/score/{code}").get_data(as_text=True)
+    token = {"csrf_token": input_value(sheet_html, "csrf_token")}
+    assert add(client, code, hand([2, 1], 0) | token).status_code == 302
+    # The undo form needs the token too.
+    change = change_offered(client.get(f"/score/{code}").get_data(as_text=True), code)[1]
+    assert client.post(f"/score/{code}/undo", data={"change": change}).status_code == 400
+    assert stored_sheet(app, code)[2] == [{"tricks": [2, 1]}]
+    answer = client.post(f"/score/{code}/undo", data={"change": change} | token)
+    assert answer.status_code == 302
+    assert stored_sheet(app, code)[2] == []
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------
+
+
+def test_a_sheet_on_postgresql(make_app, postgres_url, high_card):
+    """The same pages on PostgreSQL (row locks, JSON facts updated in place)."""
+    from companion.config import normalise_database_url
+
+    app = make_app(
+        SQLALCHEMY_DATABASE_URI=normalise_database_url(postgres_url), WTF_CSRF_ENABLED=False
     )
-
-
-def hidden(html: str, name: str) -> str:
-    match = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
-    assert match, name
-    value = re.search(r'value="([^"]*)"', match.group(0))
-    return unescape(value.group(1)) if value else ""
-
-
-def errors(html: str) -> list[str]:
-    """Every message shown next to a field or at the top of a form."""
-    found = re.findall(r'<p class="field-error"[^>]*>(.*?)</p>', html, re.S)
-    block = re.search(r'<div class="form-errors"[^>]*>(.*?)</div>', html, re.S)
-    if block:
-        found += re.findall(r"<p>(.*?)</p>", block.group(1), re.S)
-    return [unescape(" ".join(message.split())) for message in found]
-
-
-def field_error(html: str, field_id: str) -> str | None:
-    match = re.search(rf'<p class="field-error" id="{re.escape(field_id)}-error">(.*?)</p>', html)
-    return unescape(match.group(1)) if match else None
-
-
-def text(html: str) -> str:
-    """Visible text of a page, whitespace collapsed (tags dropped, entities decoded)."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
-    return unescape(" ".join(re.sub(r"<[^>]+>", " ", html).split()))
-
-
-# -- Pirate Tricks --------------------------------------------------------------------------
-
-PIRATE_NAMES = ["Ann", "Bo", "Cy"]
-PIRATE_CARDS = {
-    "recruitment_1": "gang_of_three",
-    "recruitment_2": "partners_in_crime",
-    "treasure": "rich_rewards",
-    "capture": "mustel_bounty",
-}
-
-
-FIRST_ROUND = [
-    {"bid": 3, "recruitment": 2, "tricks": 4, "counts": [2]},
-    {"bid": 0, "row": True, "tricks": 3, "counts": [0]},  # took the row with 2 loon on it
-    {"bid": 1, "recruitment": 5, "tricks": 3, "counts": [1]},
-]
+    client = app.test_client()
+    code = start(client, ["Ann", "Bo", "Cy"])
+    for position, tricks in enumerate(([1, 1, 1], [3, 0, 0], [0, 2, 1])):
+        assert add(client, code, hand(tricks, position)).status_code == 302
+    edit = client.get(f"/score/{code}/rounds/1/edit").get_data(as_text=True)
+    data = hand([0, 3, 0], 0) | {"version": input_value(edit, "version")}
+    assert client.post(f"/score/{code}/rounds/1/edit", data=data).status_code == 302
+    assert delete_round(client, code, 3).status_code == 302
+    assert stored_sheet(app, code)[2] == [{"tricks": [0, 3, 0]}, {"tricks": [3, 0, 0]}]
+    assert "Total 3 3 0" in visible_text(client.get(f"/score/{code}").get_data(as_text=True))
+    assert press_change(client, code).status_code == 302  # the deletion undone
+    assert stored_sheet(app, code)[2][2] == {"tricks": [0, 2, 1]}

@@ -19,25 +19,14 @@ from companion.models import ScoreSheet
 from companion.scorekeeper.routes import fingerprint
 
 from .. import fifth_game
+from .pages import change_offered, press_change
 
 SLUG = fifth_game.SLUG
 
 
 @pytest.fixture
-def high_card():
-    game = fifth_game.install()
-    yield game
-    fifth_game.uninstall()
-
-
-@pytest.fixture
 def app(make_app, high_card):
     return make_app(WTF_CSRF_ENABLED=False)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def text_of(response) -> str:
@@ -85,20 +74,7 @@ def delete(client, code, number, before):
 
 def named(client, code, verb) -> tuple[str, str] | None:
     """(label, change number) of the sheet page's Undo or Redo button, or None."""
-    html = client.get(f"/score/{code}").get_data(as_text=True)
-    label = re.search(rf"<summary>{verb}: ([^<]+)</summary>", html)
-    form = re.search(
-        rf'action="/score/{code}/{verb.lower()}"[^>]*>.*?name="change" value="(\d+)"', html, re.S
-    )
-    if label is None:
-        assert form is None
-        return None
-    return unescape(label.group(1)), form.group(1)
-
-
-def press(client, code, verb):
-    label, change = named(client, code, verb)
-    return client.post(f"/score/{code}/{verb.lower()}", data={"change": change})
+    return change_offered(client.get(f"/score/{code}").get_data(as_text=True), code, verb)
 
 
 # -- undo and redo -------------------------------------------------------------------------
@@ -115,7 +91,7 @@ def test_undo_reverts_the_last_change_not_the_last_round(app, client):
     assert named(client, code, "Redo") is None
 
     # Undo puts hand 1 back as it was; hand 3 stays.
-    answer = press(client, code, "Undo")
+    answer = press_change(client, code, "Undo")
     assert answer.status_code == 302
     assert rows(app, code) == [{"tricks": [1, 1, 1]}, {"tricks": [3, 0, 0]}, {"tricks": [0, 3, 0]}]
     page = text_of(client.get(f"/score/{code}"))
@@ -124,14 +100,14 @@ def test_undo_reverts_the_last_change_not_the_last_round(app, client):
     assert named(client, code, "Redo")[0] == "hand 1 corrected"
 
     # Redo applies it again.
-    assert press(client, code, "Redo").status_code == 302
+    assert press_change(client, code, "Redo").status_code == 302
     assert rows(app, code)[0] == {"tricks": [2, 1, 0]}
     assert "Redone: hand 1 corrected." in text_of(client.get(f"/score/{code}"))
     assert named(client, code, "Redo") is None
 
     # Two undos in a row: the correction, then the third hand.
-    assert press(client, code, "Undo").status_code == 302
-    assert press(client, code, "Undo").status_code == 302
+    assert press_change(client, code, "Undo").status_code == 302
+    assert press_change(client, code, "Undo").status_code == 302
     assert rows(app, code) == [{"tricks": [1, 1, 1]}, {"tricks": [3, 0, 0]}]
     assert named(client, code, "Redo")[0] == "hand 3 added"  # the last one undone comes back first
     stale_redo = named(client, code, "Redo")[1]
@@ -158,9 +134,9 @@ def test_undo_of_a_deletion_puts_the_round_back_in_its_place(app, client):
     assert delete(client, code, 2, {"tricks": [2, 1]}).status_code == 302
     assert rows(app, code) == [{"tricks": [3, 0]}, {"tricks": [1, 2]}]
     assert named(client, code, "Undo")[0] == "hand 2 deleted"
-    assert press(client, code, "Undo").status_code == 302
+    assert press_change(client, code, "Undo").status_code == 302
     assert rows(app, code) == [{"tricks": [3, 0]}, {"tricks": [2, 1]}, {"tricks": [1, 2]}]
-    assert press(client, code, "Redo").status_code == 302
+    assert press_change(client, code, "Redo").status_code == 302
     assert rows(app, code) == [{"tricks": [3, 0]}, {"tricks": [1, 2]}]
 
 
@@ -263,7 +239,7 @@ def test_a_sheet_that_does_not_replay_shows_the_repair_page(app, client):
     assert "Hand 2 removed." in page and "needs a repair" not in page
     # Undoing the repair would break the sheet again: refused, named.
     assert named(client, code, "Undo")[0] == "hand 2 removed"
-    answer = press(client, code, "Undo")
+    answer = press_change(client, code, "Undo")
     assert answer.status_code == 409
     assert "“hand 2 removed” can't be undone: The tricks must add up to 3, not 6." in text_of(
         answer

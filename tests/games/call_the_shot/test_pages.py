@@ -16,14 +16,15 @@ from companion.games.call_the_shot.sheet import CallTheShotSheet
 from companion.models import ScoreSheet, Table
 
 from ...web.pages import (
+    change_offered,
     delete_round,
     input_value,
     message_at,
     messages,
     new_sheet,
     page,
+    press_change,
     stored_sheet,
-    versions_of,
     visible_text,
 )
 
@@ -190,12 +191,16 @@ def test_a_delete_in_the_middle_is_refused_an_edit_works_undo_and_stale_forms(ap
     assert stored_sheet(app, code)[2][1] == {"challenger": 1, "shot": 0}
     # A second phone still showing two duels adds its "duel 3": refused.
     assert add(client, code, duel(0, 1, 2)).status_code == 409
-    # Undo takes the last duel off; the same undo again removes nothing.
+    # Undo reverts the last change (the correction); the same undo again changes nothing.
     html = client.get(f"/score/{code}").get_data(as_text=True)
-    undo = {"position": "2", "version": versions_of(html)[-1]}
+    assert change_offered(html, code)[0] == "duel 2 corrected"
+    undo = {"change": change_offered(html, code)[1]}
     assert client.post(f"/score/{code}/undo", data=undo).status_code == 302
-    assert len(stored_sheet(app, code)[2]) == 2
-    assert client.post(f"/score/{code}/undo", data=undo).status_code == 303
+    assert stored_sheet(app, code)[2][1] == {"challenger": 1, "shot": 1}
+    assert client.post(f"/score/{code}/undo", data=undo).status_code == 409
+    assert len(stored_sheet(app, code)[2]) == 3
+    # The next undo takes duel 3 off.
+    assert press_change(client, code).status_code == 302
     assert len(stored_sheet(app, code)[2]) == 2
     # The next challenger follows the duels that are left.
     assert checked(client.get(f"/score/{code}").get_data(as_text=True), "challenger") == ["0"]

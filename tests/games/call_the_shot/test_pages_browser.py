@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from ...browser import check_page as check
+from ...web.phone import check, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def page(phone_page):
-    return phone_page
+# The shared fixture: a phone-sized page that records console errors.
+page = phone_page
 
 
 def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
@@ -27,12 +27,12 @@ def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
     page.check("input[name=challenger][value='0']")
     page.check("input[name=shot][value='1']")
     page.get_by_role("button", name="Add duel 1").click()
-    assert "Duel 1 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Duel 1 added.")
     assert "Bartholomew-Longname challenges" in page.inner_text("#status")
     assert page.is_checked("input[name=challenger][value='1']")
     page.check("input[name=shot][value='none']")
     page.get_by_role("button", name="Add duel 2").click()
-    assert "Ann challenges" in page.inner_text("#status")
+    shown(page, "#status", "Ann challenges")
     check(page, "cts-sheet")
     # Bartholomew challenged duel 2: challenging duel 3 too is refused next to the box.
     page.check("input[name=challenger][value='1']")
@@ -40,5 +40,7 @@ def test_a_call_the_shot_sheet_in_a_phone_browser(base_url, page):
     page.get_by_role("button", name="Add duel 3").click()
     assert "so Ann challenges this one" in page.inner_text("#challenger-error")
     check(page, "cts-refused")
-    page.get_by_role("button", name="Undo last duel").click()
-    assert "Duel 2 removed." in page.inner_text(".flashes")
+    page.locator("summary", has_text="Undo: duel 2 added").click()
+    page.get_by_role("button", name="Yes, undo it").click()
+    shown(page, ".flashes", "Undone: duel 2 added.")
+    assert "Next: duel 2 · Bartholomew-Longname challenges." in page.inner_text("#status")

@@ -12,18 +12,19 @@ import random
 import pytest
 
 from ...browser import PHONE, Server, wait_until
-from ...browser import check_page as check
 from ...e2e.test_table_play import my_turn, ui_move, watch
+from ...web.phone import check, open_whole_round, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def page(phone_page):
-    return phone_page
+# The shared fixture: a phone-sized page that records console errors.
+page = phone_page
 
 
 def choose(page, cards: tuple[str, str, str, str]) -> None:
+    open_whole_round(page)  # the whole round at once (phase by phase: test_steps.py)
     for box, card in zip(
         ("recruitment-0", "recruitment-1", "treasure", "capture"), cards, strict=True
     ):
@@ -56,7 +57,7 @@ def test_a_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
     assert page.inner_text("[data-tricks-sum]") == "Tricks entered: 10 of 10"
     check(page, "pirate-players")
     page.get_by_role("button", name="Add round 1").click()
-    assert "Round 1 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Round 1 added.")
     assert "Next: round 2 of 3." in page.inner_text("#status")
     # Round 2: a bid Ann cannot pay is refused next to her box, the entries kept.
     choose(page, ("gang_of_two", "beringa_backing", "bountiful_booty", "crimson_haul"))
@@ -72,7 +73,7 @@ def test_a_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
     check(page, "pirate-refused")
     page.fill("#bid-0", "1")
     page.get_by_role("button", name="Add round 2").click()
-    assert "Round 2 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Round 2 added.")
     assert "Next: round 3 of 3." in page.inner_text("#status")
     check(page, "pirate-sheet")
     page.get_by_role("link", name="Edit round 1").click()

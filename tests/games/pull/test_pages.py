@@ -23,8 +23,8 @@ from ...web.pages import (
     messages,
     new_sheet,
     page,
+    press_change,
     stored_sheet,
-    versions_of,
     visible_text,
 )
 
@@ -267,9 +267,10 @@ def test_a_fixed_number_of_hands_replaces_the_goal_edit_and_undo(app, client):
     )
     assert response.status_code == 302
     assert "Winner: Bo with 25 points." in sheet_text(client, code)
-    sheet_html = client.get(f"/score/{code}").get_data(as_text=True)
-    undo = {"position": "1", "version": versions_of(sheet_html)[-1]}
-    assert client.post(f"/score/{code}/undo", data=undo).status_code == 302
+    # Undo reverts the last change (the correction), then the hand before it.
+    assert press_change(client, code).status_code == 302
+    assert "Winner: Ann with 40 points." in sheet_text(client, code)
+    assert press_change(client, code).status_code == 302
     assert len(stored_sheet(app, code)[2]) == 1
     assert "Next: hand 2 of 2 · Bo deals." in sheet_text(client, code)
 

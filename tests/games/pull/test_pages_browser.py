@@ -12,20 +12,15 @@ import random
 import pytest
 
 from ...browser import PHONE, wait_until
-from ...browser import check_page as check
 from ...e2e import test_table_play as play
 from ...e2e.test_table_play import join_phones, play_by_buttons, watch
+from ...web.phone import check, open_whole_round, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 # The shared fixtures: a phone-sized page that records console errors, a live server.
-
-
-@pytest.fixture
-def page(phone_page):
-    return phone_page
-
-
+page = phone_page
 server = play.server
 
 
@@ -40,14 +35,14 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
     assert "Two teams: Ann & Cy against Bo & Dee" in page.inner_text(".sheet-about")
     assert "double 9" in page.inner_text("main")
     # The whole hand at once (round by round steps: tests/games/pull/test_steps.py).
-    page.locator("details.whole-round > summary").click()
+    open_whole_round(page)
     page.fill("#points-0", "35")
     page.fill("#fouls-0", "2")
     page.fill("#points-1", "20")
     page.fill("#fouls-1", "1")
     page.get_by_role("button", name="Add hand 1").click()
-    assert "Hand 1 added." in page.inner_text(".flashes")
-    page.locator("details.whole-round > summary").click()
+    shown(page, ".flashes", "Hand 1 added.")
+    open_whole_round(page)
     page.locator("details.targets-taken summary").click()
     page.select_option("#target-0-0", "trap-T2")
     page.select_option("#target-0-1", "trap-T3")
@@ -57,7 +52,7 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
     assert page.input_value("#target-0-1") == "trap-T3"  # the entries kept
     page.select_option("#taker-0-1", "1")
     page.get_by_role("button", name="Add hand 2").click()
-    assert "Hand 2 added." in page.inner_text(".flashes")
+    shown(page, ".flashes", "Hand 2 added.")
     # Bo & Dee took a Double: 9 + 15 points.
     assert "24 pts, 1 double" in page.inner_text("main")
     check(page, "pull-sheet")

@@ -15,14 +15,15 @@ from companion.games.spec import SCORE, check_options
 from companion.models import ScoreSheet, Table
 
 from ...web.pages import (
+    change_offered,
     delete_round,
     input_value,
     message_at,
     messages,
     new_sheet,
     page,
+    press_change,
     stored_sheet,
-    versions_of,
     visible_text,
 )
 
@@ -273,14 +274,23 @@ def test_edit_delete_and_undo(app, client):
     # Deleting the last deal works.
     assert delete_round(client, code, 3).status_code == 302
     assert len(stored_sheet(app, code)[2]) == 2
-    # Undo takes the last deal off; a stale undo form removes nothing.
+    # Undo reverts the last change (the deletion): deal 3 is back; the same undo form
+    # again, now stale, changes nothing.
     sheet_html = client.get(f"/score/{code}").get_data(as_text=True)
-    undo = {"position": "1", "version": versions_of(sheet_html)[-1]}
+    assert change_offered(sheet_html, code)[0] == "deal 3 deleted"
+    undo = {"change": change_offered(sheet_html, code)[1]}
     assert client.post(f"/score/{code}/undo", data=undo).status_code == 302
-    assert stored_sheet(app, code)[2] == [{"bids": [3, 3, 4], "tricks": [3, 3, 4]}]
-    assert client.post(f"/score/{code}/undo", data=undo).status_code == 303
-    assert len(stored_sheet(app, code)[2]) == 1
-    assert "nothing was undone" in client.get(f"/score/{code}").get_data(as_text=True)
+    assert stored_sheet(app, code)[2][2] == {"bids": [1, 1, 1], "tricks": [0, 8, 0]}
+    assert "Undone: deal 3 deleted." in visible_text(
+        client.get(f"/score/{code}").get_data(as_text=True)
+    )
+    stale = client.post(f"/score/{code}/undo", data=undo)
+    assert stale.status_code == 409
+    assert "nothing was undone" in visible_text(stale.get_data(as_text=True))
+    assert len(stored_sheet(app, code)[2]) == 3
+    # The next undo takes the correction of deal 2 back.
+    assert press_change(client, code).status_code == 302
+    assert stored_sheet(app, code)[2][1] == {"bids": [2, 0, 4], "tricks": [5, 0, 4]}
 
 
 def test_an_add_from_a_stale_page_is_refused(app, client):

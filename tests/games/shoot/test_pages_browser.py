@@ -8,14 +8,14 @@ from __future__ import annotations
 import pytest
 
 from ...browser import PHONE, Server, wait_until
-from ...browser import check_page as check
+from ...web.phone import check, open_whole_round, shown
+from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture
-def page(phone_page):
-    return phone_page
+# The shared fixture: a phone-sized page that records console errors.
+page = phone_page
 
 
 def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
@@ -31,16 +31,16 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
     for deal, (bids, tricks) in enumerate(
         [([2, 2, 2, 2, 2], [2, 2, 2, 2, 2]), ([1, 3, 0, 2, 2], [1, 4, 0, 2, 2])]
     ):
-        # The whole deal at once (the step-by-step entry is in test_steps_browser.py).
-        page.locator("details.whole-round > summary").click()
+        # The whole deal at once (the step-by-step entry: test_steps_browser.py).
+        open_whole_round(page)
         for seat in range(5):
             page.fill(f"#bids-{seat}", str(bids[seat]))
             page.fill(f"#tricks-{seat}", str(tricks[seat]))
         page.get_by_role("button", name=f"Add deal {deal + 1}").click()
-        assert f"Deal {deal + 1} added." in page.inner_text(".flashes")
+        shown(page, ".flashes", f"Deal {deal + 1} added.")
     check(page, "shoot-sheet")
     # A deal whose tricks do not add up: refused, explained, the entries kept.
-    page.locator("details.whole-round > summary").click()
+    open_whole_round(page)
     for seat in range(5):
         page.fill(f"#bids-{seat}", "1")
         page.fill(f"#tricks-{seat}", "1")
@@ -59,8 +59,12 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
     assert page.input_value("#tricks-1") == "4"
     check(page, "shoot-edit")
     page.get_by_role("link", name="Cancel").click()
-    page.get_by_role("button", name="Undo last deal").click()
-    assert "Deal 2 removed." in page.inner_text(".flashes")
+    # Undo names the last change and asks before it reverts it.
+    page.locator("summary", has_text="Undo: deal 2 added").click()
+    assert page.get_by_role("button", name="Yes, undo it").is_visible()
+    check(page, "shoot-undo")
+    page.get_by_role("button", name="Yes, undo it").click()
+    shown(page, ".flashes", "Undone: deal 2 added.")
     assert "Next: deal 2 of 10" in page.inner_text("#status")
 
 
