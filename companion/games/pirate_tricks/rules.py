@@ -564,6 +564,24 @@ def recruitment_loon(carddef: dict, hand: list[str]) -> int:
     return recruitment_detail(carddef, hand)["loon"]
 
 
+def deck_matching(card_filter: dict, players: int) -> int:
+    """How many crew cards of the deck for ``players`` meet ``card_filter``."""
+    return sum(matches(card_filter, card) for card in crew_deck(players))
+
+
+def recruitment_most(carddef: dict, players: int) -> int:
+    """An upper bound of what one recruitment card can pay a ten-card hand from the deck
+    for ``players``: each effect counted at its best on its own (a card matching the
+    filter, or a group of ``size`` cards, at most ``HAND`` cards)."""
+    most = 0
+    for effect in carddef["effects"]:
+        if effect["kind"] == "per_card":
+            most += effect["loon"] * min(HAND, deck_matching(effect["filter"], players))
+        elif effect["kind"] == "groups":
+            most += effect["loon"] * (HAND // effect["size"])
+    return most
+
+
 # -- end of round -----------------------------------------------------------------------
 
 
