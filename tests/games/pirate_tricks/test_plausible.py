@@ -178,3 +178,74 @@ def test_the_calculator_is_on_the_form_and_refuses_both_ways(app, client):
         message_at(answer.get_data(as_text=True), "crew-1") or ""
     )
     assert stored_sheet(app, code)[2] == []
+
+
+# -- the group's own catalog on the new-sheet form ----------------------------------------
+
+ALL_CARDS = [c["id"] for deck in rules.DECKS for c in rules.load_catalog()[deck]]
+GOLD_RUSH = (
+    '{"capture": [{"id": "gold_rush", "name": "Gold Rush", "effects": '
+    '[{"kind": "per_captured", "filter": {"suits": "R"}, "loon": 2}]}]}'
+)
+
+
+def test_the_new_sheet_form_shows_the_catalog_with_house_cards_marked(client):
+    html = client.get("/score/new/pirate_tricks").get_data(as_text=True)
+    for card in ALL_CARDS:
+        assert f'id="catalog_keep_{card}"' in html
+    assert 'name="catalog_changes"' in html
+    top_brass = html[html.index('for="catalog_keep_top_brass"') :].split("</label>")[0]
+    mustel = html[html.index('for="catalog_keep_mustel_bounty"') :].split("</label>")[0]
+    assert "house" in top_brass and "house" not in mustel
+
+
+def test_a_group_catalog_change_is_used_by_the_sheet(app, client):
+    kept = [c for c in ALL_CARDS if c != "cursed_cargo"]
+    data = {"players-0": "Ann", "players-1": "Bo", "players-2": "Cy", "opt_rounds": "0"}
+    answer = client.post(
+        "/score/new/pirate_tricks", data=data | {"catalog_keep": kept, "catalog_changes": GOLD_RUSH}
+    )
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    code = answer.headers["Location"].rsplit("/", 1)[1]
+    _, options, _ = stored_sheet(app, code)
+    assert options["catalog"] == {
+        "capture": [
+            {
+                "id": "gold_rush",
+                "name": "Gold Rush",
+                "effects": [{"kind": "per_captured", "filter": {"suits": "R"}, "loon": 2}],
+            }
+        ],
+        "remove": ["cursed_cargo"],
+    }
+    step = client.get(f"/score/{code}").get_data(as_text=True)
+    assert "Gold Rush (your group&#39;s card)" in step or "Gold Rush (your group's card)" in step
+    assert 'value="cursed_cargo"' not in step
+    cards = {"recruitment-0": "gang_of_two", "recruitment-1": "even_keel",
+             "treasure": "rich_rewards", "capture": "gold_rush"}  # fmt: skip
+    players = [dict(f, counts=[c]) for f, c in zip(FIRST_ROUND, (3, 1, 0), strict=True)]
+    assert add(client, code, a_round(0, players, cards=cards)).status_code == 302
+    names, options, rows = stored_sheet(app, code)
+    ledger = keeper(3, options, names).summary(rows)["rows"][0]["players"]
+    assert [p["capture"] for p in ledger] == [6, 2, 0]  # 2 loon a red card taken
+    # The card the group took out is not offered, and is refused if sent.
+    bad = dict(cards, capture="cursed_cargo")
+    answer = add(client, code, a_round(1, players, cards=bad))
+    assert answer.status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"catalog_changes": "{not json"}, "write them as JSON"),
+        ({"catalog_changes": '{"capture": [{"id": "x"}]}'}, "the name must be"),
+        ({"catalog_keep": ALL_CARDS[3:]}, "The recruitment deck needs at least 10 cards"),
+    ],
+)
+def test_a_bad_catalog_is_refused_and_no_sheet_made(app, client, fields, message):
+    data = {"catalog_keep": ALL_CARDS, "catalog_changes": ""} | fields
+    data |= {"opt_rounds": "0", "players-0": "Ann", "players-1": "Bo", "players-2": "Cy"}
+    answer = client.post("/score/new/pirate_tricks", data=data)
+    assert answer.status_code == 422
+    assert message in answer.get_data(as_text=True).replace("&#39;", "'")
+    assert 'name="catalog_changes"' in answer.get_data(as_text=True)
