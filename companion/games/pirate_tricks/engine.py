@@ -110,6 +110,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
@@ -810,6 +811,14 @@ class PirateTricksGame(Game):
     def catalog(self, options: dict | None = None) -> dict:
         """The score cards (seed and house values) for these options."""
         return rules.load_catalog((options or {}).get("catalog") or None)
+
+    def option_from_form(self, name: str, form: Mapping[str, Any]) -> Any:
+        """``catalog`` from ``option_catalog.html``: the cards not ticked ``catalog_keep``
+        (taken out) and the changes written in ``catalog_changes`` (cards to add or
+        replace, as JSON). None when nothing changed or the form did not carry the boxes."""
+        if name != "catalog":
+            return super().option_from_form(name, form)
+        return rules.catalog_from_form(form)
 
     def card_faces(self, options=None) -> dict[str, dict[str, str]]:
         """Every crew card (``"R7"`` -> Red 7, colour R/G/B); score cards are shown by

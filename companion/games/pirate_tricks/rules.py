@@ -315,6 +315,41 @@ def load_catalog(custom: dict | None = None) -> dict:
     return catalog
 
 
+def catalog_from_form(form: Any) -> dict | None:
+    """A group's catalog changes from the new-sheet (or new-table) form: the printed and
+    house cards not ticked in ``catalog_keep`` are taken out, and ``catalog_changes``
+    holds cards to add or replace as JSON (``{"capture": [{"id", "name", "effects"}]}``).
+    None when the form did not carry the boxes or nothing changed; bad data raises
+    :class:`IllegalAction` saying what is wrong (the catalog is checked whole)."""
+    if "catalog_changes" not in form:
+        return None
+    text = str(form.get("catalog_changes") or "").strip()
+    changes: Any = {}
+    if text:
+        try:
+            changes = json.loads(text)
+        except ValueError:
+            raise IllegalAction(
+                'Score-card changes: write them as JSON, e.g. {"capture": [{"id": "my_card", '
+                '"name": "My Card", "effects": [{"kind": "per_trick", "loon": 1}]}]}.'
+            ) from None
+        if not isinstance(changes, dict):
+            raise IllegalAction("Score-card changes: write one object, {...}.")
+    kept = set(form.getlist("catalog_keep") if hasattr(form, "getlist") else [])
+    base = json.loads(_base_catalog_json())
+    removed = [card["id"] for deck in DECKS for card in base[deck] if card["id"] not in kept]
+    if removed:
+        changes = dict(changes)
+        listed = changes.get("remove", [])
+        if not isinstance(listed, list):
+            raise IllegalAction('"remove" must be a list of card ids.')
+        changes["remove"] = [*listed, *(r for r in removed if r not in listed)]
+    if not changes:
+        return None
+    load_catalog(changes)
+    return changes
+
+
 def _check_catalog(catalog: dict) -> None:
     for deck in DECKS:
         if len(catalog[deck]) < MIN_DECK[deck]:
@@ -562,6 +597,24 @@ def recruitment_detail(carddef: dict, hand: list[str]) -> dict:
 def recruitment_loon(carddef: dict, hand: list[str]) -> int:
     """Loon ``hand`` earns from one recruitment card (never negative)."""
     return recruitment_detail(carddef, hand)["loon"]
+
+
+def deck_matching(card_filter: dict, players: int) -> int:
+    """How many crew cards of the deck for ``players`` meet ``card_filter``."""
+    return sum(matches(card_filter, card) for card in crew_deck(players))
+
+
+def recruitment_most(carddef: dict, players: int) -> int:
+    """An upper bound of what one recruitment card can pay a ten-card hand from the deck
+    for ``players``: each effect counted at its best on its own (a card matching the
+    filter, or a group of ``size`` cards, at most ``HAND`` cards)."""
+    most = 0
+    for effect in carddef["effects"]:
+        if effect["kind"] == "per_card":
+            most += effect["loon"] * min(HAND, deck_matching(effect["filter"], players))
+        elif effect["kind"] == "groups":
+            most += effect["loon"] * (HAND // effect["size"])
+    return most
 
 
 # -- end of round -----------------------------------------------------------------------

@@ -42,6 +42,7 @@ field: a sheet field name (``bid``, ``crew``, ``tricks``, ``prediction``, ``row_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..base import Sheet
@@ -154,6 +155,7 @@ class _Round:
                     p,
                     self.count_key(p),
                 )
+        self.check_counts(clean)
         if not any(e["bid"] == 0 for e in clean):
             self.fail("the last row is taken free, so somebody's bid is 0.", field="bid")
         if sum(e["row_loon"] for e in clean) > 2 * self.players:
@@ -176,6 +178,35 @@ class _Round:
             "players": clean,
         }
 
+    def check_counts(self, clean: list[dict]) -> None:
+        """Counts of captured cards within what the deck holds: for each effect that
+        counts cards, no player (and not all players together) took more matching cards
+        than the crew deck for this many players has."""
+        for card in self.end_cards:
+            for j, effect in enumerate(rules.filtered_effects(card)):
+                held = rules.deck_matching(effect["filter"], self.players)
+                what = rules.describe_filter(effect["filter"]).replace("card", "cards", 1)
+                total = 0
+                for p, entry in enumerate(clean):
+                    if "counts" not in entry:
+                        continue
+                    count = entry["counts"][card["id"]][j]
+                    total += count
+                    if count > held:
+                        self.fail(
+                            f"{count} {what} taken, but the deck for {self.players} players "
+                            f"holds only {held}.",
+                            p,
+                            self.count_key(p, card["id"], j),
+                        )
+                    if total > held:
+                        self.fail(
+                            f"the counts of {what} taken add up to {total}, but the deck for "
+                            f"{self.players} players holds only {held}.",
+                            p,
+                            self.count_key(p, card["id"], j),
+                        )
+
     def entry(self, p: int, raw: Any) -> dict:
         if not isinstance(raw, dict):
             self.fail("enter a bid, the tricks taken and the rest.", p)
@@ -195,6 +226,8 @@ class _Round:
         out["row_loon"] = row_loon
         if raw.get("shown") is not None and raw.get("recruitment") is not None:
             self.fail("enter the recruitment loon or the cards shown, not both.", p, "crew")
+        if "recruitment" in raw and raw["recruitment"] is None and raw.get("shown") is None:
+            self.fail("enter the recruitment loon (0 if none), or tick the cards shown.", p, "crew")
         if raw.get("shown") is not None:
             label = "the cards shown"
             out["shown"] = self.crew(raw["shown"], p, "crew", label, limit=rules.HAND)
@@ -202,6 +235,15 @@ class _Round:
             out["recruitment"] = self.whole(
                 raw.get("recruitment", 0), p, "crew", "recruitment", 0, MAX_RECRUITMENT
             )
+            most = sum(rules.recruitment_most(card, self.players) for card in self.recruitment)
+            if out["recruitment"] > most:
+                names = " and ".join(card["name"] for card in self.recruitment)
+                self.fail(
+                    f"recruitment {out['recruitment']} loon, but {names} pay at most {most} "
+                    "for a hand of ten.",
+                    p,
+                    "crew",
+                )
         out["tricks"] = self.whole(raw.get("tricks"), p, "tricks", "tricks", 0, rules.TRICKS)
         if self.predicting:
             if raw.get("prediction") is None:
@@ -246,6 +288,19 @@ class _Round:
                     for j, v in enumerate(values)
                 ]
         return out
+
+
+def _crew_order(card: Any) -> tuple:
+    return rules.sort_key(card) if rules.is_crew(card) else (9, 0)
+
+
+TAG_WORDS = {"seed": "", "house": " (house card)", "group": " (your group's card)"}
+
+
+def _choice_label(card: dict) -> str:
+    """A score card in the round form's choices: its name, marked when the rulebook does
+    not print it (a house card, or the group's own)."""
+    return card["name"] + TAG_WORDS.get(card["tag"], "")
 
 
 def _count_lists(card: dict, entries: list[dict]) -> list[list[int]]:
@@ -398,7 +453,7 @@ class PirateTricksSheet(Sheet):
         deck = DECK_OF_FIELD.get(field.name)
         if deck is None:
             return []
-        return [(card["id"], card["name"]) for card in self.catalog[deck]]
+        return [(card["id"], _choice_label(card)) for card in self.catalog[deck]]
 
     # -- rows ----------------------------------------------------------------------------
 
@@ -480,9 +535,34 @@ class PirateTricksSheet(Sheet):
             next=nxt,
             cards=cards,
             card_boxes=self.card_boxes(),
+            crew_deck=rules.crew_deck(self.players),
         )
 
     # -- the round form ------------------------------------------------------------------
+
+    def read(self, form: Mapping[str, Any], stage: str | None = None) -> Any:
+        """The round form: the typed boxes, and for a player whose recruitment box is
+        empty the crew cards ticked in ``shown-<player>`` (the calculator: the sheet
+        works out the loon from the round's recruitment cards, as the engine does)."""
+        facts = super().read(form, stage)
+        if stage is not None:
+            return facts
+        for p, entry in enumerate(facts["players"]):
+            key = field_key("shown", p)
+            shown = form.getlist(key) if hasattr(form, "getlist") else form.get(key) or []
+            shown = [shown] if isinstance(shown, str) else list(shown)
+            if not shown:
+                continue
+            if entry["recruitment"] is not None:
+                raise SheetError(
+                    f"{self.names[p]}: enter the recruitment loon or tick the cards shown, "
+                    "not both.",
+                    player=p,
+                    field=field_key("crew", p),
+                )
+            del entry["recruitment"]
+            entry["shown"] = sorted(shown, key=_crew_order)
+        return facts
 
     def facts_from_values(self, values: dict[str, Any]) -> dict[str, Any]:
         """The typed boxes -> a round's facts: the prediction only under a prediction card,

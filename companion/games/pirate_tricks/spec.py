@@ -130,7 +130,11 @@ SPEC = Spec(
             repeat=("players",),
             low=0,
             high=MAX_RECRUITMENT,
-            help="The loon the shown crew earned from the two recruitment cards.",
+            optional=True,
+            help=(
+                "The loon the shown crew earned from the two recruitment cards, or leave it "
+                "empty and tick the cards shown: the sheet works it out."
+            ),
         ),
         Field(
             "prediction",

@@ -292,6 +292,52 @@ def game_over(totals: list[int], hands_played: int, options: dict) -> bool:
     return reached and len(winners(totals)) == 1
 
 
+def animal_count(table: dict) -> int:
+    """How many targets of the deck are animals (with a group's changes)."""
+    return sum(1 for data in table.values() if data["animal"])
+
+
+def hand_extremes(table: dict, together: bool = False) -> dict[int, tuple[int, int]]:
+    """What one hand's targets can be worth: fouls -> ``(least, most)`` points.
+
+    A hand throws ``ROUNDS_PER_HAND`` rounds of two targets from the 24 in ``table``. One
+    side (``together`` False) takes in each round nothing, one target (its left value)
+    or both (a Double: both at their double values). All sides ``together`` may also
+    split a round's two targets, each at its left value. A foul count missing from the
+    result cannot happen (more animals than the deck or the hand holds).
+    """
+    key = json.dumps(table, sort_keys=True)
+    return {int(k): tuple(v) for k, v in _extremes(key, together).items()}
+
+
+@lru_cache(maxsize=64)
+def _extremes(key: str, together: bool) -> dict[int, tuple[int, int]]:
+    cards = json.loads(key).values()
+    limit = 2 * ROUNDS_PER_HAND
+    # (cards taken as doubles, cards taken singly, animals) -> (least, most) points
+    best: dict[tuple[int, int, int], tuple[int, int]] = {(0, 0, 0): (0, 0)}
+    for data in cards:
+        animal = int(data["animal"])
+        grown = dict(best)
+        for (d, s, a), (low, high) in best.items():
+            for dd, ds, value in ((1, 0, data["double"]), (0, 1, data["left"])):
+                state = (d + dd, s + ds, a + animal)
+                if state[0] + state[1] > limit:
+                    continue
+                was = grown.get(state)
+                pair = (low + value, high + value)
+                grown[state] = pair if was is None else (min(was[0], pair[0]), max(was[1], pair[1]))
+        best = grown
+    out: dict[int, tuple[int, int]] = {}
+    for (d, s, a), (low, high) in best.items():
+        rounds = d // 2 + ((s + 1) // 2 if together else s)
+        if d % 2 or rounds > ROUNDS_PER_HAND:
+            continue
+        was = out.get(a)
+        out[a] = (low, high) if was is None else (min(was[0], low), max(was[1], high))
+    return out
+
+
 def sides_for(players: int, teams: bool) -> list[list[int]]:
     """The seats of each side: partners across the table in a team game."""
     if teams:

@@ -132,7 +132,60 @@ class PullSheet(Sheet):
                     seen[card] = where
                     per_round[r] += 1
             clean.append({"rounds": [list(taken) for taken in rounds]})
+        self._check_hand(clean, fault)
         return {"sides": clean}
+
+    def _check_hand(self, sides: list[dict], fault) -> None:
+        """Quick entries against what the deck allows in one hand: fouls are animal
+        targets taken, and points can't pass what the targets in play (values in force)
+        can be worth, for each side and for all sides together."""
+        table = rules.target_table(self.options["targets"])
+        names = self.side_names()
+        animals = min(rules.animal_count(table), 2 * ROUNDS)
+        alone, together = rules.hand_extremes(table), rules.hand_extremes(table, together=True)
+        figures = [_side_hand(side, table)[:2] for side in sides]
+        for s, side in enumerate(sides):
+            if "points" not in side:
+                continue
+            points, fouls = figures[s]
+            if fouls not in alone:
+                raise fault(
+                    f"{names[s]}: {fouls} fouls, but only {animals} animal targets can be "
+                    "taken in a hand.",
+                    s,
+                    f"fouls-{s}",
+                )
+            low, high = alone[fouls]
+            if not low <= points <= high:
+                raise fault(
+                    f"{names[s]}: {points} points can't be taken in one hand with {fouls} "
+                    f"foul{'s' if fouls != 1 else ''}; the targets allow {low} to {high}.",
+                    s,
+                    f"points-{s}",
+                )
+        quick = [s for s, side in enumerate(sides) if "points" in side]
+        if not quick:
+            return
+        fouls = sum(f for _, f in figures)
+        if fouls not in together:
+            s = max(reversed(quick), key=lambda s: figures[s][1])
+            raise fault(
+                f"the fouls add up to {fouls}, but only {animals} animal targets can be "
+                "taken in a hand.",
+                s,
+                f"fouls-{s}",
+            )
+        points = sum(p for p, _ in figures)
+        low, high = together[fouls]
+        if not low <= points <= high:
+            s = (max if points > high else min)(reversed(quick), key=lambda s: figures[s][0])
+            raise fault(
+                f"the points add up to {points}, but the ten targets of a hand allow "
+                f"{low} to {high} between the sides (with {fouls} "
+                f"foul{'s' if fouls != 1 else ''}).",
+                s,
+                f"points-{s}",
+            )
 
     def _ended(self, rows: list[dict]) -> bool:
         return self._derive(rows)["over"]

@@ -130,7 +130,7 @@ def test_teams_quick_entry_foul_penalty_and_dealers(app, client):
     text = sheet_text(client, code)
     assert "Two teams: Ann & Cy against Bo & Di" in text
     assert "Next: hand 1 · Di deals." in text
-    hands = [((40, 3), (25, 1)), ((30, 2), (-5, 0)), ((60, 1), (15, 4))]
+    hands = [((40, 3), (25, 1)), ((30, 2), (-5, 1)), ((30, 1), (10, 4))]
     for position, sides in enumerate(hands):
         assert add(client, code, quick_hand(position, *sides)).status_code == 302
     rows = stored_sheet(app, code)[2]

@@ -61,7 +61,7 @@ def test_an_animal_in_a_double_is_a_foul_at_its_double_value():
 def test_the_5th_and_10th_fouls_cost_20_across_hands():
     rows = [
         {"sides": [quick(30, 3), quick(10, 0)]},
-        {"sides": [quick(30, 2), quick(10, 4)]},  # side 0 reaches 5
+        {"sides": [quick(20, 2), quick(10, 4)]},  # side 0 reaches 5
         {"sides": [quick(30, 4), quick(10, 1)]},  # side 0 at 9, side 1 reaches 5
         {"sides": [quick(30, 1), quick(10, 0)]},  # side 0 reaches 10
     ]
@@ -69,15 +69,15 @@ def test_the_5th_and_10th_fouls_cost_20_across_hands():
     penalties = [[s["penalty"] for s in h["sides"]] for h in result["rows"]]
     assert penalties == [[0, 0], [20, 0], [0, 20], [20, 0]]
     assert [h["sides"][0]["foul_total"] for h in result["rows"]] == [3, 5, 9, 10]
-    assert result["side_totals"] == [120 - 40, 40 - 20]
+    assert result["side_totals"] == [110 - 40, 40 - 20]
     assert result["fouls"] == [10, 5]
 
 
 def test_crossing_two_multiples_in_one_hand_costs_40():
-    result = summary(2, {}, [{"sides": [quick(0, 4), quick(0, 0)]}] * 1)
-    assert result["side_totals"] == [0, 0]
+    result = summary(2, {}, [{"sides": [quick(-20, 4), quick(0, 0)]}] * 1)
+    assert result["side_totals"] == [-20, 0]
     result = summary(
-        2, {}, [{"sides": [quick(0, 4), quick(0, 0)]}, {"sides": [quick(0, 6), quick(0, 0)]}]
+        2, {}, [{"sides": [quick(-20, 4), quick(0, 0)]}, {"sides": [quick(-30, 6), quick(0, 0)]}]
     )
     assert result["rows"][1]["sides"][0]["penalty"] == 40
 
@@ -101,11 +101,12 @@ def test_team_sheet_has_two_sides():
 
 
 def test_the_game_ends_by_the_chosen_target_and_a_tie_plays_on():
-    rows = [{"sides": [quick(120, 0), quick(100, 0)]}, {"sides": [quick(90, 0), quick(130, 0)]}]
-    result = summary(2, {}, rows)
+    hand = [{"sides": [quick(60, 0), quick(50, 0)]}]
+    rows = [*hand * 2, {"sides": [quick(30, 0), quick(80, 0)]}, *hand]
+    result = summary(2, {}, rows)  # 210 to 230
     assert result["over"] and result["winning_sides"] == [1] and result["next_dealer"] is None
     assert not summary(2, {"goal": 400}, rows)["over"]
-    tied = [{"sides": [quick(200, 0), quick(200, 0)]}]
+    tied = [{"sides": [quick(50, 0), quick(50, 0)]}] * 4
     assert not summary(2, {}, tied)["over"]
     assert summary(2, {}, [*tied, {"sides": [quick(0, 0), quick(5, 0)]}])["winning_sides"] == [1]
 
@@ -117,9 +118,9 @@ def test_a_fixed_number_of_hands():
 
 
 def test_no_hand_after_the_end():
-    rows = [{"sides": [quick(250, 0), quick(0, 0)]}]
+    rows = [{"sides": [quick(100, 0), quick(0, 0)]}]
     with pytest.raises(IllegalAction, match="already ended after hand 1"):
-        make(2).add(rows, {"sides": [quick(5, 0), quick(0, 0)]})
+        make(2, {"goal": 100}).add(rows, {"sides": [quick(5, 0), quick(0, 0)]})
 
 
 def test_group_changes_to_house_values_apply_on_the_sheet():

@@ -51,16 +51,17 @@ def test_a_target_taken_twice_points_at_the_second_box():
 
 
 def test_a_hand_after_the_end_is_refused_with_its_number():
-    rows = DUO.add([], {"sides": [{"points": 250, "fouls": 0}, {"points": 0, "fouls": 0}]})
+    short = PullSheet(DUO.names, {"goal": 100})
+    rows = short.add([], {"sides": [{"points": 100, "fouls": 0}, {"points": 0, "fouls": 0}]})
     with pytest.raises(SheetError, match="already ended") as error:
-        DUO.add(rows, {"sides": [{"points": 0, "fouls": 0}] * 2})
+        short.add(rows, {"sides": [{"points": 0, "fouls": 0}] * 2})
     assert error.value.round == 2
 
 
 def test_read_quick_entry_from_a_form():
-    form = {"points-0": "35", "fouls-0": "1", "points-1": "-5", "fouls-1": "0"}
+    form = {"points-0": "35", "fouls-0": "1", "points-1": "-5", "fouls-1": "1"}
     facts = TEAM.read(form)
-    assert facts == {"sides": [{"points": 35, "fouls": 1}, {"points": -5, "fouls": 0}]}
+    assert facts == {"sides": [{"points": 35, "fouls": 1}, {"points": -5, "fouls": 1}]}
     assert TEAM.add([], facts)[0] == facts
 
 
@@ -110,10 +111,10 @@ def test_values_of_round_trips_through_the_form():
     targets = rules.target_ids()
     for _ in range(30):
         if chooser.random() < 0.4:
+            fouls = [chooser.randint(0, 3) for _ in range(2)]  # a hand holds 6 animals
             facts = {
                 "sides": [
-                    {"points": chooser.randint(-50, 90), "fouls": chooser.randint(0, 10)}
-                    for _ in range(2)
+                    {"points": chooser.randint(-5 * f, 15 - 5 * f), "fouls": f} for f in fouls
                 ]
             }
         else:

@@ -41,7 +41,7 @@ def context(options, rows):
 
 
 ROWS = [
-    {"sides": [{"points": 120, "fouls": 4}, {"points": 30, "fouls": 0}]},
+    {"sides": [{"points": 50, "fouls": 4}, {"points": 20, "fouls": 0}]},
     {"sides": [{"rounds": [["trap-T3", "skeet-T2"]]}, {"rounds": [[], ["tower-T4"]]}]},
 ]
 
@@ -65,7 +65,7 @@ def test_sheet_parts_show_sides_totals_and_the_group_values(env):
 def test_status_names_the_winning_side(env):
     ctx = context({"hands": 1}, ROWS[:1])
     status = env.get_template("games/pull/sheet_status.html").render(**ctx)
-    assert "Winner: <strong>Ann &amp; Cy</strong> with 120 points." in status
+    assert "Winner: <strong>Ann &amp; Cy</strong> with 50 points." in status
 
 
 def round_form(sheet, data=None):
