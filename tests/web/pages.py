@@ -81,6 +81,23 @@ def stored_sheet(app, code: str) -> tuple[list[str], dict, list]:
         return list(sheet.players), dict(sheet.options), [e.facts for e in sheet.entries]
 
 
+def stored_summary(app, code: str) -> dict:
+    """The sheet's summary worked out by its game's own Sheet from the stored facts."""
+    from companion.extensions import db
+    from companion.games import GAMES
+    from companion.models import ScoreSheet
+
+    with app.app_context():
+        sheet = db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == code))
+        rows = [e.facts for e in sheet.entries]
+        return GAMES[sheet.game].sheet(list(sheet.players), dict(sheet.options)).summary(rows)
+
+
+def add_round(client, code: str, data: dict):
+    """Post one whole round to the sheet."""
+    return client.post(f"/score/{code}/rounds", data=data)
+
+
 def input_value(html: str, name: str) -> str:
     """The value of the (first) input named ``name``; "" without one."""
     import re

@@ -16,6 +16,9 @@ from companion.games.call_the_shot.sheet import CallTheShotSheet
 from companion.models import ScoreSheet, Table
 
 from ...web.pages import (
+    add_round as add,
+)
+from ...web.pages import (
     change_offered,
     delete_round,
     input_value,
@@ -45,10 +48,6 @@ def start(client, names, **fields) -> str:
 
 def duel(challenger, shot, position):
     return {"position": str(position), "challenger": str(challenger), "shot": str(shot)}
-
-
-def add(client, code, data):
-    return client.post(f"/score/{code}/rounds", data=data)
 
 
 def checked(html: str, name: str) -> list[str]:

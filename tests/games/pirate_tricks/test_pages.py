@@ -13,9 +13,11 @@ import pytest
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.games.pirate_tricks.sheet import PirateTricksSheet
 from companion.models import Table
 
+from ...web.pages import (
+    add_round as add,
+)
 from ...web.pages import (
     change_offered,
     delete_round,
@@ -27,6 +29,9 @@ from ...web.pages import (
     press_change,
     stored_sheet,
     visible_text,
+)
+from ...web.pages import (
+    stored_summary as summary,
 )
 
 # What a browser sends for the option left as it is on the new-sheet form: 3 rounds
@@ -86,15 +91,6 @@ def a_round(position, players, cards=CARDS):
         for k, count in enumerate(facts.get("counts", [])):
             data[f"count-{k}-{p}"] = str(count)
     return data
-
-
-def add(client, code, data):
-    return client.post(f"/score/{code}/rounds", data=data)
-
-
-def summary(app, code):
-    names, options, rows = stored_sheet(app, code)
-    return PirateTricksSheet(names, options).summary(rows)
 
 
 def checked(html: str, name: str) -> list[str]:

@@ -14,9 +14,11 @@ import pytest
 from companion.extensions import db
 from companion.games import GAMES
 from companion.games.pull import rules
-from companion.games.pull.sheet import PullSheet
 from companion.models import ScoreSheet, Table
 
+from ...web.pages import (
+    add_round as add,
+)
 from ...web.pages import (
     input_value,
     message_at,
@@ -26,6 +28,9 @@ from ...web.pages import (
     press_change,
     stored_sheet,
     visible_text,
+)
+from ...web.pages import (
+    stored_summary as summary,
 )
 
 GAME = GAMES["pull"]
@@ -74,15 +79,6 @@ def quick_hand(position, *sides):
         data[f"points-{s}"] = str(points)
         data[f"fouls-{s}"] = str(fouls)
     return data
-
-
-def add(client, code, data):
-    return client.post(f"/score/{code}/rounds", data=data)
-
-
-def summary(app, code):
-    names, options, rows = stored_sheet(app, code)
-    return PullSheet(names, options).summary(rows)
 
 
 def sheet_text(client, code) -> str:

@@ -9,11 +9,13 @@ import pytest
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.games.shoot.sheet import ShootSheet
 from companion.games.shoot.spec import UP_AND_DOWN
 from companion.games.spec import SCORE, check_options
 from companion.models import ScoreSheet, Table
 
+from ...web.pages import (
+    add_round as add,
+)
 from ...web.pages import (
     change_offered,
     delete_round,
@@ -25,6 +27,9 @@ from ...web.pages import (
     press_change,
     stored_sheet,
     visible_text,
+)
+from ...web.pages import (
+    stored_summary as summary,
 )
 
 SPEC = GAMES["shoot"].spec
@@ -54,15 +59,6 @@ def deal(bids, tricks, position):
     data.update({f"bids-{i}": str(b) for i, b in enumerate(bids)})
     data.update({f"tricks-{i}": str(t) for i, t in enumerate(tricks)})
     return data
-
-
-def add(client, code, data):
-    return client.post(f"/score/{code}/rounds", data=data)
-
-
-def summary(app, code):
-    names, options, rows = stored_sheet(app, code)
-    return ShootSheet(names, options).summary(rows)
 
 
 def set_schedule(app, code, schedule):
