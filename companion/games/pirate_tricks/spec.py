@@ -72,6 +72,14 @@ SPEC = Spec(
         "example",
         "our-reading",
     ),
+    action_anchors={
+        "bid": "auction",
+        "reveal": "ties",
+        "assign": "ties",
+        "ditch": "ditch",
+        "predict": "predictions",
+        "play": "follow-suit",
+    },
     options=(
         Option(
             "rounds",
@@ -105,9 +113,10 @@ SPEC = Spec(
             repeat=(2,),
             stage="choose",
             help="The round's two recruitment cards.",
+            anchor="recruitment",
         ),
-        Field("treasure", "choice", "Treasure card", stage="choose"),
-        Field("capture", "choice", "Capture card", stage="choose"),
+        Field("treasure", "choice", "Treasure card", stage="choose", anchor="special-cards"),
+        Field("capture", "choice", "Capture card", stage="choose", anchor="special-cards"),
         Field(
             "bid",
             "int",
@@ -116,12 +125,14 @@ SPEC = Spec(
             low=0,
             high=MAX_BID,
             help="The loon paid for the row taken (0 for a row taken free).",
+            anchor="auction",
         ),
         Field(
             "row_loon",
             "bool",
             "Took a row with 2 loon on it",
             repeat=("players",),
+            anchor="round-setup",
         ),
         Field(
             "crew",
@@ -131,6 +142,7 @@ SPEC = Spec(
             low=0,
             high=MAX_RECRUITMENT,
             help="The loon the shown crew earned from the two recruitment cards.",
+            anchor="recruitment",
         ),
         Field(
             "prediction",
@@ -141,6 +153,7 @@ SPEC = Spec(
             high=rules.TRICKS,
             optional=True,
             help="Only while a prediction card is in play.",
+            anchor="predictions",
         ),
         Field(
             "tricks",
@@ -150,6 +163,7 @@ SPEC = Spec(
             low=0,
             high=rules.TRICKS,
             help="Tricks taken; they add up to 10.",
+            anchor="payouts",
         ),
         Field(
             "count",
@@ -163,6 +177,7 @@ SPEC = Spec(
                 "For each effect of the treasure and capture cards that counts captured "
                 "crew: how many such cards the player took."
             ),
+            anchor="special-cards",
         ),
     ),
 )

@@ -37,6 +37,10 @@ SPEC = Spec(
         "example",
         "our-reading",
     ),
+    action_anchors={
+        "bid": "bidding",
+        "play": "follow-suit",
+    },
     options=(
         Option(
             "schedule",
@@ -83,6 +87,7 @@ SPEC = Spec(
             low=0,
             high=rules.max_hand(2),
             help="The tricks each player said they would take.",
+            anchor="bidding",
         ),
         Field(
             "tricks",
@@ -92,6 +97,7 @@ SPEC = Spec(
             low=0,
             high=rules.max_hand(2),
             help="The tricks each player took; they add up to the hand size.",
+            anchor="scoring",
         ),
     ),
 )
