@@ -181,7 +181,10 @@ def search_index():
         {
             "settings": rules_search.SETTINGS,
             "entries": [
-                {key: e[key] for key in ("game", "slug", "anchor", "title", "text", "keywords", "url")}
+                {
+                    key: e[key]
+                    for key in ("game", "slug", "anchor", "title", "text", "keywords", "url")
+                }
                 for e in cached_index()
             ],
         }

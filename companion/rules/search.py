@@ -12,9 +12,10 @@ tokenizer, BM25+ per field with its boosts, prefix and fuzzy (Levenshtein, from
 ``rapidfuzz``) expansions weighted as MiniSearch weighs them, OR-combined and multiplied by
 the number of query words matched. Terms are folded (lower case, no accents), stop words
 dropped and Porter-stemmed (NLTK's Porter in Martin Porter's reference version here, the
-vendored ``stemmer`` in the browser), so "cards"/"card", "scoring"/"scores" meet and "dubble" finds "double". The
-settings both sides use are one file, ``search_settings.json``; a test runs a table of
-queries through both and requires the same first result.
+vendored ``stemmer`` in the browser), so "cards"/"card" and "scoring"/"scores" meet and
+"dubble" finds "double". Both sides read their settings from one file,
+``search_settings.json``; tests/web/test_rules_search_js.py runs a table of queries through
+both and requires the same ranking.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import unicodedata
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-
 
 from markupsafe import Markup, escape
 from nltk.stem.porter import PorterStemmer
@@ -109,7 +109,10 @@ class _SectionParser(HTMLParser):
                 parent = self._current()
                 depth = sum(1 for s in self._stack if s is not None)
                 item = _Open(
-                    anchor, depth, parent.anchor if parent else None, attrs.get("data-keywords") or ""
+                    anchor,
+                    depth,
+                    parent.anchor if parent else None,
+                    attrs.get("data-keywords") or "",
                 )
                 self.sections.append(item)
                 self._stack.append(item)
@@ -282,15 +285,15 @@ class Searcher:
         self.average: dict[str, float] = {}
         for doc, entry in enumerate(entries):
             lengths = {}
-            for field in self.fields:
-                tokens = tokenize(str(entry.get(field) or ""))
-                lengths[field] = len(set(tokens))
-                previous = self.average.get(field, 0)
-                self.average[field] = (previous * doc + lengths[field]) / (doc + 1)
+            for name in self.fields:
+                tokens = tokenize(str(entry.get(name) or ""))
+                lengths[name] = len(set(tokens))
+                previous = self.average.get(name, 0)
+                self.average[name] = (previous * doc + lengths[name]) / (doc + 1)
                 for token in tokens:
                     term = process_term(token)
                     if term:
-                        freqs = self.index.setdefault(term, {}).setdefault(field, {})
+                        freqs = self.index.setdefault(term, {}).setdefault(name, {})
                         freqs[doc] = freqs.get(doc, 0) + 1
             self.lengths.append(lengths)
         self.vocabulary = sorted(self.index)
@@ -301,18 +304,18 @@ class Searcher:
         return idf * (d + tf * (k + 1) / (tf + k * (1 - b + b * length / average)))
 
     def _add(self, results, source: str, derived: str, weight: float) -> None:
-        for field in self.fields:
-            freqs = self.index.get(derived, {}).get(field)
+        for name in self.fields:
+            freqs = self.index.get(derived, {}).get(name)
             if not freqs:
                 continue
-            boost = self.settings["boost"].get(field, 1)
+            boost = self.settings["boost"].get(name, 1)
             for doc, tf in freqs.items():
-                raw = self._bm25(tf, len(freqs), self.lengths[doc][field], self.average[field])
+                raw = self._bm25(tf, len(freqs), self.lengths[doc][name], self.average[name])
                 found = results.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
                 found["score"] += weight * boost * raw
                 if source not in found["terms"]:
                     found["terms"].append(source)
-                found["match"].setdefault(derived, []).append(field)
+                found["match"].setdefault(derived, []).append(name)
 
     def _term_results(self, term: str) -> dict:
         s = self.settings

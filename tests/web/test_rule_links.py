@@ -22,6 +22,7 @@ from companion.rules import search as rules_search
 from ..games.sweep import play_randomly
 from .pages import new_sheet
 
+
 @pytest.fixture
 def app(make_app):
     return make_app(WTF_CSRF_ENABLED=False)

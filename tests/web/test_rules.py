@@ -401,7 +401,9 @@ def test_highlight_escapes_and_marks():
     out = rules_search.highlight("<b>Follow</b> suits & café", ["suit", "cafe"])
     assert str(out) == "&lt;b&gt;Follow&lt;/b&gt; <mark>suits</mark> &amp; <mark>café</mark>"
     # Whole words only, in any of their forms: no mark inside another word.
-    assert str(rules_search.highlight("trumps rummy", ["trump", "rum"])) == "<mark>trumps</mark> rummy"
+    assert (
+        str(rules_search.highlight("trumps rummy", ["trump", "rum"])) == "<mark>trumps</mark> rummy"
+    )
 
 
 def test_snippet_shows_the_match():

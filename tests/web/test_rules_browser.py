@@ -215,7 +215,9 @@ def test_a_score_box_rule_opens_in_a_sheet_over_the_form(base_url, phone):
     phone.locator("#players-0").fill("Ada")
     phone.locator("#players-1").fill("Bo")
     phone.locator("form button[type=submit]").last.click()
-    wait_until(phone, "location.pathname.startsWith('/score/') && !location.pathname.includes('new')")
+    wait_until(
+        phone, "location.pathname.startsWith('/score/') && !location.pathname.includes('new')"
+    )
     sheet_path = phone.evaluate("location.pathname")
     phone.locator("input[name='bids-0']").fill("2")
     link = phone.locator("a.rule-help", has_text="Bid")
