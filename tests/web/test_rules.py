@@ -491,3 +491,21 @@ def test_the_copy_check_would_catch_a_copied_sentence(rulebooks):
     source = words((rulebooks / "shoot.txt").read_text())
     copied = " ".join(source[200:214])
     assert ngrams(words(f"Our text. {copied}. More."), 12) & ngrams(source, 12)
+
+
+def main_words(html: str) -> list[str]:
+    """The words a player reads in the page's <main> (navigation and scripts left out)."""
+    main = re.search(r"<main\b.*?</main>", html, flags=re.S).group(0)
+    return Page(main).text.split()
+
+
+# Issue 13 asks for each page to be cut below its rulebook; not done yet (the pages are
+# 1.2 to 1.9 times as long). Strict: the day a page is short enough this fails, and the
+# marker must go.
+@pytest.mark.xfail(strict=True, reason="issue 13: pages not yet cut below their rulebooks")
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_the_page_is_shorter_than_its_rulebook(client, slug, rulebooks):
+    ours = len(main_words(client.get(f"/rules/{slug}").get_data(as_text=True)))
+    theirs = len((rulebooks / RULEBOOKS[slug]).read_text().split())
+    assert theirs > 500  # a real rulebook was read
+    assert ours < theirs, f"{slug}: {ours} words on the page, {theirs} in the rulebook"
