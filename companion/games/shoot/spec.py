@@ -33,7 +33,6 @@ SPEC = Spec(
         "scoring",
         "end-of-game",
         "chips",
-        "tactics",
         "example",
         "our-reading",
     ),
