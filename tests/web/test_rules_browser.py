@@ -24,20 +24,27 @@ pytestmark = pytest.mark.e2e
 SMALL_PHONE = {"width": 360, "height": 740}
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=SMALL_PHONE, service_workers="block")
+def open_page(browser, viewport):
+    context = browser.new_context(viewport=viewport, service_workers="block")
     page = context.new_page()
     page.errors = []
-    # Errors raised by the rules search module (the stack names the file it came from).
+    # Errors raised by the rules modules (the stack names the file they came from).
     page.on(
         "pageerror",
         lambda error: (
-            page.errors.append(str(error)) if "rules-search" in (error.stack or "") else None
+            page.errors.append(str(error))
+            if any(name in (error.stack or "") for name in ("rules-", "rule-sheet"))
+            else None
         ),
     )
+    return page
+
+
+@pytest.fixture
+def page(browser):
+    page = open_page(browser, SMALL_PHONE)
     yield page
-    context.close()
+    page.context.close()
 
 
 def result_links(page) -> list[str]:
@@ -161,20 +168,9 @@ def test_rules_pages_fit_a_phone_and_links_are_tappable(base_url, page):
 
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, service_workers="block")
-    page = context.new_page()
-    page.errors = []
-    # Errors raised by the rules modules (the stack names the file they came from).
-    page.on(
-        "pageerror",
-        lambda error: (
-            page.errors.append(str(error))
-            if any(name in (error.stack or "") for name in ("rules-", "rule-sheet"))
-            else None
-        ),
-    )
+    page = open_page(browser, PHONE)
     yield page
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize("slug", list(GAMES))
