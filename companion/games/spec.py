@@ -164,6 +164,7 @@ class Field:
     help: str = ""
     stage: str = "enter"
     default: Any = None
+    anchor: str = ""  # the rules-page section that governs this box (one of spec.anchors)
 
     def __post_init__(self):
         if self.kind not in FIELD_KINDS:
@@ -214,6 +215,8 @@ class Spec:
     score_word: str = "Score"  # the column title of ``scores`` ("Shots taken")
     suit: tuple[str, str] = ("spades", "♠")  # the emblem on the home page: (css, symbol)
     anchors: tuple[str, ...] = ()  # the rules page's stable section anchors, in order
+    # Each Play decision (an action's ``type``) and the anchor of the rule that governs it.
+    action_anchors: Mapping[str, str] = field(default_factory=dict)
     modes: frozenset[str] = BOTH
     order: int = 100  # where the app lists it (lower first)
     extra: Mapping[str, Any] = field(default_factory=dict)

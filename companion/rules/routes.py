@@ -52,6 +52,28 @@ def rule_url(slug: str, anchor: str | None = None) -> str:
 bp.add_app_template_global(has_rules)
 
 
+@bp.app_template_global()
+def action_rule_links(slug: str) -> dict[str, str]:
+    """Each Play decision of a game (an action ``type``) and the URL of its rule."""
+    if not has_rules(slug):
+        return {}
+    return {
+        kind: rule_url(slug, anchor) for kind, anchor in GAMES[slug].spec.action_anchors.items()
+    }
+
+
+@bp.app_template_global()
+def field_rule_links(slug: str, stage: str) -> list[tuple[str, str]]:
+    """``(label, url)`` of the rule behind each score-sheet box asked at ``stage``."""
+    if not has_rules(slug):
+        return []
+    return [
+        (f.label, rule_url(slug, f.anchor))
+        for f in GAMES[slug].spec.sheet_fields
+        if f.anchor and f.stage == stage
+    ]
+
+
 def _game_or_404(slug: str):
     game = GAMES.get(slug)
     if game is None or not has_rules(slug):
@@ -71,10 +93,16 @@ def _render_game(slug: str) -> tuple[str, list[dict]]:
     module = template.make_module(module_context)
     content = Markup(str(module))
     summary = getattr(module, "summary", "")
+    glance = getattr(module, "glance", "")
     contents = [s for s in rules_search.sections_of(content) if s["depth"] == 0]
     contents.append({"anchor": "our-reading", "title": "Our reading", "depth": 0})
     html = render_template(
-        "rules/game.html", content=content, summary=summary, contents=contents, **context
+        "rules/game.html",
+        content=content,
+        summary=summary,
+        glance=glance,
+        contents=contents,
+        **context,
     )
     return html, contents
 
@@ -93,39 +121,45 @@ def build_index() -> list[dict]:
                 "anchor": section["anchor"],
                 "title": section["title"],
                 "text": section["text"],
+                "keywords": section["keywords"],
                 "url": url_for("rules.game", slug=slug, _anchor=section["anchor"]),
                 "depth": section["depth"],
                 "parent": section["parent"],
             }
-            index.append(rules_search.searchable(entry))
+            index.append(entry)
     return index
 
 
-def cached_index() -> list[dict]:
-    """The index, built once per process (rebuilt on every call while templates reload)."""
+def cached_searcher() -> rules_search.Searcher:
+    """The index and its search, built once per process (rebuilt on every call while
+    templates reload)."""
     reload = current_app.debug or current_app.config.get("TEMPLATES_AUTO_RELOAD")
     cached = current_app.extensions.get(_CACHE_KEY)
     if cached is None or reload:
-        cached = build_index()
+        cached = rules_search.Searcher(build_index())
         current_app.extensions[_CACHE_KEY] = cached
     return cached
+
+
+def cached_index() -> list[dict]:
+    return cached_searcher().entries
 
 
 @bp.get("/")  # registered second: url_for gives "/rules"
 @bp.get("")
 def index():
-    entries = cached_index()
+    searcher = cached_searcher()
+    entries = searcher.entries
     query = request.args.get("q", "")[:200]
-    words = rules_search.terms(query)
     results = [
         {
             **entry,
-            "title_html": rules_search.highlight(entry["title"], words),
+            "title_html": rules_search.highlight(entry["title"], entry["match"]),
             "snippet_html": rules_search.highlight(
-                rules_search.snippet(entry["text"], words), words
+                rules_search.snippet(entry["text"], entry["match"]), entry["match"]
             ),
         }
-        for entry in rules_search.search(entries, query)
+        for entry in searcher.search(query)
     ]
     games = [
         {"game": game, "sections": [e for e in entries if e["slug"] == slug]}
@@ -144,10 +178,16 @@ def game(slug: str):
 @bp.get("/search.json")
 def search_index():
     response = jsonify(
-        [
-            {key: e[key] for key in ("game", "slug", "anchor", "title", "text", "url")}
-            for e in cached_index()
-        ]
+        {
+            "settings": rules_search.SETTINGS,
+            "entries": [
+                {
+                    key: e[key]
+                    for key in ("game", "slug", "anchor", "title", "text", "keywords", "url")
+                }
+                for e in cached_index()
+            ],
+        }
     )
     # Let browsers and the service worker revalidate cheaply rather than trust a stale copy.
     response.headers["Cache-Control"] = "no-cache"

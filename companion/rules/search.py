@@ -1,29 +1,39 @@
-"""The rules search index and its matching logic.
+"""The rules search index and its ranking.
 
 The index is built from the rendered rules pages themselves, so it can never drift from
 what a player reads: every ``<section id="...">`` becomes one entry whose title is the
 section's first heading and whose text is the section's own prose (nested sections give
-their own entries). ``static/js/rules-search.js`` runs the same matching in the browser,
-offline; :func:`search` is the server-side twin used when JavaScript is off (``/rules?q=``).
+their own entries).
 
-Matching, in both places: the query and the entry are folded one character at a time
-(lower case, accents and curly quotes removed) so that positions in the folded text are
-positions in the original; every word of the query must occur in the entry's game name,
-title or text; entries whose title holds more of the words come first, then page order.
+Ranking is MiniSearch's (vendored in ``static/vendor/minisearch/``, run by
+``static/js/rules-search.js`` in the browser, offline). :class:`Searcher` is the same
+algorithm in Python for the server fallback (``/rules?q=`` without JavaScript): MiniSearch's
+tokenizer, BM25+ per field with its boosts, prefix and fuzzy (Levenshtein, from
+``rapidfuzz``) expansions weighted as MiniSearch weighs them, OR-combined and multiplied by
+the number of query words matched. Terms are folded (lower case, no accents), stop words
+dropped and Porter-stemmed (NLTK's Porter in Martin Porter's reference version here, the
+vendored ``stemmer`` in the browser), so "cards"/"card" and "scoring"/"scores" meet and
+"dubble" finds "double". Both sides read their settings from one file,
+``search_settings.json``; tests/web/test_rules_search_js.py runs a table of queries through
+both and requires the same ranking.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 
 from markupsafe import Markup, escape
+from nltk.stem.porter import PorterStemmer
+from rapidfuzz.distance import Levenshtein
 
 SNIPPET_BEFORE = 50
 SNIPPET_LENGTH = 170
-MAX_RESULTS = 40
 
 _QUOTES = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
 _SKIP_TAGS = {"script", "style", "template", "noscript"}
@@ -58,15 +68,6 @@ def fold(text: str) -> str:
     return "".join(out)
 
 
-def terms(query: str) -> list[str]:
-    """The distinct folded words of a query, longest first (so highlights prefer them)."""
-    seen: list[str] = []
-    for word in fold(query or "").split():
-        if word not in seen:
-            seen.append(word)
-    return sorted(seen, key=len, reverse=True)
-
-
 # -- building the index from rendered HTML ---------------------------------------------
 
 
@@ -75,6 +76,7 @@ class _Open:
     anchor: str
     depth: int
     parent: str | None
+    keywords: str = ""
     title: list[str] = field(default_factory=list)
     text: list[str] = field(default_factory=list)
     heading_done: bool = False
@@ -106,7 +108,12 @@ class _SectionParser(HTMLParser):
             if anchor:
                 parent = self._current()
                 depth = sum(1 for s in self._stack if s is not None)
-                item = _Open(anchor, depth, parent.anchor if parent else None)
+                item = _Open(
+                    anchor,
+                    depth,
+                    parent.anchor if parent else None,
+                    attrs.get("data-keywords") or "",
+                )
                 self.sections.append(item)
                 self._stack.append(item)
             else:
@@ -165,6 +172,7 @@ def sections_of(html: str) -> list[dict]:
             "text": _squash(s.text),
             "depth": s.depth,
             "parent": s.parent,
+            "keywords": s.keywords,
         }
         for s in parser.sections
     ]
@@ -191,44 +199,191 @@ def sections_of(html: str) -> list[dict]:
     return kept
 
 
-# -- matching ----------------------------------------------------------------------------
+# -- ranking (MiniSearch's algorithm) ---------------------------------------------------
+
+SETTINGS: dict = json.loads((Path(__file__).with_name("search_settings.json")).read_text())
+_STOP = frozenset(SETTINGS["stopWords"])
+# Martin Porter's reference version, as the browser's ``stemmer`` package implements it.
+_PORTER = PorterStemmer(mode=PorterStemmer.MARTIN_EXTENSIONS)
 
 
-def searchable(entry: dict) -> dict:
-    """``entry`` with its folded title and text kept beside it, so that a search folds only
-    the query (the index is built once; folding all of it took most of a search's time)."""
-    return {
-        **entry,
-        "folded_title": fold(entry["title"]),
-        "folded": fold(f"{entry['game']} {entry['title']} {entry['text']}"),
-    }
+def stem(word: str) -> str:
+    return _PORTER.stem(word, to_lowercase=False)
 
 
-def matches(entry: dict, words: list[str]) -> bool:
-    haystack = entry.get("folded") or fold(f"{entry['game']} {entry['title']} {entry['text']}")
-    return bool(words) and all(w in haystack for w in words)
+def _separator(ch: str) -> bool:
+    # MiniSearch's default tokenizer splits on /[\n\r\p{Z}\p{P}]+/u.
+    return ch in "\n\r" or unicodedata.category(ch)[0] in "ZP"
 
 
-def search(index: list[dict], query: str, limit: int = MAX_RESULTS) -> list[dict]:
-    """Entries matching every word of ``query``; title hits first, then page order."""
-    words = terms(query)
-    if not words:
-        return []
-    found = []
-    for position, entry in enumerate(index):
-        if matches(entry, words):
-            title = entry.get("folded_title") or fold(entry["title"])
-            title_hits = sum(1 for w in words if w in title)
-            found.append((-title_hits, position, entry))
-    found.sort(key=lambda item: item[:2])
-    return [entry for _, _, entry in found[:limit]]
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every run of non-separator characters in ``text``."""
+    spans = []
+    start = None
+    for i, ch in enumerate(text):
+        if _separator(ch):
+            if start is not None:
+                spans.append((start, i))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        spans.append((start, len(text)))
+    return spans
 
 
-def snippet(text: str, words: list[str]) -> str:
+def tokenize(text: str) -> list[str]:
+    r"""``text.split(/[\n\r\p{Z}\p{P}]+/u)`` as JavaScript does it, empty ends included
+    (MiniSearch counts them in a field's length)."""
+    spans = token_spans(text)
+    if not spans:
+        return [""]
+    tokens = [text[a:b] for a, b in spans]
+    if spans[0][0] > 0:
+        tokens.insert(0, "")
+    if spans[-1][1] < len(text):
+        tokens.append("")
+    return tokens
+
+
+def process_term(term: str) -> str | None:
+    """The indexed form of one token: folded, stop words dropped, Porter-stemmed."""
+    word = fold(term).strip()
+    if not word or word in _STOP:
+        return None
+    return stem(word)
+
+
+def terms(query: str) -> list[str]:
+    """The distinct search terms of a query, in order."""
+    seen: list[str] = []
+    for token in tokenize(query or ""):
+        term = process_term(token)
+        if term and term not in seen:
+            seen.append(term)
+    return seen
+
+
+def _js_round(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def _score_key(score: float) -> int:
+    # Scores are compared to 1e-6 on both sides, so float summation order never reorders ties.
+    return _js_round(score * 1e6)
+
+
+class Searcher:
+    """A MiniSearch index over ``entries`` (``game``, ``title`` and ``text`` fields)."""
+
+    def __init__(self, entries: list[dict], settings: dict = SETTINGS) -> None:
+        self.entries = entries
+        self.settings = settings
+        self.fields = list(settings["fields"])
+        self.index: dict[str, dict[str, dict[int, int]]] = {}
+        self.lengths: list[dict[str, int]] = []
+        self.average: dict[str, float] = {}
+        for doc, entry in enumerate(entries):
+            lengths = {}
+            for name in self.fields:
+                tokens = tokenize(str(entry.get(name) or ""))
+                lengths[name] = len(set(tokens))
+                previous = self.average.get(name, 0)
+                self.average[name] = (previous * doc + lengths[name]) / (doc + 1)
+                for token in tokens:
+                    term = process_term(token)
+                    if term:
+                        freqs = self.index.setdefault(term, {}).setdefault(name, {})
+                        freqs[doc] = freqs.get(doc, 0) + 1
+            self.lengths.append(lengths)
+        self.vocabulary = sorted(self.index)
+
+    def _bm25(self, tf: int, matching: int, length: int, average: float) -> float:
+        k, b, d = (self.settings["bm25"][x] for x in "kbd")
+        idf = math.log(1 + (len(self.entries) - matching + 0.5) / (matching + 0.5))
+        return idf * (d + tf * (k + 1) / (tf + k * (1 - b + b * length / average)))
+
+    def _add(self, results, source: str, derived: str, weight: float) -> None:
+        for name in self.fields:
+            freqs = self.index.get(derived, {}).get(name)
+            if not freqs:
+                continue
+            boost = self.settings["boost"].get(name, 1)
+            for doc, tf in freqs.items():
+                raw = self._bm25(tf, len(freqs), self.lengths[doc][name], self.average[name])
+                found = results.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
+                found["score"] += weight * boost * raw
+                if source not in found["terms"]:
+                    found["terms"].append(source)
+                found["match"].setdefault(derived, []).append(name)
+
+    def _term_results(self, term: str) -> dict:
+        s = self.settings
+        results: dict[int, dict] = {}
+        self._add(results, term, term, 1)
+        prefixed: dict[str, int] = {}
+        if len(term) >= s["prefixMinLength"]:
+            prefixed = {t: len(t) - len(term) for t in self.vocabulary if t.startswith(term)}
+        fuzzy: dict[str, int] = {}
+        if len(term) >= s["fuzzyMinLength"]:
+            most = min(s["maxFuzzy"], _js_round(len(term) * s["fuzzy"]))
+            for t in self.vocabulary:
+                distance = Levenshtein.distance(term, t, score_cutoff=most)
+                if distance <= most and t not in prefixed:
+                    fuzzy[t] = distance
+        for t, distance in prefixed.items():
+            if distance:
+                weight = s["weights"]["prefix"] * len(t) / (len(t) + 0.3 * distance)
+                self._add(results, term, t, weight)
+        for t, distance in fuzzy.items():
+            if distance:
+                weight = s["weights"]["fuzzy"] * len(t) / (len(t) + distance)
+                self._add(results, term, t, weight)
+        return results
+
+    def search(self, query: str, limit: int | None = None) -> list[dict]:
+        """Matching entries, best first (ties in page order), each with ``score`` and
+        ``match`` (the indexed terms it matched, for highlighting)."""
+        combined: dict[int, dict] = {}
+        for token in tokenize(query or ""):
+            term = process_term(token)
+            if not term:
+                continue
+            for doc, found in self._term_results(term).items():
+                into = combined.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
+                into["score"] += found["score"]
+                into["terms"] += [t for t in found["terms"] if t not in into["terms"]]
+                into["match"].update(found["match"])
+        ranked = sorted(
+            combined.items(),
+            key=lambda item: (-_score_key(item[1]["score"] * len(item[1]["terms"])), item[0]),
+        )
+        limit = self.settings["maxResults"] if limit is None else limit
+        return [
+            {
+                **self.entries[doc],
+                "score": found["score"] * len(found["terms"]),
+                "match": sorted(found["match"]),
+            }
+            for doc, found in ranked[:limit]
+        ]
+
+
+def search(index: list[dict], query: str, limit: int | None = None) -> list[dict]:
+    """Entries of ``index`` ranked for ``query`` (see :class:`Searcher`)."""
+    return Searcher(index).search(query, limit)
+
+
+def highlight_ranges(text: str, matched: list[str]) -> list[tuple[int, int]]:
+    """``(start, end)`` of every word of ``text`` whose indexed form is in ``matched``."""
+    wanted = set(matched)
+    return [(a, b) for a, b in token_spans(text) if process_term(text[a:b]) in wanted]
+
+
+def snippet(text: str, matched: list[str]) -> str:
     """A short piece of ``text`` around the first matching word, with ellipses."""
-    folded = fold(text)
-    hits = [i for i in (folded.find(w) for w in words) if i >= 0]
-    start = max(0, min(hits) - SNIPPET_BEFORE) if hits else 0
+    hits = highlight_ranges(text, matched)
+    start = max(0, hits[0][0] - SNIPPET_BEFORE) if hits else 0
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 20 else start
@@ -240,25 +395,11 @@ def snippet(text: str, words: list[str]) -> str:
     return ("\u2026 " if start else "") + piece + (" \u2026" if end < len(text) else "")
 
 
-def highlight_ranges(text: str, words: list[str]) -> list[tuple[int, int]]:
-    """Non-overlapping ``(start, end)`` ranges of ``text`` where a query word occurs."""
-    folded = fold(text)
-    ranges: list[tuple[int, int]] = []
-    for word in words:  # longest first
-        start = folded.find(word)
-        while start >= 0:
-            end = start + len(word)
-            if all(end <= a or start >= b for a, b in ranges):
-                ranges.append((start, end))
-            start = folded.find(word, start + 1)
-    return sorted(ranges)
-
-
-def highlight(text: str, words: list[str]) -> Markup:
+def highlight(text: str, matched: list[str]) -> Markup:
     """``text`` escaped, with each matching word wrapped in ``<mark>``."""
     out = Markup("")
     cursor = 0
-    for start, end in highlight_ranges(text, words):
+    for start, end in highlight_ranges(text, matched):
         out += escape(text[cursor:start]) + Markup("<mark>") + escape(text[start:end])
         out += Markup("</mark>")
         cursor = end

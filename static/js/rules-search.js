@@ -1,18 +1,24 @@
-/* Rules search on /rules: filters every section of every game as you type, offline.
+/* Rules search on /rules: ranks every section of every game as you type, offline.
  *
- * The index is GET <form data-index-url> (/rules/search.json), a plain same-origin request
- * the service worker keeps for offline use. Matching mirrors companion/rules/search.py:
- * characters are folded one by one (lower case, no accents, straight quotes) so positions
- * in the folded text are positions in the original; every query word must occur in the
- * game name, title or text; title hits rank first. Results are built with text nodes and
- * <mark> elements only: nothing from the index is ever parsed as HTML.
+ * The index is GET <form data-index-url> (/rules/search.json: {settings, entries}), a plain
+ * same-origin request the service worker keeps for offline use. Ranking is MiniSearch's
+ * (static/vendor/minisearch, MIT) with the settings companion/rules/search.py uses for the
+ * no-JavaScript fallback, which runs the same algorithm: terms folded (lower case, no
+ * accents), stop words dropped, Porter-stemmed (static/vendor/stemmer), then exact, prefix
+ * and fuzzy matches scored by BM25+ with field boosts. Results are built with text nodes and
+ * <mark> elements only: nothing from the index is ever parsed as HTML. A chosen result
+ * remembers its matched words so the rules page can mark them in the section it opens.
  * Without JavaScript the form submits to /rules?q=… and the server answers the same way.
  */
 
+import MiniSearch from "../vendor/minisearch/minisearch.js";
+import { stemmer } from "../vendor/stemmer/stemmer.js";
+
 const SNIPPET_BEFORE = 50;
 const SNIPPET_LENGTH = 170;
-const MAX_RESULTS = 40;
 const QUOTES = { "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-" };
+const SEPARATOR = /[\n\r\p{Z}\p{P}]/u;
+export const HIGHLIGHT_KEY = "rules-highlight";
 
 export function fold(text) {
   let out = "";
@@ -26,34 +32,81 @@ export function fold(text) {
   return out;
 }
 
-export function terms(query) {
-  const seen = [];
-  for (const word of fold(query || "").split(/\s+/)) {
-    if (word && !seen.includes(word)) seen.push(word);
-  }
-  return seen.sort((a, b) => b.length - a.length);
+/** The indexed form of one token: folded, stop words dropped, Porter-stemmed. */
+export function makeProcessTerm(settings) {
+  const stop = new Set(settings.stopWords);
+  return (term) => {
+    const word = fold(term).trim();
+    if (!word || stop.has(word)) return null;
+    return stemmer(word);
+  };
 }
 
-export function search(index, query, limit = MAX_RESULTS) {
-  const words = terms(query);
-  if (!words.length) return [];
-  const found = [];
-  index.forEach((entry, position) => {
-    const haystack = fold(`${entry.game} ${entry.title} ${entry.text}`);
-    if (words.every((w) => haystack.includes(w))) {
-      const title = fold(entry.title);
-      const titleHits = words.filter((w) => title.includes(w)).length;
-      found.push({ titleHits, position, entry });
+/** [start, end] of every run of non-separator characters (MiniSearch's tokens). */
+export function tokenSpans(text) {
+  const spans = [];
+  let start = -1;
+  let i = 0;
+  for (const ch of text) {
+    if (SEPARATOR.test(ch)) {
+      if (start >= 0) spans.push([start, i]);
+      start = -1;
+    } else if (start < 0) {
+      start = i;
     }
-  });
-  found.sort((a, b) => b.titleHits - a.titleHits || a.position - b.position);
-  return found.slice(0, limit).map((item) => item.entry);
+    i += ch.length;
+  }
+  if (start >= 0) spans.push([start, i]);
+  return spans;
 }
 
-export function snippet(text, words) {
-  const folded = fold(text);
-  const hits = words.map((w) => folded.indexOf(w)).filter((i) => i >= 0);
-  let start = hits.length ? Math.max(0, Math.min(...hits) - SNIPPET_BEFORE) : 0;
+export function terms(settings, query) {
+  const processTerm = makeProcessTerm(settings);
+  const seen = [];
+  for (const token of MiniSearch.getDefault("tokenize")(query || "")) {
+    const term = processTerm(token);
+    if (term && !seen.includes(term)) seen.push(term);
+  }
+  return seen;
+}
+
+/** A search over `entries` with `settings` (the server's search_settings.json). */
+export function makeSearch(settings, entries) {
+  const processTerm = makeProcessTerm(settings);
+  const mini = new MiniSearch({
+    idField: "position",
+    fields: settings.fields,
+    processTerm,
+    searchOptions: {
+      boost: settings.boost,
+      prefix: (term) => term.length >= settings.prefixMinLength,
+      fuzzy: (term) => (term.length >= settings.fuzzyMinLength ? settings.fuzzy : false),
+      maxFuzzy: settings.maxFuzzy,
+      weights: settings.weights,
+      bm25: settings.bm25,
+      combineWith: "OR",
+    },
+  });
+  mini.addAll(entries.map((entry, position) => ({ ...entry, position })));
+  // Scores are compared to 1e-6 on both sides, so summation order never reorders ties.
+  const key = (score) => Math.round(score * 1e6);
+  return (query, limit = settings.maxResults) =>
+    mini
+      .search(query || "")
+      .sort((a, b) => key(b.score) - key(a.score) || a.id - b.id)
+      .slice(0, limit)
+      .map((r) => ({ ...entries[r.id], score: r.score, match: Object.keys(r.match).sort() }));
+}
+
+export function highlightRanges(settings, text, matched) {
+  const processTerm = makeProcessTerm(settings);
+  const wanted = new Set(matched);
+  return tokenSpans(text).filter(([a, b]) => wanted.has(processTerm(text.slice(a, b))));
+}
+
+export function snippet(settings, text, matched) {
+  const hits = highlightRanges(settings, text, matched);
+  let start = hits.length ? Math.max(0, hits[0][0] - SNIPPET_BEFORE) : 0;
   if (start) {
     const space = text.indexOf(" ", start);
     start = space >= 0 && space < start + 20 ? space + 1 : start;
@@ -67,24 +120,10 @@ export function snippet(text, words) {
   return (start ? "\u2026 " : "") + piece + (end < text.length ? " \u2026" : "");
 }
 
-export function highlightRanges(text, words) {
-  const folded = fold(text);
-  const ranges = [];
-  for (const word of words) {
-    let start = folded.indexOf(word);
-    while (start >= 0) {
-      const end = start + word.length;
-      if (ranges.every(([a, b]) => end <= a || start >= b)) ranges.push([start, end]);
-      start = folded.indexOf(word, start + 1);
-    }
-  }
-  return ranges.sort((x, y) => x[0] - y[0]);
-}
-
 /** Fill `element` with `text`, wrapping matches in <mark>; text nodes only. */
-function renderHighlighted(element, text, words) {
+export function renderHighlighted(element, text, ranges) {
   let cursor = 0;
-  for (const [start, end] of highlightRanges(text, words)) {
+  for (const [start, end] of ranges) {
     element.append(document.createTextNode(text.slice(cursor, start)));
     const mark = document.createElement("mark");
     mark.textContent = text.slice(start, end);
@@ -119,32 +158,37 @@ function start() {
   if (!form || !input || !results || !status) return;
 
   let index = null;
+  let settings = null;
 
   function show(query) {
-    const words = terms(query);
     results.replaceChildren();
-    if (!words.length) {
+    if (index !== null && !terms(settings, query).length) {
       status.textContent = "";
       if (contents) contents.hidden = false;
       return;
     }
     if (index === null) {
+      if (!query.trim()) {
+        status.textContent = "";
+        return;
+      }
       status.textContent = "Loading the rules index\u2026";
       return;
     }
-    const found = search(index, query);
-    for (const entry of found) {
+    for (const entry of index(query)) {
       const href = sameOriginPath(entry.url);
       if (!href) continue;
       const item = document.createElement("li");
       const link = document.createElement("a");
       link.href = href;
+      link.dataset.match = JSON.stringify(entry.match);
       const game = span("result-game");
       game.textContent = entry.game;
       const title = span("result-title");
-      renderHighlighted(title, entry.title, words);
+      renderHighlighted(title, entry.title, highlightRanges(settings, entry.title, entry.match));
       const text = span("result-snippet");
-      renderHighlighted(text, snippet(entry.text, words), words);
+      const cut = snippet(settings, entry.text, entry.match);
+      renderHighlighted(text, cut, highlightRanges(settings, cut, entry.match));
       link.append(game, title, text);
       item.append(link);
       results.append(item);
@@ -159,6 +203,16 @@ function start() {
   input.addEventListener("input", () => {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => show(input.value), 60);
+  });
+  results.addEventListener("click", (event) => {
+    const link = event.target.closest("a[data-match]");
+    if (!link) return;
+    try {
+      const match = JSON.parse(link.dataset.match);
+      sessionStorage.setItem(HIGHLIGHT_KEY, JSON.stringify({ href: link.getAttribute("href"), match, settings }));
+    } catch {
+      // Private mode without storage: the link still opens the rule, unmarked.
+    }
   });
   form.addEventListener("submit", (event) => {
     if (index === null) return; // let the server search instead
@@ -175,8 +229,9 @@ function start() {
       return response.json();
     })
     .then((data) => {
-      if (!Array.isArray(data)) throw new Error("unexpected index");
-      index = data;
+      if (!data || !Array.isArray(data.entries) || !data.settings) throw new Error("unexpected index");
+      settings = data.settings;
+      index = makeSearch(settings, data.entries);
       const button = form.querySelector(".rules-search-go");
       if (button) button.hidden = true;
       if (input.value.trim()) show(input.value);

@@ -7,6 +7,7 @@
 import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, renderInPlay, seatName, statusText, whoText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
+import { ruleHelp } from "./rule-sheet.js";
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
@@ -306,6 +307,11 @@ function numberField(action) {
 function renderChoices() {
   const { myHand, byCard, many, other } = groups(env);
   const parts = [];
+  // One "?" per kind of decision open now, to the rule that governs it (spec.action_anchors).
+  const helps = [...new Set(legalOf(env).map((a) => a.type))]
+    .map((type) => ruleHelp(type, GRID_TITLES[type] || type))
+    .filter(Boolean);
+  if (helps.length) parts.push(el("p", { class: "rule-helps" }, ...helps));
   if (many.length) {
     const size = many[0].cards.length;
     parts.push(el("p", { class: "hint", text: `Pick ${size} cards from your hand (${pickedSet.size} picked).` }));

@@ -256,7 +256,7 @@ def test_a_game_with_rules_html_gets_a_rules_page_and_search_entries(app, monkey
     text = text_of(page)
     assert "Highest card takes the trick." in text and "We read it High card." in text
     assert f"/rules/{SLUG}" in client.get("/").get_data(as_text=True)
-    index = client.get("/rules/search.json").get_json()
+    index = client.get("/rules/search.json").get_json()["entries"]
     assert {e["anchor"] for e in index if e["slug"] == SLUG} >= {"play", "scoring"}
     with app.test_request_context():
         from companion.rules import rule_url

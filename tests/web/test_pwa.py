@@ -92,7 +92,18 @@ def test_service_worker_precaches_the_shell_and_it_all_exists(client):
     lists = worker_lists(client.get("/sw.js").get_data(as_text=True))
     assert lists["OFFLINE_URL"] == "/offline"
     static = lists["STATIC_URLS"]
-    for needed in ("css/app.css", "js/app.js", "icons/icon-192.png"):
+    needed_files = (
+        "css/app.css",
+        "js/app.js",
+        "icons/icon-192.png",
+        # The offline rules search and the "?" rule sheet, with the libraries they import.
+        "js/rules-search.js",
+        "js/rules-page.js",
+        "js/rule-sheet.js",
+        "vendor/minisearch/minisearch.js",
+        "vendor/stemmer/stemmer.js",
+    )
+    for needed in needed_files:
         assert any(url.startswith(f"/static/{needed}?v=") for url in static), needed
     for url in static + lists["PAGE_URLS"] + [lists["OFFLINE_URL"]]:
         with client.get(url) as response:

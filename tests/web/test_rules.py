@@ -171,7 +171,9 @@ def test_page_sections_are_exactly_the_stable_anchors(client, slug):
             anchor = parent.get(anchor)
         return False
 
-    own = [s["anchor"] for s in found if not in_reading(s["anchor"])]
+    # The at-a-glance card opens every page; it is a summary, not a rule others link to.
+    assert found[0]["anchor"] == "at-a-glance"
+    own = [s["anchor"] for s in found[1:] if not in_reading(s["anchor"])]
     assert own == list(GAMES[slug].spec.anchors)
     assert set(REQUIRED[slug]) <= set(GAMES[slug].spec.anchors)
 
@@ -260,10 +262,12 @@ def test_search_index_has_every_section_of_every_game(client):
     response = client.get("/rules/search.json")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
-    index = response.get_json()
+    body = response.get_json()
+    assert body["settings"] == rules_search.SETTINGS  # the browser ranks as the server does
+    index = body["entries"]
     assert isinstance(index, list)
     for entry in index:
-        assert set(entry) == {"game", "slug", "anchor", "title", "text", "url"}
+        assert set(entry) == {"game", "slug", "anchor", "title", "text", "keywords", "url"}
         assert entry["url"] == f"/rules/{entry['slug']}#{entry['anchor']}"
         assert entry["game"] == GAMES[entry["slug"]].name
         assert entry["title"].strip() and "#" not in entry["title"]
@@ -277,8 +281,8 @@ def test_search_index_has_every_section_of_every_game(client):
     assert by_key[("shoot", "follow-suit")]["title"] == "Follow suit"
     assert "trump" in by_key[("shoot", "follow-suit")]["text"]
     # A section's text is its own: a nested section's words are not repeated in the parent.
-    assert "cancelled" in by_key[("pull", "distracted")]["text"]
-    assert "cancelled" not in by_key[("pull", "special-cards")]["text"]
+    assert "cancels" in by_key[("pull", "distracted")]["text"]
+    assert "cancels" not in by_key[("pull", "special-cards")]["text"]
 
 
 def test_search_index_is_conditional_and_revalidated(client):
@@ -343,16 +347,17 @@ def test_search_finds_the_right_rule(index):
     assert ("pirate_tricks", "follow-suit") in follow[:3]
 
 
-def test_search_needs_every_word_and_ignores_case_and_accents(index):
+def test_search_ranks_by_words_matched_and_ignores_case_and_accents(index):
     assert rules_search.search(index, "") == []
     assert rules_search.search(index, "   ") == []
+    assert rules_search.search(index, "how do I") == []  # stop words only
     assert rules_search.search(index, "zyzzyva") == []
     both = rules_search.search(index, "DEADLY héadshot")
-    assert both and all(
-        "deadly" in rules_search.fold(e["game"] + e["title"] + e["text"])
-        and "headshot" in rules_search.fold(e["game"] + e["title"] + e["text"])
-        for e in both
-    )
+    assert anchors(both)[0] == ("call_the_shot", "deadly-aim")
+    # A section with both words outranks every section with only one of them.
+    text = [rules_search.fold(e["game"] + e["title"] + e["text"]) for e in both]
+    has_both = ["deadly" in t and "headshot" in t for t in text]
+    assert has_both == sorted(has_both, reverse=True) and not all(has_both)
     # The game name counts, so "shoot chips" finds Shoot!'s chip variant.
     assert anchors(rules_search.search(index, "shoot chips"))[0] == ("shoot", "chips")
 
@@ -362,8 +367,9 @@ def test_search_ranks_title_hits_first_then_page_order():
         {"game": "G", "title": "Other", "text": "trump here"},
         {"game": "G", "title": "Trump", "text": "text"},
         {"game": "G", "title": "Later", "text": "more trump"},
+        {"game": "G", "title": "None", "text": "nothing"},
     ]
-    assert [e["title"] for e in rules_search.search(entries, "trump")] == [
+    assert [e["title"] for e in rules_search.search(entries, "trumps")] == [
         "Trump",
         "Other",
         "Later",
@@ -371,23 +377,38 @@ def test_search_ranks_title_hits_first_then_page_order():
     assert len(rules_search.search(entries * 30, "trump", limit=5)) == 5
 
 
+def test_search_forgives_typos_and_word_forms_within_limits():
+    entries = [
+        {"game": "G", "title": "Doubles", "text": "score twice"},
+        {"game": "G", "title": "Fouls", "text": "animals"},
+    ]
+    for query in ("double", "doubled", "doubling", "dubble", "doulbe"):
+        assert rules_search.search(entries, query)[0]["title"] == "Doubles", query
+    # Three letters wrong is another word; short words are never fuzzy.
+    assert rules_search.search(entries, "dabblaz") == []
+    assert rules_search.search(entries, "fowl")[0]["title"] == "Fouls"
+    assert rules_search.search(entries, "fol") == []
+
+
 def test_fold_keeps_length_so_highlights_line_up():
     for text in ["Café “Shoot!”", "İstanbul", "naïve – ok", "ﬁre"]:
         assert len(rules_search.fold(text)) == len(text)
     assert rules_search.fold("Café “Shoot!”") == 'cafe "shoot!"'
-    assert rules_search.terms("Suit  suit FOLLOW") == ["follow", "suit"]
+    assert rules_search.terms("Suit  suits FOLLOWING the") == ["suit", "follow"]
 
 
 def test_highlight_escapes_and_marks():
-    out = rules_search.highlight("<b>Follow</b> suit & café", ["suit", "cafe"])
-    assert str(out) == "&lt;b&gt;Follow&lt;/b&gt; <mark>suit</mark> &amp; <mark>café</mark>"
-    # Overlapping words: the longer one wins, no nested marks.
-    assert str(rules_search.highlight("trumps", ["trumps", "rum"])) == "<mark>trumps</mark>"
+    out = rules_search.highlight("<b>Follow</b> suits & café", ["suit", "cafe"])
+    assert str(out) == "&lt;b&gt;Follow&lt;/b&gt; <mark>suits</mark> &amp; <mark>café</mark>"
+    # Whole words only, in any of their forms: no mark inside another word.
+    assert (
+        str(rules_search.highlight("trumps rummy", ["trump", "rum"])) == "<mark>trumps</mark> rummy"
+    )
 
 
 def test_snippet_shows_the_match():
     text = " ".join(f"w{i}" for i in range(100)) + " target " + " ".join("x" * 3 for _ in range(80))
-    cut = rules_search.snippet(text, ["target"])
+    cut = rules_search.snippet(text, ["target"])  # indexed (stemmed) forms
     assert "target" in cut and cut.startswith("\u2026 ") and cut.endswith(" \u2026")
     assert len(cut) <= rules_search.SNIPPET_LENGTH + 4
     assert rules_search.snippet("short", ["zzz"]) == "short"
@@ -426,7 +447,10 @@ def test_index_searches_on_the_server_without_javascript(client):
     results = re.search(r'<ol id="rules-results".*?</ol>', html, re.S).group(0)
     assert 'href="/rules/shoot#follow-suit"' in results
     assert "<mark>" in results
-    assert "1 match<" in client.get("/rules?q=distracted+cancelled").get_data(as_text=True)
+    typo = client.get("/rules?q=distarcted").get_data(as_text=True)
+    results = re.search(r'<ol id="rules-results".*?</ol>', typo, re.S).group(0)
+    assert results.index("/rules/pull#distracted") < results.index("</li>")
+    assert "<mark>Distracted</mark>" in results
     assert "No rule matches that." in client.get("/rules?q=zzqqxx").get_data(as_text=True)
     hostile = client.get("/rules?q=%3Cscript%3Ealert(1)%3C/script%3E").get_data(as_text=True)
     assert "<script>alert" not in hostile
@@ -467,3 +491,33 @@ def test_the_copy_check_would_catch_a_copied_sentence(rulebooks):
     source = words((rulebooks / "shoot.txt").read_text())
     copied = " ".join(source[200:214])
     assert ngrams(words(f"Our text. {copied}. More."), 12) & ngrams(source, 12)
+
+
+def main_words(html: str) -> list[str]:
+    """The words a player reads in the page's <main> (navigation and scripts left out)."""
+    main = re.search(r"<main\b.*?</main>", html, flags=re.S).group(0)
+    return Page(main).text.split()
+
+
+# Issue 13 asks for every page to be cut below its rulebook; these are not cut yet. Strict:
+# the day one is short enough its test fails, and it must leave this set.
+NOT_YET_CUT = {"pirate_tricks"}
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        pytest.param(
+            slug,
+            marks=pytest.mark.xfail(strict=True, reason="issue 13: page not yet cut"),
+        )
+        if slug in NOT_YET_CUT
+        else slug
+        for slug in GAMES
+    ],
+)
+def test_the_page_is_shorter_than_its_rulebook(client, slug, rulebooks):
+    ours = len(main_words(client.get(f"/rules/{slug}").get_data(as_text=True)))
+    theirs = len((rulebooks / RULEBOOKS[slug]).read_text().split())
+    assert theirs > 500  # a real rulebook was read
+    assert ours < theirs, f"{slug}: {ours} words on the page, {theirs} in the rulebook"

@@ -34,6 +34,10 @@ SPEC = Spec(
         "example",
         "our-reading",
     ),
+    action_anchors={
+        "play": "claim",
+        "call": "call",
+    },
     options=(
         Option(
             "shots_to_lose",
@@ -57,12 +61,14 @@ SPEC = Spec(
             "seat",
             "Who challenged?",
             help="The challenger plays first; the role passes to the other player every duel.",
+            anchor="turn",
         ),
         Field(
             "shot",
             "choice",
             "Who was shot?",
             help="The player who lost the duel takes a shot card; nobody on equal values.",
+            anchor="duel",
         ),
     ),
 )

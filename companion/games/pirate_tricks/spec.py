@@ -72,6 +72,14 @@ SPEC = Spec(
         "example",
         "our-reading",
     ),
+    action_anchors={
+        "bid": "auction",
+        "reveal": "ties",
+        "assign": "ties",
+        "ditch": "ditch",
+        "predict": "predictions",
+        "play": "follow-suit",
+    },
     options=(
         Option(
             "rounds",
@@ -105,9 +113,10 @@ SPEC = Spec(
             repeat=(2,),
             stage="choose",
             help="The round's two recruitment cards.",
+            anchor="recruitment",
         ),
-        Field("treasure", "choice", "Treasure card", stage="choose"),
-        Field("capture", "choice", "Capture card", stage="choose"),
+        Field("treasure", "choice", "Treasure card", stage="choose", anchor="special-cards"),
+        Field("capture", "choice", "Capture card", stage="choose", anchor="special-cards"),
         Field(
             "bid",
             "int",
@@ -116,12 +125,14 @@ SPEC = Spec(
             low=0,
             high=MAX_BID,
             help="The loon paid for the row taken (0 for a row taken free).",
+            anchor="auction",
         ),
         Field(
             "row_loon",
             "bool",
             "Took a row with 2 loon on it",
             repeat=("players",),
+            anchor="round-setup",
         ),
         Field(
             "crew",
@@ -135,6 +146,7 @@ SPEC = Spec(
                 "The loon the shown crew earned from the two recruitment cards, or leave it "
                 "empty and tick the cards shown: the sheet works it out."
             ),
+            anchor="recruitment",
         ),
         Field(
             "prediction",
@@ -145,6 +157,7 @@ SPEC = Spec(
             high=rules.TRICKS,
             optional=True,
             help="Only while a prediction card is in play.",
+            anchor="predictions",
         ),
         Field(
             "tricks",
@@ -154,6 +167,7 @@ SPEC = Spec(
             low=0,
             high=rules.TRICKS,
             help="Tricks taken; they add up to 10.",
+            anchor="payouts",
         ),
         Field(
             "count",
@@ -167,6 +181,7 @@ SPEC = Spec(
                 "For each effect of the treasure and capture cards that counts captured "
                 "crew: how many such cards the player took."
             ),
+            anchor="special-cards",
         ),
     ),
     # A round as the table plays it: the score cards turned up, rows taken with bids,

@@ -45,6 +45,10 @@ SPEC = Spec(
         "example",
         "our-reading",
     ),
+    action_anchors={
+        "shoot": "first-shot",
+        "second": "second-shot",
+    },
     options=(
         Option(
             "teams",
@@ -130,6 +134,7 @@ SPEC = Spec(
             high=rules.MAX_POINTS,
             optional=True,
             help="Quick entry: each side's target points for the hand, doubles counted.",
+            anchor="scoring",
         ),
         Field(
             "fouls",
@@ -140,6 +145,7 @@ SPEC = Spec(
             high=2 * rules.ROUNDS_PER_HAND,
             optional=True,
             help="Quick entry: the animals each side took this hand.",
+            anchor="fouls",
         ),
         Field(
             "target",
@@ -148,6 +154,7 @@ SPEC = Spec(
             repeat=(rules.ROUNDS_PER_HAND, 2),
             optional=True,
             help="Or, round by round, the targets taken (" + TARGET_CHOICES + ").",
+            anchor="scoring",
         ),
         Field(
             "taker",
@@ -156,6 +163,7 @@ SPEC = Spec(
             repeat=(rules.ROUNDS_PER_HAND, 2),
             optional=True,
             help="The side that took that target.",
+            anchor="trick-winner",
         ),
     ),
     # The hand as the table plays it: round by round, each of the two targets taken by a

@@ -33,10 +33,13 @@ SPEC = Spec(
         "scoring",
         "end-of-game",
         "chips",
-        "tactics",
         "example",
         "our-reading",
     ),
+    action_anchors={
+        "bid": "bidding",
+        "play": "follow-suit",
+    },
     options=(
         Option(
             "schedule",
@@ -83,6 +86,7 @@ SPEC = Spec(
             low=0,
             high=rules.max_hand(2),
             help="The tricks each player said they would take.",
+            anchor="bidding",
         ),
         Field(
             "tricks",
@@ -92,6 +96,7 @@ SPEC = Spec(
             low=0,
             high=rules.max_hand(2),
             help="The tricks each player took; they add up to the hand size.",
+            anchor="scoring",
         ),
     ),
     sheet_steps=(
