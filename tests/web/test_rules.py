@@ -499,23 +499,7 @@ def main_words(html: str) -> list[str]:
     return Page(main).text.split()
 
 
-# Issue 13 asks for every page to be cut below its rulebook; these are not cut yet. Strict:
-# the day one is short enough its test fails, and it must leave this set.
-NOT_YET_CUT = {"pirate_tricks"}
-
-
-@pytest.mark.parametrize(
-    "slug",
-    [
-        pytest.param(
-            slug,
-            marks=pytest.mark.xfail(strict=True, reason="issue 13: page not yet cut"),
-        )
-        if slug in NOT_YET_CUT
-        else slug
-        for slug in GAMES
-    ],
-)
+@pytest.mark.parametrize("slug", GAMES)
 def test_the_page_is_shorter_than_its_rulebook(client, slug, rulebooks):
     ours = len(main_words(client.get(f"/rules/{slug}").get_data(as_text=True)))
     theirs = len((rulebooks / RULEBOOKS[slug]).read_text().split())
