@@ -18,6 +18,7 @@ from companion.games import GAMES
 from companion.rules import search as rules_search
 
 from ..browser import PHONE, wait_until
+from .phone import open_whole_round
 
 pytestmark = pytest.mark.e2e
 
@@ -221,6 +222,7 @@ def test_a_score_box_rule_opens_in_a_sheet_over_the_form(base_url, phone):
         phone, "location.pathname.startsWith('/score/') && !location.pathname.includes('new')"
     )
     sheet_path = phone.evaluate("location.pathname")
+    open_whole_round(phone)  # Shoot! is entered step by step: the whole-round form is folded
     phone.locator("input[name='bids-0']").fill("2")
     link = phone.locator("a.rule-help", has_text="Bid")
     assert link.get_attribute("href") == "/rules/shoot#bidding"
