@@ -399,7 +399,11 @@ class PullState(State):
         if self.phase == FIRST:
             suits = {rules.target_suit(t) for t in self.targets}
             if any(rules.shot_suit(card) in suits for card in self.hands[seat]):
-                return f"First shot: you hold a {names} card: shoot one at the target of its suit."
+                article = "an" if names[:1] in "AEIOU" else "a"
+                return (
+                    f"First shot: you hold {article} {names} card: "
+                    "shoot one at the target of its suit."
+                )
             return f"First shot: you hold no {names} card: shoot any card at either target."
         other = self._target_label(1 - self.first_target[seat])
         if self.sealed_seconds:

@@ -161,3 +161,15 @@ def test_blocked_first_shots_say_why_for_the_own_hand_only():
     assert rules.shot_name(card) in why["reason"] and "Skeet or Trap" in why["reason"]
     assert state.blocked(0) == {} and state.blocked(None) == {}
     assert state.view(None)["doing"] == "to shoot"
+
+
+def test_the_first_shot_prompt_says_an_before_a_vowel():
+    state = GAME.new_state(3, seed=1)
+    for targets in (["incomer-T1", "skeet-T2"], ["trap-T1", "skeet-T2"]):
+        state.targets = targets
+        suits = {t.split("-")[0] for t in targets}
+        seat = state.to_act()[0]
+        state.hands[seat] = [f"{sorted(suits)[0]}-3"]
+        prompt = state.prompt(seat)
+        article = "an" if sorted(suits)[0][0] in "aeiou" else "a"
+        assert prompt.startswith(f"First shot: you hold {article} "), prompt
