@@ -12,7 +12,7 @@ import random
 import pytest
 
 from ...browser import PHONE, Server, wait_until
-from ...e2e.test_table_play import my_turn, ui_move, watch
+from ...e2e.test_table_play import join_phones, play_by_buttons, watch
 from ...web.phone import check, open_whole_round, shown
 from ...web.phone import page as phone_page
 
@@ -100,35 +100,12 @@ def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(make_app, bro
         host.wait_for_url("**/t/*")
         code = host.locator("#host").get_attribute("data-code")
         players = GAMES["pirate_tricks"].spec.min_players
-        phones = []
-        for seat in range(players):
-            phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-            watch(phone, errors)
-            phone.goto(f"{server.url}/t/{code}/seat")
-            phone.locator("#join-name").fill(f"Player {seat + 1}")
-            phone.locator("#join-form button[type=submit]").click()
-            phone.locator("#play").wait_for(state="visible")
-            phones.append(phone)
+        phones = join_phones(browser, server, code, players, errors)
         wait_until(
             host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)"
         )
-
-        rng = random.Random(4)
-        moves, made = 11, 0
-        for _ in range(moves * 20):
-            if made == moves:
-                break
-            movers = [p for p in phones if my_turn(p)]
-            if not movers:
-                host.wait_for_timeout(100)
-                continue
-            phone = rng.choice(movers)
-            assert ui_move(phone, rng)
-            wait_until(phone, "!document.getElementById('act-error').textContent")
-            made += 1
-            version = str(players + made)  # one version per seat taken, then one per action
-            wait_until(host, f"document.getElementById('host').dataset.version === '{version}'")
-        assert made == moves
+        moves = 11
+        play_by_buttons(host, phones, moves, random.Random(4))
         for shot, phone in enumerate(phones):
             check(phone, f"pirate-seat-{shot}")
 
