@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import random
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from companion.games.call_the_shot.rules import CARDS, POINTS
 
+from ..node import kit_script, run_board
 from .helpers import GAME, act, duel, make_deal, new
 
 FACES = GAME.card_faces({})
@@ -127,26 +127,15 @@ def test_random_play_has_words_for_every_action_and_faces_for_every_card(seed):
 
 BOARD = Path(__file__).resolve().parents[3] / "static/js/games/call_the_shot.js"
 
-SCRIPT = """
-const mod = await import(process.argv[1]);
-const view = JSON.parse(process.argv[2]);
-const node = (tag, props, ...kids) => ({ tag, text: (props || {}).text, kids });
-const kit = {
-  el: node,
-  card: (id) => ({ card: id }),
-  cardText: (id) => `<${id}>`,
-  cardsLine: (ids) => ({ cards: ids }),
-  playsLine: (plays) => ({ plays }),
-  facts: (pairs) => ({ facts: pairs.map(([t, v]) => [t, v]) }),
-  seatTable: (columns) => ({ table: columns.map(([t, f]) => [t, [0, 1].map(f)]) }),
-  seatName: (seat) => ["Ada", "Bo"][seat],
-  signed: (n) => (n > 0 ? `+${n}` : String(n)),
-  words: (id) => id,
-};
+SCRIPT = kit_script(
+    """
+const view = input;
 const env = { view, seat: 0, to_act: view.to_act };
 const label = mod.optionLabel({}, "Play Headshot, say “Coward”", env, kit);
-console.log(JSON.stringify({ parts: mod.board(env, ["Ada", "Bo"], kit), label }));
-"""
+console.log(JSON.stringify({ parts: mod.board(env, names, kit), label }));
+""",
+    ["Ada", "Bo"],
+)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
@@ -156,13 +145,7 @@ def test_board_draws_from_the_view():
     card = next(c for c in state.hands[seat] if c != "man_of_honour")
     act(state, (card, "coward"), state.hands[1 - seat][0])
     view = state.view(seat)
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, BOARD.as_uri(), json.dumps(view)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result = json.loads(out.stdout)
+    result = run_board(SCRIPT, BOARD, view)
     assert result["label"] == "Say “Coward”"
     facts, table, heading, line = result["parts"]
     assert facts["facts"][0] == ["Duel", "2"]

@@ -8,7 +8,6 @@ import json
 import random
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,8 @@ from companion.games.errors import SheetError
 from companion.games.pirate_tricks import engine, rules
 from companion.games.pirate_tricks.sheet import PirateTricksSheet
 from companion.games.spec import form_values
+
+from ..node import kit_script, run_board
 
 GAME = GAMES["pirate_tricks"]
 NAMES = ["Ann", "Bo", "Cy"]
@@ -347,42 +348,20 @@ def test_an_assign_is_described_with_its_row():
 
 BOARD = Path(__file__).resolve().parents[3] / "static/js/games/pirate_tricks.js"
 
-SCRIPT = """
-const mod = await import(process.argv[1]);
-const env = JSON.parse(process.argv[2]);
-const node = (tag, props, ...kids) => ({
-  tag,
-  text: (props || {}).text,
-  kids,
-  append(...more) { this.kids.push(...more); },
-});
-const names = ["Ann", "Bo", "Cy"];
-const kit = {
-  el: node,
-  card: (id) => ({ card: id }),
-  cardText: (id) => `<${id}>`,
-  cardsLine: (ids) => ({ cards: ids }),
-  playsLine: (plays) => ({ plays }),
-  facts: (pairs) => ({ facts: pairs.filter(([, v]) => v !== "" && v !== null && v !== undefined) }),
-  seatTable: (columns) => ({ table: columns.map(([t, f]) => [t, [0, 1, 2].map(f)]) }),
-  seatName: (seat) => names[seat],
-  signed: (n) => (n > 0 ? `+${n}` : String(n)),
-  words: (id) => id,
-};
+SCRIPT = kit_script(
+    """
+const env = input;
 const label = mod.optionLabel({ type: "reveal", card: "R7" }, "Show Red 7", env, kit);
 const parts = mod.board(env, names, kit);
 console.log(JSON.stringify({ parts, label }));
-"""
+""",
+    ["Ann", "Bo", "Cy"],
+    drop_empty_facts=True,
+)
 
 
 def _run_board(env):
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, BOARD.as_uri(), json.dumps(env)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    return run_board(SCRIPT, BOARD, env)
 
 
 def _texts(value) -> list[str]:

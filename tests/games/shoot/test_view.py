@@ -7,14 +7,13 @@ import json
 import random
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from companion.games.cards import standard_deck
 
-from ..node import run_board
+from ..node import kit_script, run_board
 from .helpers import GAME, SCRIPT_PLAYS, bid_all, play, scripted
 
 COMMON = (
@@ -160,25 +159,12 @@ def test_random_play_describes_every_action_and_faces_every_card(seed):
 
 BOARD = Path(__file__).resolve().parents[3] / "static/js/games/shoot.js"
 
-SCRIPT = """
-const mod = await import(process.argv[1]);
-const view = JSON.parse(process.argv[2]);
-const node = (tag, props, ...kids) => ({ tag, text: (props || {}).text, kids });
-const kit = {
-  el: node,
-  card: (id) => ({ card: id }),
-  cardText: (id) => id,
-  cardsLine: (ids) => ({ cards: ids }),
-  playsLine: (plays) => ({ plays }),
-  facts: (pairs) => ({ facts: pairs.map(([t, v]) => [t, v]) }),
-  seatTable: (columns) => ({ table: columns.map(([t, f]) => [t, [0, 1, 2].map(f)]) }),
-  seatName: (seat) => ["Ada", "Bo", "Cy"][seat],
-  signed: (n) => (n > 0 ? `+${n}` : String(n)),
-  words: (id) => id,
-};
+BODY = """
+const view = input;
 const env = { view, seat: 0, to_act: view.to_act };
-console.log(JSON.stringify(mod.board(env, ["Ada", "Bo", "Cy"], kit)));
+console.log(JSON.stringify(mod.board(env, names, kit)));
 """
+SCRIPT = kit_script(BODY, ["Ada", "Bo", "Cy"], bracket_cards=False)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node")
@@ -186,13 +172,7 @@ def test_board_draws_from_the_view():
     state = scripted()
     bid_all(state, [1, 2, 0])
     play(state, SCRIPT_PLAYS[:4])
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", SCRIPT, BOARD.as_uri(), json.dumps(state.view(0))],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    facts, table, heading, plays = json.loads(out.stdout)
+    facts, table, heading, plays = run_board(SCRIPT, BOARD, state.view(0))
     assert facts["facts"][0] == ["Deal", "1 of 1 (4 cards)"]
     assert facts["facts"][1] == ["Trump", {"card": "2D"}]
     assert facts["facts"][2] == ["Dealer", "Ada"]
@@ -206,11 +186,15 @@ def test_board_draws_from_the_view():
     assert heading["text"] == "This trick: 2C led" and plays == {"plays": [[0, "2C"]]}
 
 
-IN_PLAY = SCRIPT.replace(
-    'console.log(JSON.stringify(mod.board(env, ["Ada", "Bo", "Cy"], kit)));',
-    "kit.split = true;\n"
-    "console.log(JSON.stringify("
-    "{ inPlay: mod.inPlay(env, [], kit), board: mod.board(env, [], kit) }));",
+IN_PLAY = kit_script(
+    BODY.replace(
+        "console.log(JSON.stringify(mod.board(env, names, kit)));",
+        "kit.split = true;\n"
+        "console.log(JSON.stringify("
+        "{ inPlay: mod.inPlay(env, [], kit), board: mod.board(env, [], kit) }));",
+    ),
+    ["Ada", "Bo", "Cy"],
+    bracket_cards=False,
 )
 
 
