@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, request, url_for
 
-from . import config, live
+from . import config, limits, live
 from .assets import IMMUTABLE, static_url
 from .extensions import csrf, db, migrate
 
@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     register_extensions(app)
     register_blueprints(app)
+    limits.init_app(app)
     register_errorhandlers(app)
     register_headers(app)
     register_template_helpers(app)

@@ -8,6 +8,7 @@ Everything can be overridden from the environment:
 ``REDIS_URL``     when set, live updates go through Redis pub/sub (several workers).
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
 ``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
+``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
 
 ``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
 environment.
@@ -18,6 +19,8 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+
+from . import limits
 
 
 def normalise_database_url(url: str) -> str:
@@ -69,4 +72,5 @@ def defaults(instance_path: str) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
+        **limits.settings(os.environ),
     }

@@ -60,6 +60,8 @@ def make_app(tmp_path, monkeypatch):
             "TESTING": True,
             "INSTANCE_PATH": str(tmp_path / "instance"),
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            # Off unless a test of the limits turns them on (tests/web/test_limits.py).
+            "RATELIMIT_ENABLED": False,
         }
         settings.update(config)
         made.append(create_app(settings))

@@ -22,6 +22,11 @@ TEXT = {
         "That was more than the app accepts in one go ({limit}). Send less and try again.",
     ),
     422: ("Not accepted", "The app could not accept that."),
+    429: (
+        "Slow down",
+        "Too many tries from this network in a short time, so this one was refused. "
+        "Wait a minute and try again.",
+    ),
     500: (
         "Something went wrong",
         "The app hit an error on its side. Your last change may not have been saved: "
@@ -50,7 +55,7 @@ def describe(error: HTTPException) -> tuple[int, str, str]:
         message = message.format(limit=_limit())
     else:
         title, message = error.name, error.description or ""
-    if _is_custom(error):
+    if _is_custom(error) and code != 429:  # a 429's description is the limit's text
         # Our own code's words (e.g. ``abort(422, "It is not your turn.")``) are for people.
         message = error.description
     return code, title, message

@@ -14,8 +14,11 @@ from flask import Response, jsonify, request, session, url_for
 from .. import live
 from ..extensions import csrf, db
 from ..network import base_url, qr_svg
-from . import bp, service
+from . import bp, guard, service
 from .service import TableError
+
+# Every POST body is checked (JSON object, depth, declared fields and types) before a route.
+bp.before_request(guard.check_body)
 
 
 def error_response(error: TableError):

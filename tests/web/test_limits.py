@@ -1,0 +1,166 @@
+"""Rate limits (companion/limits.py): creating, code look-ups, joins, seat requests and
+ticket claims; 429 as the API's JSON error or a friendly page. The rest of the suite runs
+with the limits off (tests/conftest.py); these tests turn them on."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from companion.limits import DEFAULTS
+
+from .test_tables_api import TablePlayers
+
+ON = {"RATELIMIT_ENABLED": True}
+
+
+def phone(app, address: str = "198.51.100.7"):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def assert_api_429(answer) -> None:
+    assert answer.status_code == 429
+    assert answer.get_json() == {
+        "error": answer.get_json()["error"],
+        "status": 429,
+    }
+    assert "Wait a minute" in answer.get_json()["error"]
+    assert int(answer.headers["Retry-After"]) > 0
+
+
+def assert_page_429(answer) -> None:
+    assert answer.status_code == 429
+    assert answer.mimetype == "text/html"
+    page = answer.get_data(as_text=True)
+    assert "Slow down" in page and "Wait a minute" in page
+    assert "per 1 minute" not in page  # people get words, not the limit's syntax
+
+
+def test_guessing_table_codes_hits_the_limit_and_found_codes_never_count(make_app):
+    app = make_app(**ON, RATELIMIT_LOOKUP="5 per minute")
+    table = TablePlayers(app, "shoot", 3).join_all()
+    guesser = phone(app)
+    for _ in range(30):  # normal play: found codes are free
+        assert guesser.get(f"/api/tables/{table.code}/view").status_code == 200
+        assert guesser.get(f"/t/{table.code}/seat").status_code == 200
+    misses = ["AAAAA2", "BBBBB3", "CCCCC4", "DDDDD5", "EEEEE6"]
+    assert guesser.get(f"/api/tables/{misses[0]}/view").status_code == 404
+    assert guesser.get(f"/t/{misses[1]}/seat").status_code == 404
+    assert guesser.get(f"/join?code={misses[2]}").status_code == 404
+    assert guesser.post(f"/api/tables/{misses[3]}/seats", json={"name": "A"}).status_code == 404
+    assert guesser.get(f"/score/{misses[4]}").status_code == 404
+    # Five misses used the limit: now every look-up from there is refused, found or not.
+    assert_api_429(guesser.get(f"/api/tables/{table.code}/view"))
+    assert_api_429(guesser.get("/api/tables/FFFFF7/events"))
+    assert_page_429(guesser.get(f"/t/{table.code}/seat"))
+    assert_page_429(guesser.get("/join?code=GGGGG8"))
+    assert_page_429(guesser.get("/score/HHHHH9"))
+    # Another address is counted on its own.
+    assert phone(app, "203.0.113.9").get(f"/t/{table.code}/seat").status_code == 200
+
+
+def test_creating_tables_and_sheets_shares_one_limit(make_app):
+    app = make_app(**ON, RATELIMIT_CREATE="3 per minute", WTF_CSRF_ENABLED=False)
+    host = phone(app)
+    for _ in range(5):  # the forms themselves are free to open
+        assert host.get("/play/shoot").status_code == 200
+    assert host.post("/api/tables", json={"game": "shoot", "players": 3}).status_code == 201
+    assert host.post("/play/shoot", data={"players": "3"}).status_code == 303
+    names = {"players-0": "Ann", "players-1": "Bo", "players-2": "Cy"}
+    assert host.post("/score/new/shoot", data=names).status_code == 302
+    assert_api_429(host.post("/api/tables", json={"game": "shoot", "players": 3}))
+    assert_page_429(host.post("/play/shoot", data={"players": "3"}))
+    assert_page_429(host.post("/score/new/shoot", data=names))
+    other = phone(app, "203.0.113.9")
+    assert other.post("/api/tables", json={"game": "shoot", "players": 3}).status_code == 201
+
+
+def test_joins_seat_requests_and_claims_have_their_limits(make_app):
+    app = make_app(
+        **ON, RATELIMIT_JOIN="2 per minute", RATELIMIT_SEAT_REQUEST="1 per minute",
+        RATELIMIT_CLAIM="2 per minute",
+    )
+    table = TablePlayers(app, "shoot", 4)
+    crowd = phone(app)
+    url = f"/api/tables/{table.code}"
+    assert crowd.post(f"{url}/seats", json={"name": "Ann"}).status_code == 201
+    assert crowd.post(f"{url}/seats", json={"name": "Bo"}).status_code == 201
+    assert_api_429(crowd.post(f"{url}/seats", json={"name": "Cy"}))
+    assert crowd.post(f"{url}/seats/0/requests", json={"name": "Zed"}).status_code == 201
+    assert_api_429(crowd.post(f"{url}/seats/1/requests", json={"name": "Zed"}))
+    assert crowd.post(f"{url}/claim", json={"ticket": "x" * 43}).status_code == 401
+    assert crowd.post(f"{url}/claim", json={"ticket": "y" * 43}).status_code == 401
+    assert_api_429(crowd.post(f"{url}/claim", json={"ticket": "z" * 43}))
+
+
+def test_the_default_limits_let_a_club_night_play_and_stop_a_guesser(make_app):
+    """One venue behind one address: 40 tables started, 160 phones seated, every phone
+    viewing its table, a few mistyped codes; none of it is refused. Guessing codes from
+    the same address is stopped within the first few dozen tries."""
+    app = make_app(**ON)
+    venue = "198.51.100.7"
+    tables = []
+    for _ in range(40):
+        answer = phone(app, venue).post("/api/tables", json={"game": "shoot", "players": 4})
+        assert answer.status_code == 201
+        tables.append(answer.get_json()["code"])
+    for code in tables:
+        for seat in range(4):
+            joined = phone(app, venue).post(f"/api/tables/{code}/seats", json={"name": f"P{seat}"})
+            assert joined.status_code == 201
+            assert phone(app, venue).get(f"/api/tables/{code}/view").status_code == 200
+    for typo in ("K7MZP3", "K7MZP4", "K7MZP5", "K7MZP6", "K7MZP7"):
+        assert phone(app, venue).get(f"/join?code={typo}").status_code == 404
+    guesser = phone(app, venue)
+    statuses = [guesser.get(f"/api/tables/Q{n:05d}/view").status_code for n in range(100)]
+    assert 429 in statuses
+    assert statuses.index(429) <= 30
+    assert set(statuses[statuses.index(429) :]) == {429}
+
+
+def test_the_default_limit_strings_are_what_the_readme_says():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for name, value in DEFAULTS.items():
+        assert f"`{name}` | `{value}`" in readme, name
+
+
+def test_behind_a_proxy_the_forwarded_address_is_counted(make_app):
+    app = make_app(**ON, RATELIMIT_LOOKUP="2 per minute", PROXY_HOPS=1)
+    proxy = app.test_client()  # every request comes from the proxy's own address
+
+    def miss(address: str):
+        return proxy.get("/t/AAAAA2/seat", headers={"X-Forwarded-For": address})
+
+    assert miss("198.51.100.1").status_code == 404
+    assert miss("198.51.100.1").status_code == 404
+    assert miss("198.51.100.1").status_code == 429
+    assert miss("198.51.100.2").status_code == 404
+
+
+def test_limits_are_off_when_disabled(make_app):
+    app = make_app(RATELIMIT_ENABLED=False, RATELIMIT_LOOKUP="1 per minute")
+    guesser = phone(app)
+    assert {guesser.get(f"/t/AAAAA{n}/seat").status_code for n in range(2, 8)} == {404}
+
+
+@pytest.mark.scale
+def test_workers_sharing_redis_share_the_counts(make_app, redis_url):
+    """Two apps (two worker processes) with Redis storage count against one limit."""
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    config = {**ON, "REDIS_URL": redis_url, "RATELIMIT_LOOKUP": "4 per minute"}
+    first = make_app(**config, RATELIMIT_KEY_PREFIX=prefix)
+    second = make_app(**config, RATELIMIT_KEY_PREFIX=prefix)
+    assert first.config["RATELIMIT_STORAGE_URI"] == redis_url
+    a, b = phone(first), phone(second)
+    assert a.get("/t/AAAAA2/seat").status_code == 404
+    assert b.get("/t/AAAAA3/seat").status_code == 404
+    assert a.get("/t/AAAAA4/seat").status_code == 404
+    assert b.get("/t/AAAAA5/seat").status_code == 404
+    assert_page_429(a.get("/t/AAAAA6/seat"))
+    assert_api_429(b.get("/api/tables/AAAAA7/view"))
+    assert phone(second, "203.0.113.9").get("/t/AAAAA6/seat").status_code == 404
