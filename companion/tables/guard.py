@@ -87,9 +87,9 @@ def action(name: str, value: Any, body: dict) -> None:
         elif isinstance(item, list):
             stack.extend(item)
         elif not (isinstance(item, str) or is_whole(item)):
+            got = kind_of(item)
             raise TableError(
-                400,
-                f'An action holds only text, whole numbers, lists and objects, not {kind_of(item)}.',
+                400, f"An action holds only text, whole numbers, lists and objects, not {got}."
             )
 
 

@@ -28,7 +28,16 @@ WRONG = {
     guard.obj: [True, 1.5, 3, "3", []],
     guard.optional_obj: [True, 1.5, 3, "3", []],
     guard.options: [True, 1.5, 3, "3", []],
-    guard.action: [True, 1.5, 3, "3", [], {"type": "bid", "bid": True}, {"type": "bid", "bid": 1.0}],
+    guard.action: [
+        True,
+        1.5,
+        3,
+        "3",
+        [],
+        {"type": "bid", "bid": True},
+        {"type": "bid", "bid": 1.0},
+        {"type": "bid", "bid": None},
+    ],
 }
 
 
@@ -201,7 +210,7 @@ def test_options_of_the_wrong_type_are_400(client, game, options, words):
 
 def test_nesting_is_counted_outside_strings_only():
     assert not guard.too_deep(b'{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
-    assert not guard.too_deep(json.dumps({"a": "\\\"[[[[" * 50}).encode())
+    assert not guard.too_deep(json.dumps({"a": '\\"[[[[' * 50}).encode())
     assert guard.too_deep(b"[" * 17 + b"]" * 17)
     assert not guard.too_deep(b"[" * 16 + b"]" * 16)
 

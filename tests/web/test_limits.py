@@ -80,7 +80,9 @@ def test_creating_tables_and_sheets_shares_one_limit(make_app):
 
 def test_joins_seat_requests_and_claims_have_their_limits(make_app):
     app = make_app(
-        **ON, RATELIMIT_JOIN="2 per minute", RATELIMIT_SEAT_REQUEST="1 per minute",
+        **ON,
+        RATELIMIT_JOIN="2 per minute",
+        RATELIMIT_SEAT_REQUEST="1 per minute",
         RATELIMIT_CLAIM="2 per minute",
     )
     table = TablePlayers(app, "shoot", 4)
