@@ -9,8 +9,8 @@ from typing import Any
 from flask import Flask, request, url_for
 
 from . import config, limits, live
-from .assets import IMMUTABLE, static_url
-from .extensions import csrf, db, migrate
+from .assets import IMMUTABLE, buffered_for_compression, static_url
+from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -89,6 +89,7 @@ def register_extensions(app: Flask) -> None:
     tune_sqlite(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
     csrf.init_app(app)
+    compress.init_app(app)
     live.init_app(app)
 
 
@@ -118,6 +119,8 @@ def register_headers(app: Flask) -> None:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
             response.headers["Cache-Control"] = IMMUTABLE
+        if request.endpoint == "static":
+            buffered_for_compression(response)  # runs before Flask-Compress's own hook
         return response
 
 

@@ -37,6 +37,26 @@ def static_url(filename: str) -> str:
     return url_for("static", filename=filename, v=file_version(filename))
 
 
+def buffered_for_compression(response):
+    """A static text file read whole, so that Flask-Compress (which runs after this) compresses
+    it as one body: gzip too, a Content-Length, and the file closed here rather than left
+    open inside a compressing stream."""
+    if (
+        response.direct_passthrough
+        and response.status_code == 200
+        and response.mimetype in current_app.config.get("COMPRESS_MIMETYPES", ())
+    ):
+        try:
+            data = b"".join(response.response)
+        finally:
+            close = getattr(response.response, "close", None)
+            if close is not None:
+                close()
+        response.direct_passthrough = False
+        response.set_data(data)
+    return response
+
+
 def static_files() -> list[str]:
     """Every file under the static folder (posix paths relative to it), sorted."""
     root = Path(current_app.static_folder)

@@ -59,6 +59,29 @@ def secret_key(instance_path: str) -> str:
     return key
 
 
+# Text responses compressed by Flask-Compress: brotli where the browser takes it, else gzip.
+# Event streams (text/event-stream) are not in the list: each event must leave at once.
+COMPRESSION = {
+    "COMPRESS_MIMETYPES": [
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "image/svg+xml",
+        "text/csv",
+        "text/plain",
+    ],
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    # Static text files are read whole first (assets.buffered_for_compression); any other
+    # streamed text response gets brotli or deflate (Flask-Compress streams no gzip).
+    "COMPRESS_ALGORITHM_STREAMING": ["br", "deflate"],
+    "COMPRESS_BR_LEVEL": 5,
+    "COMPRESS_MIN_SIZE": 500,
+}
+
+
 def defaults(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
@@ -73,4 +96,5 @@ def defaults(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
         **limits.settings(os.environ),
+        **COMPRESSION,
     }
