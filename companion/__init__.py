@@ -9,28 +9,35 @@ from typing import Any
 from flask import Flask, request, url_for
 
 from . import config, limits, live
-from .assets import IMMUTABLE, buffered_for_compression, static_url
+from .assets import IMMUTABLE, buffered_for_compression, import_map, static_url
 from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Only the app's own scripts, styles, images and connections; no inline script or style.
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "manifest-src 'self'",
-        "worker-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
+# Only the app's own scripts, styles, images and connections; no inline script or style
+# (a page's import map, the one inline script, is allowed by its hash: see html_policy).
+POLICY = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+]
+CONTENT_SECURITY_POLICY = "; ".join(POLICY)
+
+
+def html_policy() -> str:
+    """The policy of a page: the above, plus the hash of the page's import map."""
+    script = f"script-src 'self' {import_map()[1]}"
+    return "; ".join(script if rule == "script-src 'self'" else rule for rule in POLICY)
+
 
 # The main navigation: (label, endpoint).
 NAV = [
@@ -114,7 +121,8 @@ def register_errorhandlers(app: Flask) -> None:
 def register_headers(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        policy = html_policy() if response.mimetype == "text/html" else CONTENT_SECURITY_POLICY
+        response.headers.setdefault("Content-Security-Policy", policy)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
@@ -142,6 +150,7 @@ def register_template_helpers(app: Flask) -> None:
     from .games import GAMES
 
     app.add_template_global(static_url)
+    app.add_template_global(import_map)
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")
 

@@ -6,7 +6,9 @@ may keep them forever (cache-first) and still never see a stale copy.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -65,3 +67,33 @@ def static_files() -> list[str]:
         for p in root.rglob("*")
         if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)
     )
+
+
+# -- versioned module imports -------------------------------------------------------------
+#
+# Modules import each other by relative URL ("./board.js"), which carries no version, so
+# the browser would revalidate each of them on every load. Every page carries an import
+# map (``<script type="importmap">`` in base.html) that maps each module's plain URL to its
+# versioned one; the Content-Security-Policy allows exactly that inline script by its hash.
+
+
+@lru_cache(maxsize=8)
+def _module_names(static_folder: str) -> tuple[str, ...]:
+    root = Path(static_folder)
+    return tuple(sorted(p.relative_to(root).as_posix() for p in root.rglob("*.js")))
+
+
+@lru_cache(maxsize=32)
+def _import_map(pairs: tuple[tuple[str, str], ...]) -> tuple[str, str]:
+    text = json.dumps({"imports": dict(pairs)}, indent=None, separators=(",", ":"))
+    # "<" cannot occur in these URLs, but never let a "</script>" close the element.
+    text = text.replace("<", "\\u003c")
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    return text, f"'sha256-{digest}'"
+
+
+def import_map() -> tuple[str, str]:
+    """The page's import map (JSON text) and its CSP hash source."""
+    names = _module_names(str(current_app.static_folder))
+    prefix = current_app.static_url_path + "/"
+    return _import_map(tuple((prefix + name, static_url(name)) for name in names))

@@ -12,7 +12,8 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.tags: list[tuple[str, dict[str, str | None]]] = []
         self.inline: list[str] = []  # inline <script>/<style> bodies (executed or applied)
-        self.data_blocks: list[str] = []  # <script type="application/json">: data, never run
+        # <script type="application/json"> and the import map: data, never run
+        self.data_blocks: list[str] = []
         self._open: str | None = None
         self.text_parts: list[str] = []
         self.feed(html)
@@ -20,7 +21,7 @@ class Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
         self._open = tag if tag in ("script", "style") else None
-        if tag == "script" and dict(attrs).get("type") == "application/json":
+        if tag == "script" and dict(attrs).get("type") in ("application/json", "importmap"):
             self._open = "data"
 
     def handle_endtag(self, tag):
