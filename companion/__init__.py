@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, request, url_for
 
 from . import config, limits, live
-from .assets import IMMUTABLE, buffered_for_compression, import_map, static_url
+from .assets import IMMUTABLE, compressed_static, import_map, static_url
 from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -128,7 +128,8 @@ def register_headers(app: Flask) -> None:
         if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
             response.headers["Cache-Control"] = IMMUTABLE
         if request.endpoint == "static":
-            buffered_for_compression(response)  # runs before Flask-Compress's own hook
+            filename = (request.view_args or {}).get("filename", "")
+            compressed_static(response, filename)  # runs before Flask-Compress's own hook
         return response
 
 

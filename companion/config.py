@@ -74,8 +74,8 @@ COMPRESSION = {
         "text/plain",
     ],
     "COMPRESS_ALGORITHM": ["br", "gzip"],
-    # Static text files are read whole first (assets.buffered_for_compression); any other
-    # streamed text response gets brotli or deflate (Flask-Compress streams no gzip).
+    # Static text files are compressed once at the best level (assets.compressed_static);
+    # any other streamed text response gets brotli or deflate (no gzip for streams).
     "COMPRESS_ALGORITHM_STREAMING": ["br", "deflate"],
     "COMPRESS_BR_LEVEL": 5,
     "COMPRESS_MIN_SIZE": 500,

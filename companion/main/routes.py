@@ -76,9 +76,14 @@ def manifest():
     return response
 
 
+# What the offline page itself needs: stored on install, with the offline page.
+SHELL = ("css/app.css", "js/app.js", "icons/icon.svg")
+
+
 def precache_pages() -> list[str]:
-    """Pages the service worker stores on install, so they open offline at once: home and
-    every rules page with its search index."""
+    """Pages the service worker stores when the page that opened first goes idle (not on
+    install, so a phone's first visit is not slowed by them): home and every rules page,
+    each with what it links and imports, and the rules search index."""
     pages = [url_for("main.home"), url_for("rules.index"), url_for("rules.search_index")]
     return pages + [url_for("rules.game", slug=slug) for slug in GAMES if has_rules(slug)]
 
@@ -87,6 +92,7 @@ def _render_worker() -> str:
     context = {
         "offline_url": url_for("main.offline"),
         "static_urls": [static_url(name) for name in static_files()],
+        "shell_urls": [static_url(name) for name in SHELL],
         "page_urls": precache_pages(),
         "static_prefix": current_app.static_url_path + "/",
     }

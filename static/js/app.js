@@ -27,6 +27,23 @@ function showConnection() {
   if (offlineNote) offlineNote.hidden = navigator.onLine;
 }
 
+// The worker stores only what this page loaded (from the HTTP cache, no new download), then,
+// once the page is idle, the rules and their search for offline use.
+function storeForOffline() {
+  navigator.serviceWorker.ready.then((registration) => {
+    const worker = registration.active;
+    if (!worker) return;
+    const prefix = `${window.location.origin}/static/`;
+    const urls = performance
+      .getEntriesByType("resource")
+      .map((entry) => entry.name)
+      .filter((name) => name.startsWith(prefix) && name.includes("?v="));
+    worker.postMessage({ type: "STORE", urls });
+    const idle = window.requestIdleCallback || ((callback) => window.setTimeout(callback, 2000));
+    idle(() => worker.postMessage({ type: "STORE_RULES" }), { timeout: 10000 });
+  });
+}
+
 async function register() {
   const url = root.dataset.serviceWorker;
   if (!url) return;
@@ -36,6 +53,7 @@ async function register() {
   } catch {
     return; // The app still works, only not offline.
   }
+  storeForOffline();
   if (registration.waiting && navigator.serviceWorker.controller) {
     offerUpdate(registration.waiting);
   }

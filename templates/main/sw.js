@@ -4,8 +4,12 @@
  *   Unversioned ones: network first, falling back to any stored version of the file.
  * - Pages: network first, so an open game is never shown stale; when the network fails,
  *   the copy kept from an earlier visit, else the offline page.
- * - Home, /rules, every /rules/<game> page and the rules search index are stored on install
- *   and refreshed on each visit, so the rules and their search work offline.
+ * - Install stores only the offline page and the shell it needs (SHELL_URLS). The page that
+ *   opened then sends the versioned files it loaded ("STORE"): they come from the browser's
+ *   HTTP cache, not the network. When that page is first idle it sends "STORE_RULES": home,
+ *   /rules, every /rules/<game> page and the search index are stored with the files they link
+ *   and import (found in each page and its import map), and refreshed on each visit, so the
+ *   rules and their search work offline. Icons are never stored ahead.
  * - A new version never takes over by itself: it waits until the page asks (the player
  *   pressed "Reload" on the update notice) or every tab of the old version has closed.
  */
@@ -13,6 +17,7 @@ const VERSION = {{ version|tojson }};
 const CACHE = "companion-" + VERSION;
 const OFFLINE_URL = {{ offline_url|tojson }};
 const STATIC_URLS = {{ static_urls|tojson }};
+const SHELL_URLS = {{ shell_urls|tojson }};
 const PAGE_URLS = {{ page_urls|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 const KEEP = [/^\/$/, /^\/rules(\/.*)?$/];
@@ -26,9 +31,8 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll([OFFLINE_URL, ...STATIC_URLS].map(fresh));
-      // Pages are a bonus: one failing must not stop the worker from installing.
-      await Promise.all(PAGE_URLS.map((url) => cache.add(fresh(url)).catch(() => undefined)));
+      // Versioned files may come from the HTTP cache: their URL changes with their content.
+      await cache.addAll([fresh(OFFLINE_URL), ...SHELL_URLS]);
     })(),
   );
 });
@@ -49,8 +53,71 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("message", (event) => {
   if (event.data && event.data.type === "SKIP_WAITING") {
     self.skipWaiting();
+  } else if (event.data && event.data.type === "STORE" && Array.isArray(event.data.urls)) {
+    event.waitUntil(storeFiles(event.data.urls.map(String), {}));
+  } else if (event.data && event.data.type === "STORE_RULES") {
+    event.waitUntil(storeRules());
   }
 });
+
+const KNOWN = new Set(STATIC_URLS);
+const IMPORT = /(?:^|[;\s])(?:import|export)\s[^"';]*?from\s*["']([^"']+)["']|import\s*["']([^"']+)["']/g;
+const IMPORT_MAP = /<script type="importmap">([\s\S]*?)<\/script>/;
+const ASSET = /<(?:script[^>]*\ssrc|link rel="stylesheet" href|img[^>]*\ssrc)="([^"]+)"/g;
+
+// Store versioned static files (only those of this version) and every module they import,
+// resolved through ``imports`` (a page's import map). Already stored ones are not fetched.
+async function storeFiles(urls, imports) {
+  const cache = await caches.open(CACHE);
+  const seen = new Set();
+  const queue = [...urls];
+  while (queue.length) {
+    const url = new URL(queue.pop(), self.location.origin);
+    const path = url.pathname + url.search;
+    if (url.origin !== self.location.origin || seen.has(path) || !KNOWN.has(path)) continue;
+    seen.add(path);
+    let response = await cache.match(path);
+    if (!response) {
+      try {
+        response = await fetch(path);
+      } catch {
+        continue;
+      }
+      if (!response.ok) continue;
+      await cache.put(path, response.clone());
+    }
+    if (url.pathname.endsWith(".js")) {
+      for (const match of (await response.text()).matchAll(IMPORT)) {
+        const plain = new URL(match[1] || match[2], url).pathname;
+        if (imports[plain]) queue.push(imports[plain]);
+      }
+    }
+  }
+}
+
+// A page and what it links and imports.
+async function storePage(url) {
+  const cache = await caches.open(CACHE);
+  const response = await fetch(fresh(url));
+  if (!response.ok) return;
+  await cache.put(url, response.clone());
+  if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) return;
+  const html = await response.text();
+  const map = IMPORT_MAP.exec(html);
+  const imports = map ? JSON.parse(map[1]).imports || {} : {};
+  const assets = [...html.replace(IMPORT_MAP, "").matchAll(ASSET)].map((m) => m[1]);
+  await storeFiles(assets, imports);
+}
+
+// Once per version: the rules and their search, for offline use.
+async function storeRules() {
+  const cache = await caches.open(CACHE);
+  if (await cache.match(PAGE_URLS[PAGE_URLS.length - 1])) return;
+  for (const url of PAGE_URLS) {
+    // Pages are a bonus: one failing must not stop the others.
+    await storePage(url).catch(() => undefined);
+  }
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

@@ -75,6 +75,8 @@ def test_rules_work_offline_after_the_first_visit(server, browser):
     # Waiting here, not after the next navigation: a page whose loading began before the
     # worker was active stays uncontrolled until it is opened again.
     wait_until(page, "navigator.serviceWorker.controller !== null")
+    # The rules and their search are stored once the first page is idle.
+    wait_until(page, "caches.match('/rules/search.json').then((hit) => !!hit)")
 
     page.goto(server.url + "/rules/pull")
     assert page.evaluate("navigator.serviceWorker.controller !== null")

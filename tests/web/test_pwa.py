@@ -81,7 +81,7 @@ def test_service_worker_is_served_at_the_root(client):
 
 def worker_lists(body: str) -> dict[str, list[str] | str]:
     found = {}
-    for name in ("STATIC_URLS", "PAGE_URLS", "OFFLINE_URL", "VERSION"):
+    for name in ("STATIC_URLS", "SHELL_URLS", "PAGE_URLS", "OFFLINE_URL", "VERSION"):
         match = re.search(rf"^const {name} = (.*);$", body, re.M)
         assert match, name
         found[name] = json.loads(match.group(1))
@@ -91,6 +91,15 @@ def worker_lists(body: str) -> dict[str, list[str] | str]:
 def test_service_worker_precaches_the_shell_and_it_all_exists(client):
     lists = worker_lists(client.get("/sw.js").get_data(as_text=True))
     assert lists["OFFLINE_URL"] == "/offline"
+    # Install stores the offline page and the shell it links, nothing more: no icon but the
+    # small SVG the page shows, no rules (those come when the first page is idle).
+    shell = {url.split("?")[0] for url in lists["SHELL_URLS"]}
+    assert shell == {"/static/css/app.css", "/static/js/app.js", "/static/icons/icon.svg"}
+    offline = page(client.get("/offline"))
+    linked = {a["href"] for a in offline.find_all("link", rel="stylesheet")}
+    linked |= {a["src"] for t, a in offline.tags if t in ("script", "img") and a.get("src")}
+    assert linked == set(lists["SHELL_URLS"])
+    # What the worker may store at all: every versioned file of this release.
     static = lists["STATIC_URLS"]
     needed_files = (
         "css/app.css",
