@@ -3,8 +3,8 @@ checkout served the same way in the same run.
 
     python bench/pages.py [--baseline /work/main] [--pages seat,home,rules] [--quiet 2]
 
-Each app runs in its own process (a fresh SQLite instance, one Shoot! table of four made
-for the seat page) behind a WSGI wrapper that counts every byte it sends: status line,
+Each app runs in its own process (a fresh SQLite instance, one table made for the seat
+page) behind a WSGI wrapper that counts every byte it sends: status line,
 headers and body, for every request, the service worker's own fetches included. Debian's
 Chromium (flags from tests/browser.py) opens each page at 390x844 with a fresh profile and
 the run ends when no request has reached the server for ``--quiet`` seconds (the open
@@ -43,7 +43,11 @@ def serve(root: str, log: str) -> None:
             "RATELIMIT_ENABLED": False,
         }
     )
-    made = app.test_client().post("/api/tables", json={"game": "shoot", "players": 4})
+    from companion.games import GAMES
+
+    game = GAMES[sorted(GAMES)[-1]]  # any game will do: the seat page is the same shell
+    body = {"game": game.slug, "players": game.max_players}
+    made = app.test_client().post("/api/tables", json=body)
     code = made.get_json()["code"]
     out = open(log, "a", buffering=1)  # noqa: SIM115 (open for the life of the server)
     lock = threading.Lock()
@@ -86,11 +90,11 @@ def serve(root: str, log: str) -> None:
 
     inner = buffered(app)
     server = make_server("127.0.0.1", 0, counted, threaded=True)
-    print(json.dumps({"port": server.server_port, "code": code}), flush=True)
+    print(json.dumps({"port": server.server_port, "code": code, "slug": game.slug}), flush=True)
     server.serve_forever()
 
 
-def start(root: str, log: str) -> tuple[subprocess.Popen, str, str]:
+def start(root: str, log: str) -> tuple[subprocess.Popen, str, str, str]:
     env = {**os.environ, "PYTHONPATH": root}
     for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "PUBLIC_URL"):
         env.pop(name, None)
@@ -103,7 +107,7 @@ def start(root: str, log: str) -> tuple[subprocess.Popen, str, str]:
         cwd=root,
     )
     first = json.loads(process.stdout.readline())
-    return process, f"http://127.0.0.1:{first['port']}", first["code"]
+    return process, f"http://127.0.0.1:{first['port']}", first["code"], first["slug"]
 
 
 def records(log: str) -> list[dict]:
@@ -164,9 +168,9 @@ def main() -> None:
         for label, root in (("baseline", args.baseline), ("this", str(HERE))):
             log = tempfile.mktemp(suffix=".jsonl")
             Path(log).touch()
-            process, base, code = start(root, log)
+            process, base, code, slug = start(root, log)
             try:
-                paths = {"seat": f"/t/{code}/seat", "home": "/", "rules": "/rules/shoot"}
+                paths = {"seat": f"/t/{code}/seat", "home": "/", "rules": f"/rules/{slug}"}
                 for name in args.pages.split(","):
                     rows = visit(browser, base + paths[name], log, args.quiet)
                     total = sum(r["bytes"] for r in rows)
