@@ -13,6 +13,9 @@ A subclass implements the underscored hooks:
 ``_apply(seat, action)`` perform one action already checked against ``_legal``; it must not
                          raise, so a failed action never leaves a half-changed state
 ``_explain(seat, action)`` optional: why an action is not allowed, in the player's words
+``_is_legal(seat, action)`` optional: whether ``action`` is in ``_legal(seat)``, checked
+                         directly (without building the list) and as strictly as
+                         :func:`action_key`: exact JSON types, exactly the same keys
 ``_view(seat)``          the game's own part of what one seat (or the table, ``None``)
                          may see; :meth:`State.view` puts the common block beside it
 ``scores()`` (one per seat) and ``is_over()``; optionally ``sides()``, ``winners()``,
@@ -64,6 +67,20 @@ def plain_copy(value: Any) -> Any:
     raise TypeError(f"a state may hold only JSON data, not {kind.__name__}: {value!r:.60}")
 
 
+def action_key(value: Any) -> Any:
+    """A hashable key of JSON data that keeps the JSON type: ``true``, ``1.0`` and ``"1"``
+    all have keys different from ``1``'s (while ``True == 1 == 1.0`` in Python). Anything
+    that is not JSON data gets a key equal to nothing else."""
+    kind = type(value)
+    if kind is dict:
+        return frozenset((key, action_key(item)) for key, item in value.items())
+    if kind is list:
+        return (list, tuple(action_key(item) for item in value))
+    if kind in _SCALARS:
+        return (kind, value)
+    return object()
+
+
 def join_names(names: Sequence[str]) -> str:
     """``["Ada", "Bo", "Cy"]`` -> ``"Ada, Bo and Cy"``."""
     names = list(names)
@@ -97,29 +114,54 @@ class State:
         return [] if self.is_over() else list(self._to_act())
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if not self._is_seat(seat) or seat not in self.to_act():
+        if not self._is_seat(seat) or self.is_over() or seat not in self._to_act():
             return []
         return self._legal(seat)
 
     def apply(self, seat: int, action: Action) -> None:
-        """Perform ``action`` for ``seat`` or raise :class:`IllegalAction`, changing nothing."""
+        """Perform ``action`` for ``seat`` or raise :class:`IllegalAction`, changing nothing.
+
+        ``action`` must be one of ``legal_actions(seat)`` by JSON type as well as by value
+        (:func:`action_key`): ``{"bid": true}`` or ``{"bid": 1.0}`` is never ``{"bid": 1}``.
+        """
         if not self._is_seat(seat):
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        if type(action) is not dict or type(action.get("type")) is not str:
             raise IllegalAction('An action must be an object with a "type".')
         if self.is_over():
             raise IllegalAction("The game is over.")
-        if seat not in self.to_act():
+        if seat not in self._to_act():
             raise IllegalAction(self._not_your_turn(seat))
-        legal = self._legal(seat)
-        try:
-            # The legal list's own copy: JSON true == 1 must not slip in as a bool.
-            canonical = legal[legal.index(action)]
-        except ValueError:
-            raise IllegalAction(self._explain(seat, action)) from None
-        canonical = plain_copy(canonical)
+        canonical = self._legal_copy(seat, action)
+        if canonical is None:
+            raise IllegalAction(self._refusal(seat, action))
         self._apply(seat, canonical)
         self.log.append([seat, canonical])
+
+    def _refusal(self, seat: int, action: Action) -> str:
+        """The game's reason for refusing ``action``; the generic one if the game's own
+        explanation trips over a value it did not expect (a refusal never fails)."""
+        try:
+            return self._explain(seat, action)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            return State._explain(self, seat, action)
+
+    def _legal_copy(self, seat: int, action: Action) -> Action | None:
+        """A private copy of ``action`` if it is legal for ``seat`` (to act), else None."""
+        is_legal = self._is_legal
+        if is_legal is not None:
+            if not is_legal(seat, action):
+                return None
+            for value in action.values():
+                if type(value) not in _SCALARS:
+                    return plain_copy(action)
+            return dict(action)
+        key = action_key(action)
+        for legal in self._legal(seat):
+            # == first (fast, in C); the key then tells true and 1.0 from 1.
+            if legal == action and action_key(legal) == key:
+                return plain_copy(legal)
+        return None
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (or the table, ``None``) may see: the common block that every
@@ -229,6 +271,12 @@ class State:
     def _legal(self, seat: int) -> list[Action]:
         raise NotImplementedError
 
+    #: Optional ``(seat, action) -> bool``: whether ``action`` is one of ``_legal(seat)``
+    #: for a seat already known to be to act, without building the list. It must be as
+    #: strict as :func:`action_key` (exact JSON types, the same keys); None compares
+    #: ``action`` with every legal action.
+    _is_legal: Any = None
+
     def _apply(self, seat: int, action: Action) -> None:
         raise NotImplementedError
 
@@ -250,7 +298,7 @@ class State:
         return "It is not your turn."
 
     def _is_seat(self, seat: Any) -> bool:
-        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
+        return type(seat) is int and 0 <= seat < self.players
 
 
 class Game:
