@@ -114,7 +114,10 @@ class State:
         return [] if self.is_over() else list(self._to_act())
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if not self._is_seat(seat) or self.is_over() or seat not in self._to_act():
+        # _is_seat inline: this and apply run once per action of every playout.
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
+        if self.is_over() or seat not in self._to_act():
             return []
         return self._legal(seat)
 
@@ -124,7 +127,7 @@ class State:
         ``action`` must be one of ``legal_actions(seat)`` by JSON type as well as by value
         (:func:`action_key`): ``{"bid": true}`` or ``{"bid": 1.0}`` is never ``{"bid": 1}``.
         """
-        if not self._is_seat(seat):
+        if type(seat) is not int or not 0 <= seat < self.players:  # _is_seat inline
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
         if type(action) is not dict or type(action.get("type")) is not str:
             raise IllegalAction('An action must be an object with a "type".')

@@ -250,10 +250,10 @@ class ShootState(State):
         return follow_suit_ints(self.hands[seat], self._led())
 
     def _apply(self, seat: int, action: dict) -> None:
-        if action["type"] == "bid":
-            self._apply_bid(seat, action["bid"])
-        else:
+        if action["type"] == "play":
             self._apply_play(seat, CARD_INDEX[action["card"]])
+        else:
+            self._apply_bid(seat, action["bid"])
 
     def _apply_bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
