@@ -44,6 +44,7 @@ from .spec import PLAY, SCORE, Field, Spec, Step, check_options, read_fields, wi
 Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
 
 
 def plain_copy(value: Any) -> Any:
@@ -156,7 +157,7 @@ class State:
             if not is_legal(seat, action):
                 return None
             for value in action.values():
-                if type(value) not in _SCALARS:
+                if type(value) not in _SCALAR_TYPES:
                     return plain_copy(action)
             return dict(action)
         key = action_key(action)

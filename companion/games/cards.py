@@ -52,13 +52,6 @@ def suit_run(hand: Sequence[int], suit: int) -> Sequence[int]:
     return hand[bisect_left(hand, low) : bisect_left(hand, low + len(RANKS))]
 
 
-def follow_suit_ints(hand: list[int], led: int | None) -> list[int]:
-    """:func:`follow_suit` for a sorted hand of integers and the led suit as an integer."""
-    if led is None:
-        return hand[:]
-    return suit_run(hand, led) or hand[:]
-
-
 def trick_winner_ints(plays: Iterable[Sequence[int]], trump: int | None) -> int | None:
     """The seat winning ``plays`` (``[seat, card]`` with integer cards, in playing order):
     the highest trump, else the highest card of the suit led; None for no plays."""

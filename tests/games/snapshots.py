@@ -33,3 +33,16 @@ def check_snapshot_plays_on(game: Game, path: Path) -> None:
     assert state.is_over()
     assert without_log(state.to_dict()) == fixture["final"]
     assert state.view(None) == fixture["final_view"]
+
+
+def check_unknown_card_refused(game: Game, path: Path, field: str) -> None:
+    """A snapshot whose ``field`` (a list of hands) names a card the game has not is
+    refused with :class:`ValueError` rather than loaded half-converted."""
+    snapshot = json.loads(path.read_text(encoding="utf-8"))["snapshot"]
+    snapshot["state"][field][0][0] = "no-such-card"
+    try:
+        game.state_from_dict(snapshot)
+    except ValueError as error:
+        assert "no-such-card" in str(error)
+    else:
+        raise AssertionError("a snapshot with an unknown card loaded")

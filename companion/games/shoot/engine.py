@@ -65,7 +65,6 @@ from ..cards import (
     card_ints,
     card_name,
     deal_one_at_a_time,
-    follow_suit_ints,
     is_standard_card,
     rank_of,
     rng,
@@ -82,6 +81,7 @@ from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
 DECK = range(len(CARD_IDS))  # the integer cards; shuffled like standard_deck()
+EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 
@@ -204,17 +204,20 @@ class ShootState(State):
         return list(self.totals)
 
     def _to_act(self) -> list[int]:
-        if self.phase == BID:
-            return list(range(self.players))
         if self.phase == PLAY:
-            return [self.turn]
-        return []
+            return (self.turn,)
+        if self.phase == BID:
+            return EVERYONE[self.players]
+        return ()
 
     def _legal(self, seat: int) -> list[dict]:
+        if self.phase == PLAY and seat == self.turn:
+            hand = self.hands[seat]
+            if self.trick:
+                hand = suit_run(hand, SUIT_INDEX[self.trick[0][1]]) or hand
+            return [{"type": "play", "card": CARD_IDS[card]} for card in hand]
         if self.phase == BID:
             return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
-        if self.phase == PLAY and seat == self.turn:
-            return [{"type": "play", "card": CARD_IDS[card]} for card in self._playable(seat)]
         return []
 
     def _is_legal(self, seat: int, action: dict) -> bool:
@@ -223,14 +226,12 @@ class ShootState(State):
             return False
         kind = action["type"]
         if kind == "play":
-            if self.phase != PLAY:
-                return False
             card = action.get("card")
-            if type(card) is not str or card not in CARD_INDEX:
+            if self.phase != PLAY or type(card) is not str:
                 return False
-            card = CARD_INDEX[card]
+            card = CARD_INDEX.get(card)
             hand = self.hands[seat]
-            if card not in hand:
+            if card not in hand:  # None (not a card) is in no hand
                 return False
             trick = self.trick
             if not trick:
@@ -245,9 +246,6 @@ class ShootState(State):
     def _led(self) -> int | None:
         """The suit led (0 clubs .. 3 spades), None before the first card of a trick."""
         return SUIT_INDEX[self.trick[0][1]] if self.trick else None
-
-    def _playable(self, seat: int) -> list[int]:
-        return follow_suit_ints(self.hands[seat], self._led())
 
     def _apply(self, seat: int, action: dict) -> None:
         if action["type"] == "play":
