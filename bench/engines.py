@@ -8,9 +8,10 @@ are played by the same random-playout driver: pick a uniformly random legal acti
 seat to act, apply it, until the game is over. Each line gives actions per second and the
 ratio to ``oh_hell`` with the same number of players (``oh_hell`` needs 3 to 7: two-player
 games are compared with its three-player game), measured in turns with the engine (short
-slices of each, alternately), so that a change of load on the machine hits both alike. ``oh_hell`` deals
-through chance nodes: they are played in its time (uniformly, like every deal here), but
-only players' decisions are counted as actions, as our engines deal inside ``apply``.
+slices of each, alternately), so that a change of load on the machine hits both alike.
+``oh_hell`` deals through chance nodes: they are played in its time (uniformly, like every
+deal here), but only players' decisions are counted as actions, as our engines deal
+inside ``apply``.
 Each line says whether the engine meets its goal: 0.5 times ``oh_hell`` unless ``--goal``
 sets another for a game (issue 10 asks 1.0 of its fastest trick-taker; see bench/README.md).
 """
