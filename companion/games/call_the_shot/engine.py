@@ -62,6 +62,7 @@ duel (the state does not keep finished duels' hidden cards at all).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from ..base import Action, Game, IllegalAction, State, plain_copy
@@ -81,6 +82,18 @@ CALL: Action = {"type": "call"}
 INDEX: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
 HONOUR = INDEX[MAN_OF_HONOUR]
 INT_DECK: list[int] = [INDEX[card] for card in DECK]
+
+
+@cache
+def _plays_of(hand: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """The (card, claim) ids a hand may play: each card once, with every claim, except a
+    Man of Honour that can only be announced as one. A sorted hand is one of a few hundred
+    multisets of the 14 cards, so each is worked out once."""
+    return tuple(
+        (CARDS[card], claim)
+        for card in dict.fromkeys(hand)
+        for claim in ([MAN_OF_HONOUR] if card == HONOUR else CARDS)
+    )
 
 
 def _ids(cards: list[int]) -> list[str]:
@@ -206,11 +219,10 @@ class CallTheShotState(State):
         return bool(self.played[0]) and bool(self.played[1])
 
     def _legal(self, seat: int) -> list[Action]:
-        actions: list[Action] = []
-        for card in dict.fromkeys(self.hands[seat]):
-            card_id = CARDS[card]
-            claims = [MAN_OF_HONOUR] if card == HONOUR else CARDS
-            actions.extend({"type": "play", "card": card_id, "claim": claim} for claim in claims)
+        actions: list[Action] = [
+            {"type": "play", "card": card, "claim": claim}
+            for card, claim in _plays_of(tuple(self.hands[seat]))
+        ]
         if self._may_call():
             actions.append(dict(CALL))
         return actions
