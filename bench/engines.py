@@ -8,7 +8,8 @@ are played by the same random-playout driver: pick a uniformly random legal acti
 seat to act, apply it, until the game is over. Each line gives actions per second and the
 ratio to ``oh_hell`` with the same number of players (``oh_hell`` needs 3 to 7: two-player
 games are compared with its three-player game), measured in turns with the engine (short
-slices of each, alternately), so that a change of load on the machine hits both alike.
+slices of each, alternately), so that a change of load on the machine hits both alike;
+times are this process's CPU time, so other processes on a shared machine count less.
 ``oh_hell`` deals through chance nodes: they are played in its time (uniformly, like every
 deal here), but only players' decisions are counted as actions, as our engines deal
 inside ``apply``.
@@ -76,11 +77,11 @@ def slices(runs, seconds: float, turns: int) -> list[tuple[int, int, float]]:
     totals = [[0, 0, 0.0] for _ in runs]
     for _ in range(turns):
         for run, total in zip(runs, totals, strict=True):
-            start = time.perf_counter()
-            while time.perf_counter() - start < seconds / turns:
+            start = time.process_time()
+            while time.process_time() - start < seconds / turns:
                 total[0] += run(total[1])
                 total[1] += 1
-            total[2] += time.perf_counter() - start
+            total[2] += time.process_time() - start
     return [tuple(total) for total in totals]
 
 
