@@ -82,6 +82,19 @@ def action_key(value: Any) -> Any:
     return object()
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a == b`` holds as JSON too, given that it holds in Python: the same JSON
+    type all the way down (``action_key(a) == action_key(b)``, without building keys)."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        return all(same_json(item, b[key]) for key, item in a.items())
+    if kind is list:
+        return all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return kind in _SCALAR_TYPES
+
+
 def join_names(names: Sequence[str]) -> str:
     """``["Ada", "Bo", "Cy"]`` -> ``"Ada, Bo and Cy"``."""
     names = list(names)
@@ -160,12 +173,16 @@ class State:
                 if type(value) not in _SCALAR_TYPES:
                     return plain_copy(action)
             return dict(action)
-        key = action_key(action)
-        for legal in self._legal(seat):
-            # == first (fast, in C); the key then tells true and 1.0 from 1.
-            if legal == action and action_key(legal) == key:
-                return plain_copy(legal)
-        return None
+        legal = self._legal(seat)
+        start = 0
+        while True:
+            # == finds a candidate (fast, in C); same_json then tells true and 1.0 from 1.
+            try:
+                start = legal.index(action, start) + 1
+            except ValueError:
+                return None
+            if same_json(action, legal[start - 1]):
+                return plain_copy(legal[start - 1])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (or the table, ``None``) may see: the common block that every

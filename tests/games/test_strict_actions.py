@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from companion.games.base import IllegalAction, action_key
+from companion.games.base import IllegalAction, action_key, same_json
 from tests import fifth_game
 from tests.games.sweep import play_randomly
 from tests.games.test_sweep import CASES, all_games, checks_of
@@ -159,3 +159,33 @@ def test_the_is_legal_hook_replaces_the_list_and_its_copy_is_private():
     assert applied == action and applied is not action
     action["card"] = "changed"
     assert applied["card"] == card
+
+
+def test_same_json_agrees_with_action_key():
+    values = [1, True, 1.0, "1", [1], [True], {"a": 1}, {"a": 1.0}, {"a": [1, {"b": 0}]},
+              {"a": [1, {"b": False}]}, None, 0, False]  # fmt: skip
+    for a in values:
+        for b in values:
+            if a == b:
+                assert same_json(a, b) == (action_key(a) == action_key(b)), (a, b)
+
+
+class Doubled(fifth_game.HighCardState):
+    """The fifth game offering one action twice: as a bool first, then as the number."""
+
+    def _legal(self, seat):
+        return [{"type": "play", "card": "c0", "n": True}, {"type": "play", "card": "c0", "n": 1}]
+
+    def _apply(self, seat, action):
+        self.last = action
+
+
+def test_membership_looks_past_a_look_alike_for_the_exact_action():
+    state = Doubled(2, {"cards": 3}, 5, None)
+    state._setup()
+    state.apply(0, {"type": "play", "card": "c0", "n": 1})
+    assert type(state.last["n"]) is int
+    state.apply(0, {"type": "play", "card": "c0", "n": True})
+    assert state.last["n"] is True
+    with pytest.raises(IllegalAction):
+        state.apply(0, {"type": "play", "card": "c0", "n": 1.0})
