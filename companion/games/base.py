@@ -82,6 +82,14 @@ def action_key(value: Any) -> Any:
     return object()
 
 
+def _private_copy(action: Action) -> Action:
+    """A copy of an action (JSON data) that shares nothing with it."""
+    for value in action.values():
+        if type(value) not in _SCALAR_TYPES:
+            return plain_copy(action)
+    return dict(action)
+
+
 def same_json(a: Any, b: Any) -> bool:
     """Whether ``a == b`` holds as JSON too, given that it holds in Python: the same JSON
     type all the way down (``action_key(a) == action_key(b)``, without building keys)."""
@@ -149,7 +157,13 @@ class State:
             raise IllegalAction("The game is over.")
         if seat not in self._to_act():
             raise IllegalAction(self._not_your_turn(seat))
-        canonical = self._legal_copy(seat, action)
+        is_legal = self._is_legal
+        if is_legal is None:
+            canonical = self._listed_copy(seat, action)
+        elif is_legal(seat, action):
+            canonical = _private_copy(action)
+        else:
+            canonical = None
         if canonical is None:
             raise IllegalAction(self._refusal(seat, action))
         self._apply(seat, canonical)
@@ -164,15 +178,14 @@ class State:
             return State._explain(self, seat, action)
 
     def _legal_copy(self, seat: int, action: Action) -> Action | None:
-        """A private copy of ``action`` if it is legal for ``seat`` (to act), else None."""
-        is_legal = self._is_legal
-        if is_legal is not None:
-            if not is_legal(seat, action):
-                return None
-            for value in action.values():
-                if type(value) not in _SCALAR_TYPES:
-                    return plain_copy(action)
-            return dict(action)
+        """A private copy of ``action`` if it is legal for ``seat`` (to act), else None
+        (what :meth:`apply` does inline)."""
+        if self._is_legal is None:
+            return self._listed_copy(seat, action)
+        return _private_copy(action) if self._is_legal(seat, action) else None
+
+    def _listed_copy(self, seat: int, action: Action) -> Action | None:
+        """The legal list's own copy of ``action`` if it is in the list, else None."""
         legal = self._legal(seat)
         start = 0
         while True:

@@ -255,7 +255,7 @@ class ShootState(State):
 
     def _apply_bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
-        if all(b is not None for b in self.bids):
+        if None not in self.bids:
             self.phase = PLAY
             self.turn = (self.dealer + 1) % self.players
 
