@@ -45,6 +45,8 @@ Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_TYPES = frozenset(_SCALARS)
+_CONTAINERS = frozenset((dict, list))
+_JSON_TYPES = _SCALAR_TYPES | _CONTAINERS
 
 
 def plain_copy(value: Any) -> Any:
@@ -97,7 +99,15 @@ def same_json(a: Any, b: Any) -> bool:
     if kind is not type(b):
         return False
     if kind is dict:
-        return all(same_json(item, b[key]) for key, item in a.items())
+        for key, item in a.items():
+            other = b[key]
+            if type(item) is not type(other):
+                return False
+            if type(item) in _CONTAINERS and not same_json(item, other):
+                return False  # scalars need no call: their types match, checked below
+            if type(item) not in _JSON_TYPES:
+                return False
+        return True
     if kind is list:
         return all(same_json(x, y) for x, y in zip(a, b, strict=True))
     return kind in _SCALAR_TYPES
