@@ -13,6 +13,9 @@ A subclass implements the underscored hooks:
 ``_apply(seat, action)`` perform one action already checked against ``_legal``; it must not
                          raise, so a failed action never leaves a half-changed state
 ``_explain(seat, action)`` optional: why an action is not allowed, in the player's words
+``_is_legal(seat, action)`` optional: whether ``action`` is in ``_legal(seat)``, checked
+                         directly (without building the list) and as strictly as
+                         :func:`action_key`: exact JSON types, exactly the same keys
 ``_view(seat)``          the game's own part of what one seat (or the table, ``None``)
                          may see; :meth:`State.view` puts the common block beside it
 ``scores()`` (one per seat) and ``is_over()``; optionally ``sides()``, ``winners()``,
@@ -41,6 +44,9 @@ from .spec import PLAY, SCORE, Field, Spec, Step, check_options, read_fields, wi
 Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
+_CONTAINERS = frozenset((dict, list))
+_JSON_TYPES = _SCALAR_TYPES | _CONTAINERS
 
 
 def plain_copy(value: Any) -> Any:
@@ -62,6 +68,49 @@ def plain_copy(value: Any) -> Any:
     if kind in _SCALARS:
         return value
     raise TypeError(f"a state may hold only JSON data, not {kind.__name__}: {value!r:.60}")
+
+
+def action_key(value: Any) -> Any:
+    """A hashable key of JSON data that keeps the JSON type: ``true``, ``1.0`` and ``"1"``
+    all have keys different from ``1``'s (while ``True == 1 == 1.0`` in Python). Anything
+    that is not JSON data gets a key equal to nothing else."""
+    kind = type(value)
+    if kind is dict:
+        return frozenset((key, action_key(item)) for key, item in value.items())
+    if kind is list:
+        return (list, tuple(action_key(item) for item in value))
+    if kind in _SCALARS:
+        return (kind, value)
+    return object()
+
+
+def _private_copy(action: Action) -> Action:
+    """A copy of an action (JSON data) that shares nothing with it."""
+    for value in action.values():
+        if type(value) not in _SCALAR_TYPES:
+            return plain_copy(action)
+    return dict(action)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether ``a == b`` holds as JSON too, given that it holds in Python: the same JSON
+    type all the way down (``action_key(a) == action_key(b)``, without building keys)."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        for key, item in a.items():
+            other = b[key]
+            if type(item) is not type(other):
+                return False
+            if type(item) in _CONTAINERS and not same_json(item, other):
+                return False  # scalars need no call: their types match, checked below
+            if type(item) not in _JSON_TYPES:
+                return False
+        return True
+    if kind is list:
+        return all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return kind in _SCALAR_TYPES
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -97,29 +146,66 @@ class State:
         return [] if self.is_over() else list(self._to_act())
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if not self._is_seat(seat) or seat not in self.to_act():
+        # _is_seat inline: this and apply run once per action of every playout.
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
+        if self.is_over() or seat not in self._to_act():
             return []
         return self._legal(seat)
 
     def apply(self, seat: int, action: Action) -> None:
-        """Perform ``action`` for ``seat`` or raise :class:`IllegalAction`, changing nothing."""
-        if not self._is_seat(seat):
+        """Perform ``action`` for ``seat`` or raise :class:`IllegalAction`, changing nothing.
+
+        ``action`` must be one of ``legal_actions(seat)`` by JSON type as well as by value
+        (:func:`action_key`): ``{"bid": true}`` or ``{"bid": 1.0}`` is never ``{"bid": 1}``.
+        """
+        if type(seat) is not int or not 0 <= seat < self.players:  # _is_seat inline
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        if type(action) is not dict or type(action.get("type")) is not str:
             raise IllegalAction('An action must be an object with a "type".')
         if self.is_over():
             raise IllegalAction("The game is over.")
-        if seat not in self.to_act():
+        if seat not in self._to_act():
             raise IllegalAction(self._not_your_turn(seat))
-        legal = self._legal(seat)
-        try:
-            # The legal list's own copy: JSON true == 1 must not slip in as a bool.
-            canonical = legal[legal.index(action)]
-        except ValueError:
-            raise IllegalAction(self._explain(seat, action)) from None
-        canonical = plain_copy(canonical)
+        is_legal = self._is_legal
+        if is_legal is None:
+            canonical = self._listed_copy(seat, action)
+        elif is_legal(seat, action):
+            canonical = _private_copy(action)
+        else:
+            canonical = None
+        if canonical is None:
+            raise IllegalAction(self._refusal(seat, action))
         self._apply(seat, canonical)
         self.log.append([seat, canonical])
+
+    def _refusal(self, seat: int, action: Action) -> str:
+        """The game's reason for refusing ``action``; the generic one if the game's own
+        explanation trips over a value it did not expect (a refusal never fails)."""
+        try:
+            return self._explain(seat, action)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+            return State._explain(self, seat, action)
+
+    def _legal_copy(self, seat: int, action: Action) -> Action | None:
+        """A private copy of ``action`` if it is legal for ``seat`` (to act), else None
+        (what :meth:`apply` does inline)."""
+        if self._is_legal is None:
+            return self._listed_copy(seat, action)
+        return _private_copy(action) if self._is_legal(seat, action) else None
+
+    def _listed_copy(self, seat: int, action: Action) -> Action | None:
+        """The legal list's own copy of ``action`` if it is in the list, else None."""
+        legal = self._legal(seat)
+        start = 0
+        while True:
+            # == finds a candidate (fast, in C); same_json then tells true and 1.0 from 1.
+            try:
+                start = legal.index(action, start) + 1
+            except ValueError:
+                return None
+            if same_json(action, legal[start - 1]):
+                return plain_copy(legal[start - 1])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (or the table, ``None``) may see: the common block that every
@@ -229,6 +315,12 @@ class State:
     def _legal(self, seat: int) -> list[Action]:
         raise NotImplementedError
 
+    #: Optional ``(seat, action) -> bool``: whether ``action`` is one of ``_legal(seat)``
+    #: for a seat already known to be to act, without building the list. It must be as
+    #: strict as :func:`action_key` (exact JSON types, the same keys); None compares
+    #: ``action`` with every legal action.
+    _is_legal: Any = None
+
     def _apply(self, seat: int, action: Action) -> None:
         raise NotImplementedError
 
@@ -250,7 +342,7 @@ class State:
         return "It is not your turn."
 
     def _is_seat(self, seat: Any) -> bool:
-        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
+        return type(seat) is int and 0 <= seat < self.players
 
 
 class Game:

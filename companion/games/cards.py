@@ -3,11 +3,18 @@
 Standard card ids are rank then suit: ``"AS"``, ``"TD"``, ``"7H"`` (ranks ``2-9 T J Q K A``,
 suits ``C D H S``), aces high. Games with their own cards pass their own ``suit`` and
 ``rank`` functions to :class:`Trick` and :func:`follow_suit`.
+
+Inside an engine a standard card may be a small integer instead, its place in
+:func:`standard_deck`: ``suit * 13 + rank - 2`` (``"2C"`` is 0, ``"AS"`` is 51). Sorting
+integers sorts a hand suit by suit, low to high, and the cards of one suit are a run of
+consecutive integers. Ids stay strings everywhere outside the engine (actions, views,
+snapshots): :data:`CARD_IDS` and :data:`CARD_INDEX` convert at the edges.
 """
 
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +28,43 @@ RANK_NAMES = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 def standard_deck() -> list[str]:
     """The 52 cards in a fixed order (suit by suit, low to high)."""
     return [rank + suit for suit in SUITS for rank in RANKS]
+
+
+#: Integer card -> id, and back.
+CARD_IDS: tuple[str, ...] = tuple(standard_deck())
+CARD_INDEX: dict[str, int] = {card: index for index, card in enumerate(CARD_IDS)}
+#: Integer card -> its suit as an integer (0 clubs .. 3 spades).
+SUIT_INDEX: tuple[int, ...] = tuple(index // len(RANKS) for index in range(len(CARD_IDS)))
+
+
+def card_ints(cards: Iterable[str]) -> list[int]:
+    """Ids -> integers (:class:`KeyError` for an id that is not a standard card)."""
+    return [CARD_INDEX[card] for card in cards]
+
+
+def card_ids(cards: Iterable[int]) -> list[str]:
+    return [CARD_IDS[card] for card in cards]
+
+
+def suit_run(hand: Sequence[int], suit: int) -> Sequence[int]:
+    """The cards of ``suit`` in a sorted hand of integers (a slice: one run)."""
+    low = suit * len(RANKS)
+    return hand[bisect_left(hand, low) : bisect_left(hand, low + len(RANKS))]
+
+
+def trick_winner_ints(plays: Iterable[Sequence[int]], trump: int | None) -> int | None:
+    """The seat winning ``plays`` (``[seat, card]`` with integer cards, in playing order):
+    the highest trump, else the highest card of the suit led; None for no plays."""
+    best_seat, best, led = None, -1, None
+    for seat, card in plays:
+        suit = SUIT_INDEX[card]
+        if led is None:
+            led = suit
+        # Within a suit the integers run low to high; trumps outrank everything else.
+        value = card + 100 if suit == trump else card if suit == led else -1
+        if value > best:
+            best_seat, best = seat, value
+    return best_seat
 
 
 def is_standard_card(card: object) -> bool:

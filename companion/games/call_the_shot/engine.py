@@ -62,6 +62,7 @@ duel (the state does not keep finished duels' hidden cards at all).
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from ..base import Action, Game, IllegalAction, State, plain_copy
@@ -75,6 +76,32 @@ PLAYING = "playing"
 OVER = "over"
 
 CALL: Action = {"type": "call"}
+
+# Inside the engine a card is its place in CARDS (0 Man of Honour .. 5 Coward): sorting the
+# integers sorts in listing order. Ids stay strings outside (actions, views, snapshots).
+INDEX: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
+HONOUR = INDEX[MAN_OF_HONOUR]
+INT_DECK: list[int] = [INDEX[card] for card in DECK]
+
+
+@cache
+def _plays_of(hand: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """The (card, claim) ids a hand may play: each card once, with every claim, except a
+    Man of Honour that can only be announced as one. A sorted hand is one of a few hundred
+    multisets of the 14 cards, so each is worked out once."""
+    return tuple(
+        (CARDS[card], claim)
+        for card in dict.fromkeys(hand)
+        for claim in ([MAN_OF_HONOUR] if card == HONOUR else CARDS)
+    )
+
+
+def _ids(cards: list[int]) -> list[str]:
+    return [CARDS[card] for card in cards]
+
+
+def _ints(cards: list[str]) -> list[int]:
+    return [INDEX[card] for card in cards]
 
 
 def _card_list(value: Any, size: int, what: str) -> list[str]:
@@ -127,10 +154,12 @@ class CallTheShotState(State):
     challenger: int
     turn: int | None
     phase: str
-    hands: list[list[str]]
-    face_up: list[str]
-    face_down: list[str]
-    played: list[list[dict[str, str]]]  # per seat: {"card", "claim"} in playing order
+    # Cards are integers in memory (INDEX) and ids in the snapshot: to_dict and
+    # CallTheShotGame.state_from_dict convert hands, face_up, face_down and played.
+    hands: list[list[int]]
+    face_up: list[int]
+    face_down: list[int]
+    played: list[list[list[int]]]  # per seat: [card, claim] in playing order
     results: list[dict[str, Any]]  # public record of every finished duel
     loser: int | None
 
@@ -154,16 +183,16 @@ class CallTheShotState(State):
         """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled."""
         self.challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
         if layout is None or "hands" not in layout:
-            deck = shuffled(DECK, rng(self.seed, "duel", self.duel))
+            deck = shuffled(INT_DECK, rng(self.seed, "duel", self.duel))
             self.face_down = deck[:FACE_DOWN]
             self.face_up = deck[FACE_DOWN : FACE_DOWN + FACE_UP]
             dealt = deal_one_at_a_time(deck[FACE_DOWN + FACE_UP :], 2, HAND_SIZE, self.challenger)
         else:
-            self.face_down = list(layout["face_down"])
-            self.face_up = list(layout["face_up"])
-            dealt = [list(hand) for hand in layout["hands"]]
-        self.hands = [rules.sort_cards(hand) for hand in dealt]
-        self.face_up = rules.sort_cards(self.face_up)
+            self.face_down = _ints(layout["face_down"])
+            self.face_up = _ints(layout["face_up"])
+            dealt = [_ints(hand) for hand in layout["hands"]]
+        self.hands = [sorted(hand) for hand in dealt]
+        self.face_up = sorted(self.face_up)
         self.played = [[], []]
         self.turn = self.challenger
 
@@ -190,13 +219,28 @@ class CallTheShotState(State):
         return bool(self.played[0]) and bool(self.played[1])
 
     def _legal(self, seat: int) -> list[Action]:
-        actions: list[Action] = []
-        for card in dict.fromkeys(self.hands[seat]):
-            claims = [MAN_OF_HONOUR] if card == MAN_OF_HONOUR else CARDS
-            actions.extend({"type": "play", "card": card, "claim": claim} for claim in claims)
+        actions: list[Action] = [
+            {"type": "play", "card": card, "claim": claim}
+            for card, claim in _plays_of(tuple(self.hands[seat]))
+        ]
         if self._may_call():
             actions.append(dict(CALL))
         return actions
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """As ``action in self._legal(seat)`` (type-strict) for the seat to act."""
+        kind = action["type"]
+        if kind == "play":
+            if len(action) != 3:
+                return False
+            card, claim = action.get("card"), action.get("claim")
+            if type(card) is not str or type(claim) is not str:
+                return False
+            card, claim = INDEX.get(card), INDEX.get(claim)
+            if card is None or claim is None or card not in self.hands[seat]:
+                return False
+            return card != HONOUR or claim == HONOUR
+        return kind == "call" and len(action) == 1 and self._may_call()
 
     def _explain(self, seat: int, action: Action) -> str:
         kind = action["type"]
@@ -224,7 +268,7 @@ class CallTheShotState(State):
                 + ", ".join(rules.name(c) for c in CARDS)
                 + "."
             )
-        if card not in self.hands[seat]:
+        if INDEX[card] not in self.hands[seat]:
             return f"You don't have a {rules.name(card)} in your hand."
         if card == MAN_OF_HONOUR:
             return "A Man of Honour can't lie: you must announce it as a Man of Honour."
@@ -235,14 +279,23 @@ class CallTheShotState(State):
 
     def _apply(self, seat: int, action: Action) -> None:
         if action["type"] == "play":
-            self.hands[seat].remove(action["card"])
-            self.played[seat].append({"card": action["card"], "claim": action["claim"]})
+            card = INDEX[action["card"]]
+            self.hands[seat].remove(card)
+            self.played[seat].append([card, INDEX[action["claim"]]])
             self.turn = 1 - seat
             return
         self._showdown(caller=seat)
 
+    def _played_ids(self) -> list[list[dict[str, str]]]:
+        """The plays as the rules and the snapshot name them: ``{"card", "claim"}`` ids."""
+        return [
+            [{"card": CARDS[card], "claim": CARDS[claim]} for card, claim in plays]
+            for plays in self.played
+        ]
+
     def _showdown(self, caller: int) -> None:
-        outcome = rules.resolve(caller, self.hands, self.played)
+        hands = [_ids(hand) for hand in self.hands]
+        outcome = rules.resolve(caller, hands, self._played_ids())
         shot = outcome["shot"]
         if shot is not None:
             self.shots[shot] += 1
@@ -251,7 +304,7 @@ class CallTheShotState(State):
                 "duel": self.duel + 1,
                 "challenger": self.challenger,
                 "caller": caller,
-                "claims": [[p["claim"] for p in plays] for plays in self.played],
+                "claims": [[CARDS[claim] for _, claim in plays] for plays in self.played],
                 "revealed": outcome["revealed"],
                 "coward": shot if outcome["reason"] == rules.COWARD_CAUGHT else None,
                 "shot": shot,
@@ -314,8 +367,8 @@ class CallTheShotState(State):
             "turn": self.turn,
             "shots_to_lose": self.options["shots_to_lose"],
             "loser": self.loser,
-            "face_up": list(self.face_up),
-            "claims": [[p["claim"] for p in plays] for plays in self.played],
+            "face_up": _ids(self.face_up),
+            "claims": [[CARDS[claim] for _, claim in plays] for plays in self.played],
             "hand_counts": [len(hand) for hand in self.hands],
             "face_down_count": len(self.face_down),
             "can_call": self.phase == PLAYING and self._may_call(),
@@ -324,10 +377,20 @@ class CallTheShotState(State):
             "duels": list(self.results),
         }
         if seat is not None:
-            view["hand"] = list(self.hands[seat])
-            view["my_plays"] = [dict(p) for p in self.played[seat]] if self.phase == PLAYING else []
+            view["hand"] = _ids(self.hands[seat])
+            view["my_plays"] = self._played_ids()[seat] if self.phase == PLAYING else []
             view["my_turn"] = self.turn == seat
         return plain_copy(view)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the base, with card ids for the integers (the snapshot format is ids)."""
+        d = super().to_dict()
+        state = dict(d["state"])  # new lists only: never change what the base gave
+        state["hands"] = [_ids(hand) for hand in self.hands]
+        state["face_up"] = _ids(self.face_up)
+        state["face_down"] = _ids(self.face_down)
+        state["played"] = self._played_ids()
+        return {**d, "state": state}
 
 
 class CallTheShotGame(Game):
@@ -337,6 +400,22 @@ class CallTheShotGame(Game):
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         check_deal(deal)
+
+    def state_from_dict(self, d: dict[str, Any]) -> State:
+        """As the base, cards read from ids into integers (:class:`ValueError` for an id
+        that is not a Call the Shot card)."""
+        state = super().state_from_dict(d)
+        try:
+            state.hands = [_ints(hand) for hand in state.hands]
+            state.face_up = _ints(state.face_up)
+            state.face_down = _ints(state.face_down)
+            state.played = [
+                [[INDEX[play["card"]], INDEX[play["claim"]]] for play in plays]
+                for plays in state.played
+            ]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a card id in a Call the Shot state: {error}") from None
+        return state
 
     def undo_point(self, state: State, steps: list[str | None] | None = None) -> int:
         """As the base, but a call is never taken back: it showed both cards."""

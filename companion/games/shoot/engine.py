@@ -54,20 +54,25 @@ from typing import Any
 
 from ..base import Game, IllegalAction, State, plain_copy
 from ..cards import (
+    CARD_IDS,
+    CARD_INDEX,
     RANKS,
+    SUIT_INDEX,
     SUIT_NAMES,
     SUIT_SYMBOLS,
     SUITS,
-    Trick,
+    card_ids,
+    card_ints,
     card_name,
     deal_one_at_a_time,
-    follow_suit,
     is_standard_card,
     rank_of,
     rng,
     shuffled,
     standard_deck,
     suit_of,
+    suit_run,
+    trick_winner_ints,
 )
 from ..spec import is_whole
 from . import rules
@@ -75,6 +80,8 @@ from .sheet import ShootSheet
 from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
+DECK = range(len(CARD_IDS))  # the integer cards; shuffled like standard_deck()
+EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 
@@ -113,6 +120,11 @@ def draw_winner(rounds: list[list[list]]) -> int:
 
 
 class ShootState(State):
+    """Cards are integers in memory (:mod:`..cards`: sorted hands, suits as runs) and ids
+    in the snapshot: :meth:`to_dict` and :meth:`ShootGame.state_from_dict` convert
+    ``hands``, ``trump``, ``stock``, ``played`` and ``trick``. The public records
+    (``draw``, ``last_trick``, ``results``) keep ids."""
+
     slug = SPEC.slug
     lower_wins = SPEC.lower_wins
 
@@ -122,13 +134,13 @@ class ShootState(State):
     deal_index: int
     dealer: int
     hand_size: int
-    hands: list[list[str]]
-    trump: str
-    stock: list[str]
+    hands: list[list[int]]
+    trump: int
+    stock: list[int]
     bids: list[int | None]
     taken: list[int]
-    played: list[str]
-    trick: list[list]
+    played: list[int]
+    trick: list[list[int]]  # [seat, card]
     turn: int | None
     last_trick: dict | None
     results: list[dict]
@@ -163,16 +175,17 @@ class ShootState(State):
         self.dealer = rules.dealer_of(self.first_dealer, index, n)
         self.hand_size = size
         if index == 0 and self.deal is not None:
-            hands = [list(hand) for hand in self.deal["hands"]]
-            trump = self.deal["trump"]
+            hands = [card_ints(hand) for hand in self.deal["hands"]]
+            trump = CARD_INDEX[self.deal["trump"]]
             used = {card for hand in hands for card in hand} | {trump}
-            stock = [card for card in standard_deck() if card not in used]
+            stock = [card for card in DECK if card not in used]
         else:
-            deck = shuffled(standard_deck(), rng(self.seed, "deal", index))
+            # The same permutation as shuffling standard_deck(): shuffle looks only at length.
+            deck = shuffled(DECK, rng(self.seed, "deal", index))
             hands = deal_one_at_a_time(deck, n, size, first=(self.dealer + 1) % n)
             trump = deck[n * size]
             stock = deck[n * size + 1 :]
-        self.hands = [sort_hand(hand) for hand in hands]
+        self.hands = [sorted(hand) for hand in hands]
         self.trump = trump
         self.stock = stock
         self.bids = [None] * n
@@ -191,53 +204,73 @@ class ShootState(State):
         return list(self.totals)
 
     def _to_act(self) -> list[int]:
-        if self.phase == BID:
-            return list(range(self.players))
         if self.phase == PLAY:
-            return [self.turn]
-        return []
+            return (self.turn,)
+        if self.phase == BID:
+            return EVERYONE[self.players]
+        return ()
 
     def _legal(self, seat: int) -> list[dict]:
-        if self.phase == BID:
-            return self._bid_legal()
         if self.phase == PLAY and seat == self.turn:
-            return self._play_legal(seat)
+            hand = self.hands[seat]
+            if self.trick:
+                hand = suit_run(hand, SUIT_INDEX[self.trick[0][1]]) or hand
+            return [{"type": "play", "card": CARD_IDS[card]} for card in hand]
+        if self.phase == BID:
+            return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
         return []
 
-    def _bid_legal(self) -> list[dict]:
-        return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
+    def _is_legal(self, seat: int, action: dict) -> bool:
+        """As ``action in self._legal(seat)`` (type-strict) for a seat to act."""
+        if len(action) != 2:
+            return False
+        kind = action["type"]
+        if kind == "play":
+            card = action.get("card")
+            if self.phase != PLAY or type(card) is not str:
+                return False
+            card = CARD_INDEX.get(card)
+            hand = self.hands[seat]
+            if card not in hand:  # None (not a card) is in no hand
+                return False
+            trick = self.trick
+            if not trick:
+                return True
+            led = SUIT_INDEX[trick[0][1]]
+            return SUIT_INDEX[card] == led or not suit_run(hand, led)
+        if kind == "bid":
+            bid = action.get("bid")
+            return self.phase == BID and type(bid) is int and 0 <= bid <= self.hand_size
+        return False
 
-    def _play_legal(self, seat: int) -> list[dict]:
-        return [{"type": "play", "card": card} for card in self._playable(seat)]
-
-    def _led(self) -> str | None:
-        return suit_of(self.trick[0][1]) if self.trick else None
-
-    def _playable(self, seat: int) -> list[str]:
-        return follow_suit(self.hands[seat], self._led())
+    def _led(self) -> int | None:
+        """The suit led (0 clubs .. 3 spades), None before the first card of a trick."""
+        return SUIT_INDEX[self.trick[0][1]] if self.trick else None
 
     def _apply(self, seat: int, action: dict) -> None:
-        if action["type"] == "bid":
-            self._apply_bid(seat, action["bid"])
+        if action["type"] == "play":
+            self._apply_play(seat, CARD_INDEX[action["card"]])
         else:
-            self._apply_play(seat, action["card"])
+            self._apply_bid(seat, action["bid"])
 
     def _apply_bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
-        if all(b is not None for b in self.bids):
+        if None not in self.bids:
             self.phase = PLAY
             self.turn = (self.dealer + 1) % self.players
 
-    def _apply_play(self, seat: int, card: str) -> None:
+    def _apply_play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
-        self.trick.append([seat, card])
-        if len(self.trick) < self.players:
+        trick = self.trick
+        trick.append([seat, card])
+        if len(trick) < self.players:
             self.turn = (seat + 1) % self.players
             return
-        winner = rules.trick_winner(self.trick, suit_of(self.trump))
+        winner = trick_winner_ints(trick, SUIT_INDEX[self.trump])
         self.taken[winner] += 1
-        self.played.extend(card for _, card in self.trick)
-        self.last_trick = {"deal": self.deal_index + 1, "plays": self.trick, "winner": winner}
+        self.played.extend(card for _, card in trick)
+        plays = [[who, CARD_IDS[card]] for who, card in trick]
+        self.last_trick = {"deal": self.deal_index + 1, "plays": plays, "winner": winner}
         self.trick = []
         self.turn = winner
         if not any(self.hands):
@@ -250,7 +283,7 @@ class ShootState(State):
             "deal": self.deal_index + 1,
             "cards": self.hand_size,
             "dealer": self.dealer,
-            "trump": self.trump,
+            "trump": CARD_IDS[self.trump],
             "bids": list(self.bids),
             "tricks": list(self.taken),
             "points": points,
@@ -273,6 +306,17 @@ class ShootState(State):
     def sealed_step(self) -> str | None:
         return f"the bids of deal {self.deal_index + 1}" if self.phase == BID else None
 
+    def to_dict(self) -> dict[str, Any]:
+        """As the base, with card ids for the integers (the snapshot format is ids)."""
+        d = super().to_dict()
+        state = dict(d["state"])  # new lists only: never change what the base gave
+        state["hands"] = [card_ids(hand) for hand in self.hands]
+        state["trump"] = CARD_IDS[self.trump]
+        state["stock"] = card_ids(self.stock)
+        state["played"] = card_ids(self.played)
+        state["trick"] = [[seat, CARD_IDS[card]] for seat, card in self.trick]
+        return {**d, "state": state}
+
     # -- words for people -----------------------------------------------------------------
 
     def prompt(self, seat: int | None) -> str:
@@ -289,9 +333,10 @@ class ShootState(State):
                 f"Your bid of {self.bids[seat]} is in: you may change it until the last "
                 "bid arrives."
             )
-        trump = f"{SUIT_SYMBOLS[suit_of(self.trump)]} is trump"
+        trump = f"{SUIT_SYMBOLS[self._trump_suit()]} is trump"
         led = self._led()
-        lead_card = f"{card_text(self.trick[0][1])} led" if self.trick else ""
+        led = None if led is None else SUITS[led]
+        lead_card = f"{card_text(CARD_IDS[self.trick[0][1]])} led" if self.trick else ""
         if seat is None:
             done = sum(self.taken) + 1
             where = f"{deal}: trick {done} of {self.hand_size}"
@@ -303,7 +348,7 @@ class ShootState(State):
         if led is None:
             return f"Lead: play any card ({trump})."
         symbol = SUIT_SYMBOLS[led]
-        if any(suit_of(card) == led for card in self.hands[seat]):
+        if suit_run(self.hands[seat], SUITS.index(led)):
             return f"{lead_card} — follow {symbol}: play a {SUIT_SINGULAR[led]}."
         return f"{lead_card} — no {symbol} in your hand: play a trump or any card ({trump})."
 
@@ -311,15 +356,20 @@ class ShootState(State):
         return "to bid" if self.phase == BID else "to play"
 
     def hand_of(self, seat: int) -> list[str]:
-        return list(self.hands[seat])
+        return card_ids(self.hands[seat])
+
+    def _trump_suit(self) -> str:
+        return SUITS[SUIT_INDEX[self.trump]]
 
     def why_not(self, seat: int, card: str) -> dict[str, str]:
         led = self._led()
-        if self.phase != PLAY or led is None or card not in self.hands[seat]:
+        if self.phase != PLAY or led is None or CARD_INDEX.get(card) not in self.hands[seat]:
             return super().why_not(seat, card)
+        led = SUITS[led]
         return {
             "reason": (
-                f"{card_text(self.trick[0][1])} was led and you hold {SUIT_NAMES[led]}: "
+                f"{card_text(CARD_IDS[self.trick[0][1]])} was led and you hold "
+                f"{SUIT_NAMES[led]}: "
                 f"you must follow suit, so the {card_name(card)} waits."
             ),
             "anchor": "follow-suit",
@@ -351,9 +401,9 @@ class ShootState(State):
             card = action.get("card")
             if set(action) != {"type", "card"} or not is_standard_card(card):
                 return f"{str(card)[:20]!r} is not a card."
-            if card not in self.hands[seat]:
+            if CARD_INDEX[card] not in self.hands[seat]:
                 return f"You don't hold the {card_name(card)}."
-            led = self._led()
+            led = SUITS[self._led()]
             return (
                 f"You must follow suit: {SUIT_NAMES[led]} were led and you hold {SUIT_NAMES[led]}."
             )
@@ -366,7 +416,8 @@ class ShootState(State):
 
     def _view(self, seat: int | None) -> dict[str, Any]:
         revealed = self.phase != BID
-        trick = Trick.of(self.trick, suit_of(self.trump))
+        trump = self._trump_suit()
+        led = self._led()
         public: dict[str, Any] = {
             "phase": self.phase,
             "deal": self.deal_index + 1,
@@ -375,16 +426,16 @@ class ShootState(State):
             "hand_size": self.hand_size,
             "dealer": self.dealer,
             "draw": self.draw,
-            "trump": self.trump,
-            "trump_suit": suit_of(self.trump),
+            "trump": CARD_IDS[self.trump],
+            "trump_suit": trump,
             "hand_sizes": [len(hand) for hand in self.hands],
             "bids_in": [bid is not None for bid in self.bids],
             "bids": list(self.bids) if revealed else [None] * self.players,
             "bid_total": sum(self.bids) if revealed else None,
             "tricks_available": self.hand_size,
-            "trick": [list(play) for play in self.trick],
-            "led": trick.led,
-            "winning": trick.winner,
+            "trick": [[seat, CARD_IDS[card]] for seat, card in self.trick],
+            "led": None if led is None else SUITS[led],
+            "winning": trick_winner_ints(self.trick, SUIT_INDEX[self.trump]),
             "last_trick": self.last_trick,
             "taken": list(self.taken),
             "turn": self.turn,
@@ -394,7 +445,7 @@ class ShootState(State):
         public = plain_copy(public)
         if seat is None:
             return public
-        public["hand"] = list(self.hands[seat])
+        public["hand"] = card_ids(self.hands[seat])
         public["my_bid"] = self.bids[seat]
         public["legal_cards"] = [a["card"] for a in self.legal_actions(seat) if a["type"] == "play"]
         public["max_bid"] = self.hand_size if self.phase == BID else None
@@ -446,10 +497,19 @@ class ShootGame(Game):
         }
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
-        """As the base, dropping the ``winners`` list that states saved before the common
-        view block kept (it would hide :meth:`State.winners`)."""
+        """As the base, cards read from ids into integers, dropping the ``winners`` list
+        that states saved before the common view block kept (it would hide
+        :meth:`State.winners`). An unknown card id is a :class:`ValueError`."""
         state = super().state_from_dict(d)
         state.__dict__.pop("winners", None)
+        try:
+            state.hands = [card_ints(hand) for hand in state.hands]
+            state.trump = CARD_INDEX[state.trump]
+            state.stock = card_ints(state.stock)
+            state.played = card_ints(state.played)
+            state.trick = [[seat, CARD_INDEX[card]] for seat, card in state.trick]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a card id in a Shoot! state: {error}") from None
         return state
 
 

@@ -12,6 +12,8 @@ from collections import Counter
 from companion.games import GAMES
 from companion.games.call_the_shot.rules import CARDS, DECK
 
+from .helpers import snap
+
 GAME = GAMES["call_the_shot"]
 
 # -- hidden information ------------------------------------------------------------------
@@ -40,22 +42,23 @@ def disguise(state, seat):
     """A copy of ``state`` in which every card ``seat`` may not see is a different card (and
     the seed differs too): the face-down set-aside cards, and the other hand and face-down
     plays (both hands and all plays for the table view)."""
-    copy = GAME.state_from_dict(state.to_dict())
-    copy.seed = state.seed + 1
-    copy.face_down = [OTHER[c] for c in copy.face_down]
+    snapshot = state.to_dict()
+    copy = snapshot["state"]  # a fresh copy: changed as a bot writes a snapshot, then loaded
+    copy["seed"] = state.seed + 1
+    copy["face_down"] = [OTHER[c] for c in copy["face_down"]]
     for s in (0, 1):
         if s != seat:
-            copy.hands[s] = [OTHER[c] for c in copy.hands[s]]
-            for play in copy.played[s]:
+            copy["hands"][s] = [OTHER[c] for c in copy["hands"][s]]
+            for play in copy["played"][s]:
                 play["card"] = OTHER[play["card"]]
-    return copy
+    return GAME.state_from_dict(snapshot)
 
 
 def leak_check(state, seat, view) -> None:
     """Fails when ``view`` depends on anything ``seat`` must not see: the same view must
     come out of a state whose hidden cards were all changed. Also checks the keys."""
     other = disguise(state, seat)
-    assert other.face_down != state.face_down
+    assert snap(other)["face_down"] != snap(state)["face_down"]
     assert other.view(seat) == view, f"the view of seat {seat} depends on hidden cards"
     assert set(view) == VIEW_KEYS | (SEAT_KEYS if seat is not None else set())
     for result in view["duels"]:
@@ -63,17 +66,19 @@ def leak_check(state, seat, view) -> None:
         for revealed in result["revealed"]:
             assert set(revealed) == REVEALED_KEYS
     if seat is not None:
-        assert view["hand"] == state.hands[seat]
+        assert view["hand"] == snap(state)["hands"][seat]
 
 
 def conservation_check(state) -> None:
     """All 14 cards are somewhere in the current duel, and the bookkeeping adds up."""
-    played = [[p["card"] for p in plays] for plays in state.played]
-    every = state.hands[0] + state.hands[1] + state.face_up + state.face_down
+    snapshot = snap(state)
+    hands, face_up, face_down = snapshot["hands"], snapshot["face_up"], snapshot["face_down"]
+    played = [[p["card"] for p in plays] for plays in snapshot["played"]]
+    every = hands[0] + hands[1] + face_up + face_down
     assert Counter(every + played[0] + played[1]) == Counter(DECK)
-    assert len(state.face_up) == 2 and len(state.face_down) == 2
+    assert len(face_up) == 2 and len(face_down) == 2
     for s in (0, 1):
-        assert len(state.hands[s]) + len(played[s]) == 5
+        assert len(hands[s]) + len(played[s]) == 5
     c = state.challenger
     assert len(played[c]) - len(played[1 - c]) in (0, 1), "turns did not alternate"
     assert state.shots == [sum(r["shot"] == s for r in state.results) for s in (0, 1)]

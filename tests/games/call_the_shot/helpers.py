@@ -84,3 +84,8 @@ def duel(plays0, plays1, caller, held0=(), held1=(), face_up=(), **options):
     assert state.to_act() == [caller]
     act(state, "call")
     return state, state.results[-1]
+
+
+def snap(state) -> dict:
+    """The state as its snapshot holds it (card ids), the way tests read hidden parts."""
+    return state.to_dict()["state"]

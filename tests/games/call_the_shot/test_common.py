@@ -13,7 +13,7 @@ import pytest
 from companion.games.call_the_shot.rules import CARDS, POINTS
 
 from ..node import kit_script, run_board
-from .helpers import GAME, act, duel, make_deal, new
+from .helpers import GAME, act, duel, make_deal, new, snap
 
 FACES = GAME.card_faces({})
 
@@ -73,7 +73,7 @@ def test_prompts_through_a_duel():
     assert state.view(None)["prompt"] == "Duel 1: 2 cards played."
     act(state, "man_of_honour", "man_of_honour", "man_of_honour", "deadly_aim", "deadly_aim")
     act(state, "deadly_aim", "shoot_to_wound", "shoot_to_wound")
-    assert state.hands[0] == [] and state.to_act() == [0]
+    assert snap(state)["hands"][0] == [] and state.to_act() == [0]
     assert state.view(0)["prompt"] == "You have no cards left: call the shot."
 
 
@@ -142,8 +142,8 @@ console.log(JSON.stringify({ parts: mod.board(env, names, kit), label }));
 def test_board_draws_from_the_view():
     state, _ = duel(["deadly_aim", "shoot_to_kill"], ["headshot", "man_of_honour"], 0)
     seat = state.challenger
-    card = next(c for c in state.hands[seat] if c != "man_of_honour")
-    act(state, (card, "coward"), state.hands[1 - seat][0])
+    card = next(c for c in snap(state)["hands"][seat] if c != "man_of_honour")
+    act(state, (card, "coward"), snap(state)["hands"][1 - seat][0])
     view = state.view(seat)
     result = run_board(SCRIPT, BOARD, view)
     assert result["label"] == "Say “Coward”"

@@ -10,7 +10,7 @@ from companion.games.call_the_shot.rules import CARDS, DECK
 from companion.games.cards import rng, shuffled
 
 from .checks import conservation_check
-from .helpers import EXAMPLE, GAME, act, duel, make_deal, new
+from .helpers import EXAMPLE, GAME, act, duel, make_deal, new, snap
 
 
 def play_until(state, chooser, stop):
@@ -29,9 +29,9 @@ def test_every_duel_sets_two_aside_face_down_two_face_up_and_deals_five_each(see
     seen = 0
     while not state.is_over():
         duel_number = state.duel
-        assert [len(h) for h in state.hands] == [5, 5]
-        assert len(state.face_up) == 2 and len(state.face_down) == 2
-        assert state.played == [[], []]
+        assert [len(h) for h in snap(state)["hands"]] == [5, 5]
+        assert len(snap(state)["face_up"]) == 2 and len(snap(state)["face_down"]) == 2
+        assert snap(state)["played"] == [[], []]
         conservation_check(state)
         play_until(state, chooser, lambda s, n=duel_number: s.duel != n)
         seen += 1
@@ -44,10 +44,10 @@ def test_later_duels_are_shuffled_from_the_seed_per_duel():
     face_downs = []
     while not state.is_over():
         deck = shuffled(DECK, rng(99, "duel", state.duel))
-        assert sorted(state.face_down) == sorted(deck[:2])
-        assert sorted(state.face_up) == sorted(deck[2:4])
-        assert sorted(state.hands[0] + state.hands[1]) == sorted(deck[4:])
-        face_downs.append(sorted(state.face_down))
+        assert sorted(snap(state)["face_down"]) == sorted(deck[:2])
+        assert sorted(snap(state)["face_up"]) == sorted(deck[2:4])
+        assert sorted(snap(state)["hands"][0] + snap(state)["hands"][1]) == sorted(deck[4:])
+        face_downs.append(sorted(snap(state)["face_down"]))
         number = state.duel
         play_until(state, chooser, lambda s, n=number: s.duel != n)
     assert len(face_downs) >= 3 and len({tuple(f) for f in face_downs}) > 1
@@ -56,9 +56,9 @@ def test_later_duels_are_shuffled_from_the_seed_per_duel():
 def test_an_explicit_deal_is_used_for_the_first_duel():
     deal = {**EXAMPLE, "challenger": 1}
     state = new(deal)
-    assert [Counter(h) for h in state.hands] == [Counter(h) for h in deal["hands"]]
-    assert Counter(state.face_up) == Counter(deal["face_up"])
-    assert state.face_down == deal["face_down"]
+    assert [Counter(h) for h in snap(state)["hands"]] == [Counter(h) for h in deal["hands"]]
+    assert Counter(snap(state)["face_up"]) == Counter(deal["face_up"])
+    assert snap(state)["face_down"] == deal["face_down"]
     assert state.challenger == 1 and state.to_act() == [1]
 
 
@@ -158,7 +158,7 @@ def test_a_man_of_honour_must_be_announced_as_one():
         state.apply(0, {"type": "play", "card": "man_of_honour", "claim": "headshot"})
     assert state.to_dict() == before
     act(state, ("headshot", "man_of_honour"))  # claiming a Man of Honour is fine
-    assert state.played[0] == [{"card": "headshot", "claim": "man_of_honour"}]
+    assert snap(state)["played"][0] == [{"card": "headshot", "claim": "man_of_honour"}]
 
 
 def test_the_shot_can_be_called_only_once_both_have_played():
@@ -181,9 +181,9 @@ def test_a_player_with_no_card_left_must_call_and_a_duel_never_sticks():
     state = new(make_deal(challenger=1))
     for _ in range(10):
         (seat,) = state.to_act()
-        act(state, state.hands[seat][0])
+        act(state, snap(state)["hands"][seat][0])
     # The challenger started, so it is the first to run out, with its turn coming up.
-    assert state.to_act() == [1] and state.hands == [[], []]
+    assert state.to_act() == [1] and snap(state)["hands"] == [[], []]
     assert state.legal_actions(1) == [{"type": "call"}]
     assert state.view(None)["must_call"] is True
     before = state.to_dict()
@@ -197,8 +197,8 @@ def test_a_player_with_no_card_left_must_call_and_a_duel_never_sticks():
 def test_the_last_card_of_the_second_player_may_still_be_played():
     state = new(make_deal())
     for _ in range(9):
-        act(state, state.hands[state.to_act()[0]][0])
-    assert state.to_act() == [1] and len(state.hands[1]) == 1
+        act(state, snap(state)["hands"][state.to_act()[0]][0])
+    assert state.to_act() == [1] and len(snap(state)["hands"][1]) == 1
     kinds = {a["type"] for a in state.legal_actions(1)}
     assert kinds == {"play", "call"}
 
@@ -327,7 +327,7 @@ def test_a_tie_shoots_nobody_and_the_next_duel_starts_with_the_other_challenger(
     assert result["shot"] is None and state.shots == [0, 0]
     assert state.duel == 1 and not state.is_over()
     assert state.challenger == 1 and state.to_act() == [1]
-    assert [len(h) for h in state.hands] == [5, 5] and state.played == [[], []]
+    assert [len(h) for h in snap(state)["hands"]] == [5, 5] and snap(state)["played"] == [[], []]
     assert state.view(None)["last_duel"] == result
 
 
@@ -336,7 +336,7 @@ def test_after_a_shot_the_next_duel_is_dealt_at_once():
     assert state.shots == [0, 1] and state.scores() == [0, 1]
     assert state.duel == 1 and state.challenger == 1 and state.to_act() == [1]
     deck = shuffled(DECK, rng(state.seed, "duel", 1))
-    assert sorted(state.face_down) == sorted(deck[:2])
+    assert sorted(snap(state)["face_down"]) == sorted(deck[:2])
     conservation_check(state)
 
 

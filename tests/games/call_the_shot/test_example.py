@@ -1,6 +1,6 @@
 """The rulebook's worked example round, replayed from an explicit deal."""
 
-from .helpers import EXAMPLE, act, new
+from .helpers import EXAMPLE, act, new, snap
 
 
 def test_the_worked_example_round():
@@ -28,7 +28,10 @@ def test_the_worked_example_round():
     # Play continues with a fresh setup and the other player starting.
     assert not state.is_over()
     assert state.duel == 1 and state.challenger == 1 and state.to_act() == [1]
-    assert [len(hand) for hand in state.hands] == [5, 5] and state.played == [[], []]
+    assert [len(hand) for hand in snap(state)["hands"]] == [5, 5] and snap(state)["played"] == [
+        [],
+        [],
+    ]
 
 
 def test_the_example_had_player_two_kept_the_coward_in_hand():

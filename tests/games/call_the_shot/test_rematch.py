@@ -9,6 +9,8 @@ from companion.games.base import IllegalAction
 from companion.games.call_the_shot.rules import DECK
 from tests.games.sweep import play_randomly
 
+from .helpers import snap
+
 GAME = GAMES["call_the_shot"]
 
 
@@ -21,7 +23,12 @@ def test_the_challenger_keeps_alternating_into_the_rematch(seed):
     rematch = GAME.new_state(2, done.options, seed=seed, deal=deal)
     assert rematch.challenger == 1 - done.challenger
     # The challenger alone: the cards still come from the seed, all 14 of them.
-    cards = rematch.hands[0] + rematch.hands[1] + rematch.face_up + rematch.face_down
+    cards = (
+        snap(rematch)["hands"][0]
+        + snap(rematch)["hands"][1]
+        + snap(rematch)["face_up"]
+        + snap(rematch)["face_down"]
+    )
     assert sorted(cards) == sorted(DECK)
 
 

@@ -14,5 +14,5 @@ def test_the_engine_benchmark_covers_call_the_shot():
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     assert "call_the_shot" in bench.GAMES
-    per_action, per_game, games = bench.measure(GAME, 2, 0.05)
+    per_action, per_game, games = bench.measure(lambda seed: bench.playout(GAME, 2, seed), 0.05)
     assert games >= 1 and per_action > 0 and per_game > 0

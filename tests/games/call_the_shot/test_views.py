@@ -7,7 +7,7 @@ import pytest
 from companion.games.call_the_shot.engine import CallTheShotState
 
 from .checks import disguise, leak_check
-from .helpers import GAME, act, duel, make_deal, new
+from .helpers import GAME, act, duel, make_deal, new, snap
 
 DEAL = make_deal(
     ["headshot", "deadly_aim", "shoot_to_kill", "man_of_honour", "man_of_honour"],
@@ -52,10 +52,10 @@ def test_the_leak_check_catches_a_view_showing_hidden_cards(monkeypatch):
     act(state, ("deadly_aim", "headshot"), "man_of_honour")
     honest = CallTheShotState.view
     leaks = {
-        "the other hand": lambda s, seat: s.hands[1 - (seat or 0)],
-        "the face-down cards": lambda s, seat: s.face_down,
-        "the other plays": lambda s, seat: s.played[1 - (seat or 0)],
-        "a past deal": lambda s, seat: GAME.start(2, s.options, s.seed, None).hands,
+        "the other hand": lambda s, seat: snap(s)["hands"][1 - (seat or 0)],
+        "the face-down cards": lambda s, seat: snap(s)["face_down"],
+        "the other plays": lambda s, seat: snap(s)["played"][1 - (seat or 0)],
+        "a past deal": lambda s, seat: snap(GAME.start(2, s.options, s.seed, None))["hands"],
     }
     for what, leak in leaks.items():
 
@@ -75,10 +75,17 @@ def test_the_disguised_state_differs_in_every_hidden_card():
     state = new(DEAL)
     act(state, "headshot", "coward")
     other = disguise(state, 0)
-    assert other.hands[0] == state.hands[0] and other.played[0] == state.played[0]
-    assert all(a != b for a, b in zip(other.hands[1], state.hands[1], strict=True))
-    assert other.played[1][0]["card"] != "coward"
-    assert all(a != b for a, b in zip(other.face_down, state.face_down, strict=True))
+    assert (
+        snap(other)["hands"][0] == snap(state)["hands"][0]
+        and snap(other)["played"][0] == snap(state)["played"][0]
+    )
+    assert all(
+        a != b for a, b in zip(snap(other)["hands"][1], snap(state)["hands"][1], strict=True)
+    )
+    assert snap(other)["played"][1][0]["card"] != "coward"
+    assert all(
+        a != b for a, b in zip(snap(other)["face_down"], snap(state)["face_down"], strict=True)
+    )
 
 
 def test_after_a_call_everyone_sees_the_revealed_cards_and_the_deadly_aim():

@@ -39,7 +39,8 @@ def strings_in(value, found=None):
 
 def hidden_from(state, seat):
     others = [s for s in range(state.players) if s != seat]
-    return others, set(state.stock).union(*(state.hands[s] for s in others))
+    snapshot = state.to_dict()["state"]
+    return others, set(snapshot["stock"]).union(*(snapshot["hands"][s] for s in others))
 
 
 def leak_check(state, seat, view):
@@ -47,7 +48,7 @@ def leak_check(state, seat, view):
     if seat is None:
         assert "hand" not in view and "my_bid" not in view, "the table view holds a hand"
     else:
-        assert view["hand"] == state.hands[seat]
+        assert view["hand"] == state.hand_of(seat)
     current = {key: value for key, value in view.items() if key not in HISTORY}
     leaked = hidden & strings_in(current)
     assert not leaked, f"view of {seat} shows hidden cards {leaked}"
@@ -63,32 +64,35 @@ def leak_check(state, seat, view):
 
 
 def _with_hidden_changed(state, others):
-    """A copy of ``state`` with the hidden cards redealt and others' sealed bids changed."""
-    twin = GAME.state_class.__new__(GAME.state_class)
-    twin.__dict__.update(vars(state))
-    pool = list(state.stock) + [c for s in others for c in state.hands[s]]
-    random.Random(len(state.log)).shuffle(pool)
-    twin.hands = list(state.hands)
+    """A copy of ``state`` with the hidden cards redealt and others' sealed bids changed,
+    written as a snapshot and loaded (as a bot builds a determinized state)."""
+    snapshot = state.to_dict()
+    twin = snapshot["state"]
+    pool = list(twin["stock"]) + [c for s in others for c in twin["hands"][s]]
+    random.Random(len(twin["played"]) + len(twin["trick"])).shuffle(pool)
+    hands = list(twin["hands"])
     for s in others:
-        size = len(state.hands[s])
-        twin.hands[s], pool = sort_hand(pool[:size]), pool[size:]
-    twin.stock = pool
+        size = len(hands[s])
+        hands[s], pool = sort_hand(pool[:size]), pool[size:]
+    twin["hands"], twin["stock"] = hands, pool
     if state.phase == "bid":
-        twin.bids = [
+        twin["bids"] = [
             b if s not in others or b is None else (b + 1) % (state.hand_size + 1)
             for s, b in enumerate(state.bids)
         ]
-    return twin
+    return GAME.state_from_dict(snapshot)
 
 
 def conservation_check(state):
-    cards = [c for hand in state.hands for c in hand]
-    cards += state.played + [card for _, card in state.trick] + state.stock + [state.trump]
+    snapshot = state.to_dict()["state"]
+    hands, played, trick = snapshot["hands"], snapshot["played"], snapshot["trick"]
+    cards = [c for hand in hands for c in hand]
+    cards += played + [card for _, card in trick] + snapshot["stock"] + [snapshot["trump"]]
     assert len(cards) == 52 and set(cards) == set(standard_deck()), "a card is lost or doubled"
-    assert sum(len(h) for h in state.hands) + len(state.played) + len(state.trick) == (
+    assert sum(len(h) for h in hands) + len(played) + len(trick) == (
         state.players * state.hand_size
     )
-    assert sum(state.taken) * state.players == len(state.played)
+    assert sum(state.taken) * state.players == len(played)
     if state.chips is not None:
         assert state.chips["pot"] + sum(state.chips["stacks"]) == 0, "chips appeared or vanished"
         assert state.chips["pot"] >= 0

@@ -40,3 +40,8 @@ def bid_all(state: ShootState, bids) -> None:
 def play(state: ShootState, plays) -> None:
     for seat, card in plays:
         state.apply(seat, {"type": "play", "card": card})
+
+
+def snap(state: ShootState) -> dict:
+    """The state as its snapshot holds it (card ids), the way tests read hidden parts."""
+    return state.to_dict()["state"]

@@ -12,7 +12,7 @@ from companion.games.cards import rank_of, rng, shuffled, standard_deck, suit_of
 from companion.games.shoot import rules
 from companion.games.shoot.engine import draw_for_dealer
 
-from .helpers import GAME, SCRIPT_DEAL, SCRIPT_PLAYS, SCRIPT_TRICKS, bid_all, play, scripted
+from .helpers import GAME, SCRIPT_DEAL, SCRIPT_PLAYS, SCRIPT_TRICKS, bid_all, play, scripted, snap
 
 
 def random_game(players, seed, options=None, stop=None):
@@ -36,7 +36,7 @@ def test_registered():
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_two_to_five_players(players):
     state = GAME.new_state(players, seed=1)
-    assert len(state.hands) == players
+    assert len(snap(state)["hands"]) == players
     assert state.view(None)["players"] == players
 
 
@@ -109,13 +109,13 @@ def test_check_options_idempotent(options):
 
 def test_explicit_deal_used_exactly():
     state = scripted()
-    assert [sorted(h) for h in state.hands] == [sorted(h) for h in SCRIPT_DEAL["hands"]]
-    assert state.trump == "2D"
+    assert [sorted(h) for h in snap(state)["hands"]] == [sorted(h) for h in SCRIPT_DEAL["hands"]]
+    assert snap(state)["trump"] == "2D"
     assert state.dealer == 0
     assert state.draw is None
     dealt = {c for h in SCRIPT_DEAL["hands"] for c in h} | {"2D"}
-    assert set(state.stock) == set(standard_deck()) - dealt
-    assert len(state.stock) == 52 - 13
+    assert set(snap(state)["stock"]) == set(standard_deck()) - dealt
+    assert len(snap(state)["stock"]) == 52 - 13
 
 
 def test_explicit_deal_without_dealer_uses_the_draw():
@@ -123,7 +123,7 @@ def test_explicit_deal_without_dealer_uses_the_draw():
     state = GAME.new_state(3, {"schedule": [4]}, seed=5, deal=deal)
     assert state.draw == draw_for_dealer(5, 3)
     assert GAME.new_state(3, {"schedule": [4]}, seed=5).dealer == state.dealer
-    assert [sorted(h) for h in state.hands] == [sorted(h) for h in SCRIPT_DEAL["hands"]]
+    assert [sorted(h) for h in snap(state)["hands"]] == [sorted(h) for h in SCRIPT_DEAL["hands"]]
 
 
 def _deal(**changes):
@@ -200,10 +200,10 @@ def test_dealt_one_at_a_time_from_dealers_left_then_trump_turned(players):
     deck = shuffled(standard_deck(), rng(seed, "deal", 0))
     size = 10
     for i in range(players * size):
-        assert deck[i] in state.hands[(state.dealer + 1 + i) % players]
-    assert state.trump == deck[players * size]
-    assert state.stock == deck[players * size + 1 :]
-    assert state.view(None)["trump_suit"] == suit_of(state.trump)
+        assert deck[i] in snap(state)["hands"][(state.dealer + 1 + i) % players]
+    assert snap(state)["trump"] == deck[players * size]
+    assert snap(state)["stock"] == deck[players * size + 1 :]
+    assert state.view(None)["trump_suit"] == suit_of(snap(state)["trump"])
 
 
 def test_deal_passes_left_and_later_deals_are_seeded():
@@ -221,8 +221,8 @@ def test_explicit_dealer_then_deal_passes_left():
     assert state.dealer == 1 and state.deal_index == 1
     assert state.hand_size == 1
     deck = shuffled(standard_deck(), rng(state.seed, "deal", 1))
-    assert state.hands[2] == [deck[0]] and state.hands[0] == [deck[1]]
-    assert state.trump == deck[3]
+    assert snap(state)["hands"][2] == [deck[0]] and snap(state)["hands"][0] == [deck[1]]
+    assert snap(state)["trump"] == deck[3]
 
 
 # -- sealed bids ------------------------------------------------------------------------
@@ -448,7 +448,7 @@ def test_totals_run_across_deals_and_next_deal_starts_itself():
     leader = state.to_act()[0]
     for i in range(3):
         seat = (leader + i) % 3
-        play(state, [(seat, state.hands[seat][0])])
+        play(state, [(seat, snap(state)["hands"][seat][0])])
     taken = state.results[1]["tricks"]
     assert sorted(taken) == [0, 0, 1]
     second = [5 if t == 0 else -4 for t in taken]  # a made 0 scores 5
@@ -508,7 +508,7 @@ def test_public_view_has_no_hand_and_seat_view_has_own_hand():
             if other != seat:
                 for card in SCRIPT_DEAL["hands"][other]:
                     assert card not in text
-        for card in state.stock:
+        for card in snap(state)["stock"]:
             assert card not in json.dumps(view)
         assert str(state.seed) not in json.dumps(view)
 
@@ -528,7 +528,7 @@ def test_views_are_copies():
     view = state.view(0)
     view["hand"].clear()
     view["last_trick"]["plays"].clear()
-    assert state.hands[0] and state.last_trick["plays"]
+    assert snap(state)["hands"][0] and state.last_trick["plays"]
 
 
 def test_round_trip_and_replay_of_a_scripted_game():

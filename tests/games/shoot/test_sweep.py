@@ -11,7 +11,7 @@ import pytest
 from companion.games.shoot import rules
 
 from .checks import conservation_check, leak_check, sweep_options
-from .helpers import GAME
+from .helpers import GAME, snap
 
 
 def test_sweep_games_end_with_a_full_score_table():
@@ -49,10 +49,10 @@ def _leaky(monkeypatch, extra):
 @pytest.mark.parametrize(
     "extra",
     [
-        lambda state, seat: state.stock[-1],  # the out-of-play stock
-        lambda state, seat: state.hands[(seat or 0) + 1][0],  # another seat's card
-        lambda state, seat: [list(h) for h in state.hands],  # the table shows hands
-        lambda state, seat: sum(c[1] == "H" for c in state.hands[(seat or 0) + 1]),
+        lambda state, seat: snap(state)["stock"][-1],  # the out-of-play stock
+        lambda state, seat: state.hand_of((seat or 0) + 1)[0],  # another seat's card
+        lambda state, seat: snap(state)["hands"],  # the table shows hands
+        lambda state, seat: sum(c[1] == "H" for c in state.hand_of((seat or 0) + 1)),
         lambda state, seat: state.bids[2],  # a sealed bid
         lambda state, seat: sum(b or 0 for b in state.bids),  # the sealed total
     ],

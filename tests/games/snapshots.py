@@ -1,0 +1,48 @@
+"""A snapshot written by an engine of today (card ids as strings) must load on later
+engines and play on exactly as it would have: each game keeps one such snapshot, taken in
+the middle of a game, with what the engine of that day showed and did after it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from companion.games.base import Game
+
+
+def without_log(snapshot: dict) -> dict:
+    return {**snapshot, "state": {k: v for k, v in snapshot["state"].items() if k != "log"}}
+
+
+def check_snapshot_plays_on(game: Game, path: Path) -> None:
+    """``path`` holds ``snapshot``; the ``views`` (table first, then each seat), ``legal``,
+    ``blocked`` and ``hands`` per seat at that moment; the actions played ``then`` to the
+    end, and the ``final`` snapshot (without log) and ``final_view`` (the table's)."""
+    fixture = json.loads(path.read_text(encoding="utf-8"))
+    snapshot = fixture["snapshot"]
+    state = game.state_from_dict(json.loads(json.dumps(snapshot)))
+    assert without_log(state.to_dict()) == without_log(snapshot), "the snapshot changed"
+    seats = range(snapshot["state"]["players"])
+    assert [state.view(seat) for seat in [None, *seats]] == fixture["views"]
+    assert [state.legal_actions(seat) for seat in seats] == fixture["legal"]
+    assert [state.blocked(seat) for seat in seats] == fixture["blocked"]
+    assert [state.hand_of(seat) for seat in seats] == fixture["hands"]
+    for seat, action in fixture["then"]:
+        assert action in state.legal_actions(seat)
+        state.apply(seat, action)
+    assert state.is_over()
+    assert without_log(state.to_dict()) == fixture["final"]
+    assert state.view(None) == fixture["final_view"]
+
+
+def check_unknown_card_refused(game: Game, path: Path, field: str) -> None:
+    """A snapshot whose ``field`` (a list of hands) names a card the game has not is
+    refused with :class:`ValueError` rather than loaded half-converted."""
+    snapshot = json.loads(path.read_text(encoding="utf-8"))["snapshot"]
+    snapshot["state"][field][0][0] = "no-such-card"
+    try:
+        game.state_from_dict(snapshot)
+    except ValueError as error:
+        assert "no-such-card" in str(error)
+    else:
+        raise AssertionError("a snapshot with an unknown card loaded")

@@ -1,0 +1,59 @@
+"""Standard cards as small integers (companion/games/cards.py) agree with the card ids."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.games.cards import (
+    CARD_IDS,
+    CARD_INDEX,
+    SUIT_INDEX,
+    SUITS,
+    Trick,
+    card_ids,
+    card_ints,
+    follow_suit,
+    rank_of,
+    standard_deck,
+    suit_of,
+    suit_run,
+    trick_winner_ints,
+)
+
+
+def test_integers_are_places_in_the_deck_and_sort_suit_by_suit_low_to_high():
+    assert list(CARD_IDS) == standard_deck() and len(set(CARD_IDS)) == 52
+    assert card_ids(card_ints(standard_deck())) == standard_deck()
+    assert CARD_INDEX["2C"] == 0 and CARD_INDEX["AS"] == 51
+    for card in standard_deck():
+        assert SUITS[SUIT_INDEX[CARD_INDEX[card]]] == suit_of(card)
+    shuffled = random.Random(3).sample(standard_deck(), 52)
+    by_id = sorted(shuffled, key=lambda c: (SUITS.index(suit_of(c)), rank_of(c)))
+    assert card_ids(sorted(card_ints(shuffled))) == by_id
+
+
+def test_an_unknown_id_is_refused():
+    with pytest.raises(KeyError):
+        card_ints(["1H"])
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_suit_runs_and_trick_winners_match_the_id_versions(seed):
+    chooser = random.Random(seed)
+    deck = standard_deck()
+    hand = sorted(chooser.sample(range(52), chooser.randint(0, 13)))
+    ids = card_ids(hand)
+    for suit, letter in enumerate(SUITS):
+        assert card_ids(suit_run(hand, suit)) == [c for c in ids if suit_of(c) == letter]
+        assert card_ids(suit_run(hand, suit) or hand) == follow_suit(ids, letter)
+    plays = [[seat, CARD_INDEX[card]] for seat, card in enumerate(chooser.sample(deck, 5))]
+    trump = chooser.choice([None, 0, 1, 2, 3])
+    for size in range(1, 6):
+        part = plays[:size]
+        expected = Trick.of(
+            [[seat, CARD_IDS[card]] for seat, card in part], None if trump is None else SUITS[trump]
+        ).winner
+        assert trick_winner_ints(part, trump) == expected
+    assert trick_winner_ints([], trump) is None
