@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, request, url_for
 
-from . import config, live
+from . import config, live, streams
 from .assets import IMMUTABLE, static_url
 from .extensions import csrf, db, migrate
 
@@ -89,6 +89,10 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=MIGRATIONS)
     csrf.init_app(app)
     live.init_app(app)
+    streams.init_app(app)
+    from .tables import cache
+
+    cache.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:

@@ -525,7 +525,7 @@ document.getElementById("rejoin-button").addEventListener("click", async () => {
 
 function startLive() {
   if (!live) {
-    live = new LiveTable({ eventsUrl: root.dataset.events, refresh });
+    live = new LiveTable({ ticketUrl: root.dataset.streamTicket, token: () => token, refresh });
     live.start();
   } else {
     live.update();

@@ -224,7 +224,8 @@ async function claimHost() {
 if (ticket) await claimHost();
 
 const live = new LiveTable({
-  eventsUrl: root.dataset.events,
+  ticketUrl: root.dataset.streamTicket,
+  token: () => hostToken,
   refresh,
   onState: (state) => root.classList.toggle("is-reconnecting", state === "reconnecting"),
 });
