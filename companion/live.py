@@ -231,6 +231,8 @@ class RedisBroker(Broker):
         self._thread: threading.Thread | None = None
         self._pid = os.getpid()
         self.reconnects = 0
+        # How this process's subscription shows in Redis's CLIENT LIST.
+        self.listener_name = "companion-live-" + "".join(c for c in prefix if c.isalnum())
 
     # publishing
     def publish(self, channel: str, message: str) -> None:
@@ -270,6 +272,7 @@ class RedisBroker(Broker):
                 decode_responses=True,
                 socket_connect_timeout=self._connect_timeout,
                 socket_keepalive=True,
+                client_name=self.listener_name,
             )
             pubsub = client.pubsub(ignore_subscribe_messages=False)
             try:
