@@ -282,7 +282,7 @@ def idle_streams(server, n, base_path, token, base):
 def delivery(server, tables_n, moves):
     port = server.port
     tables = Pool(20).map(lambda _: make_table(port, 5), range(tables_n))
-    # (code, version) -> [move time, -, -, event delays, refetched-view delays]
+    # (code, version) -> [move sent, move answered, -, event delays, refetched-view delays]
     waiting = {}
     streams = []
 
@@ -311,7 +311,7 @@ def delivery(server, tables_n, moves):
             _, public = call(port, "GET", f"/api/tables/{code}/view")
             seat = public["to_act"][0]
             _, mine = call(port, "GET", f"/api/tables/{code}/view", token=tokens[seat])
-            item = [0.0, 0, 0, [], []]
+            item = [0.0, 0.0, 0, [], []]
             waiting[(code, mine["version"] + 1)] = item
             item[0] = time.perf_counter()
             status, after = call(
@@ -321,7 +321,8 @@ def delivery(server, tables_n, moves):
                 {"action": mine["legal"][0], "version": mine["version"]},
                 tokens[seat],
             )
-            posts.append(time.perf_counter() - item[0])
+            item[1] = time.perf_counter()  # the move's answer
+            posts.append(item[1] - item[0])
             assert status == 200, after
             gevent.sleep(2.0)  # a move every ~2 s per table
 
@@ -329,6 +330,10 @@ def delivery(server, tables_n, moves):
     gevent.joinall([gevent.spawn(play, c, tk) for c, tk in tables])
     gevent.sleep(2)
     events = [x for item in waiting.values() for x in item[3]]
+    # the streams' own share: from the move's answer to each phone's event
+    after_answer = [
+        max(0.0, x - (item[1] - item[0])) for item in waiting.values() for x in item[3] if item[1]
+    ]
     views = [x for item in waiting.values() for x in item[4]]
     expected = len(waiting) * 5
     print(
@@ -338,6 +343,7 @@ def delivery(server, tables_n, moves):
     if events:
         print(f"  the move's own POST: {ms(posts)}")
         print(f"  move -> every phone's event: {ms(events)}")
+        print(f"  the move's answer -> every phone's event: {ms(after_answer)}")
         print(f"  move -> every phone's refetched view: {ms(views)}")
     for s in streams:
         s.close()
