@@ -21,6 +21,24 @@ from .test_tables_api import TablePlayers, events_url, version_events
 FAST = {"TABLES_SSE_KEEPALIVE": 0.05, "TABLES_SSE_SECONDS": 5, "TABLES_SSE_MAX_EVENTS": 1}
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgresql+redis", marks=pytest.mark.scale)])
+def stream_app(request, make_app):
+    """``make_app`` on the embedded default, and on the scaled set-up (PostgreSQL and the
+    Redis broker) under the ``scale`` mark."""
+    made = []
+
+    def make(**config):
+        if request.param != "sqlite":
+            config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("postgres_url")
+            config["REDIS_URL"] = request.getfixturevalue("redis_url")
+        made.append(make_app(**config))
+        return made[-1]
+
+    yield make
+    for app in made:
+        app.extensions["live"].close()
+
+
 def count_queries(app):
     seen: list[str] = []
 
@@ -43,8 +61,8 @@ def read(response) -> str:
 # -- a credential is needed -------------------------------------------------------------
 
 
-def test_a_stream_without_a_credential_is_refused_before_any_query_or_subscription(make_app):
-    app = make_app(**FAST)
+def test_a_stream_without_a_credential_is_refused_before_any_query_or_subscription(stream_app):
+    app = stream_app(**FAST)
     players = TablePlayers(app, "call_the_shot")
     seen, stop = count_queries(app)
     try:
@@ -120,8 +138,8 @@ def test_the_ticket_names_the_role_of_the_token_that_asked(make_app):
     assert players.post(players.host, "/api/tables/ZZZZZZ/stream-ticket", {}).status_code == 404
 
 
-def test_an_api_client_opens_a_stream_with_its_bearer_token(make_app):
-    app = make_app(**FAST)
+def test_an_api_client_opens_a_stream_with_its_bearer_token(stream_app):
+    app = stream_app(**FAST)
     players = TablePlayers(app, "call_the_shot").join_all()
     url = f"/api/tables/{players.code}/events"
     for token in (players.host_token, players.tokens[0]):
@@ -158,8 +176,8 @@ def test_the_share_pages_stream_needs_its_ticket(make_app):
 # -- limits ------------------------------------------------------------------------------
 
 
-def test_open_streams_are_limited_per_table_and_answer_429(make_app):
-    app = make_app(STREAMS_PER_TABLE=2, STREAMS_PER_ADDRESS=10, TABLES_SSE_KEEPALIVE=0.05)
+def test_open_streams_are_limited_per_table_and_answer_429(stream_app):
+    app = stream_app(STREAMS_PER_TABLE=2, STREAMS_PER_ADDRESS=10, TABLES_SSE_KEEPALIVE=0.05)
     players = TablePlayers(app, "call_the_shot")
     held = [players.host.get(events_url(players), buffered=False) for _ in range(2)]
     assert [r.status_code for r in held] == [200, 200]
@@ -238,8 +256,8 @@ def test_a_multi_process_server_with_redis_is_served(make_app, redis_url):
 # -- the envelope cache -------------------------------------------------------------------
 
 
-def test_the_cache_never_serves_one_seats_envelope_to_another(make_app):
-    app = make_app()
+def test_the_cache_never_serves_one_seats_envelope_to_another(stream_app):
+    app = stream_app()
     players = TablePlayers(app, "shoot", 3).join_all()
     players.random_move(random.Random(3))
     with app.app_context():
