@@ -1,6 +1,6 @@
 """Live streams under load, on real servers, with a baseline from the same run.
 
-    python bench/streams.py [--idle 2000] [--tables 50] [--moves 4] [--workers 2]
+    python bench/streams.py [--idle 2000] [--tables 50] [--moves 4] [--workers 2] [--game …]
                             [--skip-default] [--skip-scaled]
 
 Starts the servers itself on 127.0.0.1 (free ports) and drives them with a gevent client:
@@ -50,6 +50,12 @@ import gevent  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.games import GAMES  # noqa: E402
+
+# The game played (--game): by default the first that seats 5 players.
+PLAYED = {"game": next((s for s, g in GAMES.items() if g.max_players >= 5), next(iter(GAMES)))}
 BIN = Path(sys.executable).parent
 PG_DSN = "host=127.0.0.1 port=5432 dbname=test"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -137,7 +143,8 @@ def ms(values) -> str:
 
 
 def make_table(port, players=5, source="127.0.0.1"):
-    status, table = call(port, "POST", "/api/tables", {"game": "shoot", "players": players})
+    body = {"game": PLAYED["game"], "players": players}
+    status, table = call(port, "POST", "/api/tables", body)
     assert status == 201, table
     tokens = []
     for seat in range(players):
@@ -371,9 +378,11 @@ def main():
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--moves", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2, help="scaled server's workers")
+    parser.add_argument("--game", default=PLAYED["game"], choices=sorted(GAMES))
     parser.add_argument("--skip-default", action="store_true")
     parser.add_argument("--skip-scaled", action="store_true")
     args = parser.parse_args()
+    PLAYED["game"] = args.game
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update({"SECRET_KEY": "bench", "PYTHONPATH": str(ROOT)})
     tmp = tempfile.mkdtemp()
