@@ -104,7 +104,14 @@ def api_view(code: str):
     token = bearer_token()
     table = service.get_table(code)
     who = service.identify(table, token)
-    return no_store(jsonify(cache.envelope(table, who)))
+    mine = cache.envelope(table, who)
+    # ``?private=<version>``: the caller has that version's public envelope (its stream
+    # event), so only what its own view adds is sent (the whole view for another version).
+    if request.args.get("private") == str(table.version) and (who.host or who.seat is not None):
+        part = cache.private_part(cache.envelope(table, Who()), mine)
+        if part is not None:
+            return no_store(jsonify(part))
+    return no_store(jsonify(mine))
 
 
 @bp.post("/api/tables/<code>/actions")

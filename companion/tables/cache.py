@@ -111,3 +111,24 @@ def envelope(table: Table, who: Who) -> dict[str, Any]:
 def public(code: str, version: int) -> dict[str, Any] | None:
     """The spectator's envelope of ``code`` at ``version`` if it is cached."""
     return envelopes().peek((code, version, False, None))
+
+
+MISSING = object()
+
+
+def private_part(public: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any] | None:
+    """What ``mine`` (a viewer's envelope) adds to ``public`` (the spectator's envelope of
+    the same version, which the phone has from its stream event): the fields that differ,
+    and of ``view`` the keys that differ. ``{**public, **part, "view": {**public["view"],
+    **part["view"]}}`` is ``mine`` again; ``None`` when that shallow merge could not
+    rebuild it (a key of ``public`` that ``mine`` lacks)."""
+    view, public_view = mine.get("view"), public.get("view")
+    if not isinstance(view, dict) or not isinstance(public_view, dict):
+        return None
+    if set(public) - set(mine) or set(public_view) - set(view):
+        return None
+    part = {k: v for k, v in mine.items() if k != "view" and public.get(k, MISSING) != v}
+    part["view"] = {k: v for k, v in view.items() if public_view.get(k, MISSING) != v}
+    part["version"] = mine["version"]
+    part["partial"] = True
+    return part

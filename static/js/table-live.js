@@ -59,6 +59,20 @@ export async function api(url, { token = null, method = "GET", body } = {}) {
   return data;
 }
 
+// A seat's or the host's view. After a stream event the page has that version's public
+// envelope, so it asks only for what its own view adds (`?private=<version>`) and merges;
+// the server answers with the whole view when the table has moved on meanwhile.
+export async function fetchView(url, token, publicEnv) {
+  if (!token || !publicEnv || typeof publicEnv.version !== "number") return api(url, { token });
+  const answer = await api(`${url}?private=${publicEnv.version}`, { token });
+  return answer.partial ? mergePrivate(publicEnv, answer) : answer;
+}
+
+export function mergePrivate(publicEnv, part) {
+  const { partial, ...mine } = part;
+  return { ...publicEnv, ...mine, view: { ...publicEnv.view, ...(mine.view || {}) } };
+}
+
 // Keeps a page in step with the table: an EventSource on /events tells it when the version
 // changes; its data is the public envelope (what every phone may see), which a spectator
 // page draws as it is (`onPublic`) while a seat or the host refetches its own view. A
@@ -81,6 +95,7 @@ export class LiveTable {
     this.silenceTimer = null;
     this.silence = 20000;
     this.version = null;
+    this.lastPublic = null; // the latest event's public envelope
     this.fetching = false;
     this.again = false;
     this.attempt = 0;
@@ -172,6 +187,7 @@ export class LiveTable {
       const version = typeof data === "number" ? data : Number(data.version);
       if (version === this.version) return;
       this.version = version;
+      if (typeof data === "object") this.lastPublic = data;
       if (this.onPublic && typeof data === "object") this.onPublic(data);
       else this.update();
     });

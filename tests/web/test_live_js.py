@@ -80,7 +80,7 @@ class EventSource {
 globalThis.EventSource = EventSource;
 window.EventSource = EventSource;
 
-const { LiveTable } = await import(process.argv[2]);
+const { LiveTable, fetchView } = await import(process.argv[2]);
 const refreshed = [];
 const drawn = [];
 const states = [];
@@ -128,6 +128,19 @@ const mine = sources[sources.length - 1];
 out.spectatorAuth = log.filter((e) => e[0] === "fetch" && e[1] === "/ticket").slice(-1)[0][3];
 mine.emit("version", JSON.stringify({ version: 9, view: {} }));
 out.drawn = drawn;
+// After an event: only what the seat's view adds, merged into the event's envelope.
+out.watchLastPublic = watch.lastPublic.version;
+globalThis.fetch = async (url, init) => {
+  log.push(["fetch", url, init.method, init.headers.Authorization || null]);
+  const part = { partial: true, version: 9, seat: 1, view: { hand: ["a"] } };
+  const whole = { version: 10, seat: 1, view: { hand: ["b"], board: 2 } };
+  return { ok: true, status: 200, json: async () => (url.includes("private=9") ? part : whole) };
+};
+const publicEnv = { version: 9, seat: null, over: false, view: { board: 1, hand: null } };
+out.merged = await fetchView("/view", "good", publicEnv);
+out.mergedUrl = log.slice(-1)[0][1];
+out.whole = await fetchView("/view", "good", null);
+out.wholeUrl = log.slice(-1)[0][1];
 console.log(JSON.stringify(out));
 process.exit(0);
 """
@@ -154,3 +167,12 @@ def test_live_table_tickets_silence_and_fallback(tmp_path):
     assert out["afterRefusal"] == ["Bearer good", None]
     assert out["thirdUrl"] == "/events?ticket=t3"
     assert out["spectatorAuth"] is None and out["drawn"] == [9]
+    assert out["watchLastPublic"] == 9
+    assert out["mergedUrl"] == "/view?private=9"
+    assert out["merged"] == {
+        "version": 9,
+        "seat": 1,
+        "over": False,
+        "view": {"board": 1, "hand": ["a"]},
+    }
+    assert out["wholeUrl"] == "/view" and out["whole"]["version"] == 10

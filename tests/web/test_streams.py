@@ -5,6 +5,7 @@ envelope cache. Two real server processes sharing PostgreSQL and Redis are in
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -311,3 +312,34 @@ def test_a_closed_in_process_broker_subscription_is_forgotten(app):
         assert app.extensions["live"].subscriber_count("table:X") == 1
         sub.close()
         assert app.extensions["live"].subscriber_count("table:X") == 0
+
+
+def merged(public: dict, part: dict) -> dict:
+    """What the page's ``mergePrivate`` (static/js/table-live.js) makes of them."""
+    mine = {k: v for k, v in part.items() if k != "partial"}
+    return {**public, **mine, "view": {**public["view"], **mine.get("view", {})}}
+
+
+def test_after_an_event_a_phone_fetches_only_what_its_view_adds(make_app):
+    app = make_app()
+    players = TablePlayers(app, "shoot", 3).join_all()
+    players.random_move(random.Random(8))
+    public = players.envelope(None)
+    url = f"/api/tables/{players.code}/view?private={public['version']}"
+    for token in [*players.tokens, players.host_token]:
+        full = players.get(players.host, f"/api/tables/{players.code}/view", token).get_json()
+        answer = players.get(players.host, url, token)
+        part = answer.get_json()
+        assert answer.status_code == 200 and part["partial"] is True
+        assert merged(public, part) == full
+        assert len(answer.data) < len(json.dumps(full))
+        same = [k for k in part if k not in ("partial", "version", "view") and public[k] == part[k]]
+        assert same == []
+    # the seat's own hand is in its part, and only in its part
+    part = players.get(players.host, url, players.tokens[1]).get_json()
+    assert part["view"]["hand"] == players.state().view(1)["hand"]
+    # a spectator, or a phone that saw an older version, gets the whole view
+    assert "partial" not in players.get(players.host, url).get_json()
+    players.random_move(random.Random(9))
+    stale = players.get(players.host, url, players.tokens[0]).get_json()
+    assert "partial" not in stale and stale == players.envelope(0)
