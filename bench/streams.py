@@ -16,10 +16,10 @@ same server in the same run:
 1. 300 streams without a credential opened at once (each must get 401) with normal
    requests meanwhile (the goal: all within 1 s); then 300 more connections that send
    nothing;
-2. delivery: ``--tables`` tables x 5 phones, each holding its seat's stream and
-   refetching its view on each event as the real client does; ``--moves`` moves per table,
-   a move every ~2 s per table; delays from sending a move to every phone's event and to
-   its refetched view;
+2. delivery: ``--tables`` tables x 5 phones, each holding its seat's stream and fetching
+   what its view adds after each event (``view?private=``), as the real client does;
+   ``--moves`` moves per table, a move every ~2 s per table; delays from sending a move to
+   every phone's event and to its refetched view;
 3. (one worker) ``--idle`` authenticated idle streams held (spread over client addresses
    127.0.1.x, as phones are), the server's memory, normal requests meanwhile, and delivery
    to ``--tables``/5 tables while they are held.
@@ -299,7 +299,13 @@ def delivery(server, tables_n, moves):
             if item is None:
                 return
             item[3].append(time.perf_counter() - item[0])
-            call(port, "GET", f"/api/tables/{code}/view", token=token, source=source)
+            call(
+                port,
+                "GET",
+                f"/api/tables/{code}/view?private={version}",
+                token=token,
+                source=source,
+            )
             item[4].append(time.perf_counter() - item[0])
 
         streams.append(Stream(port, ticket(port, code, token, source), source, on_version))
