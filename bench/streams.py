@@ -54,8 +54,9 @@ sys.path.insert(0, str(ROOT))
 
 from companion.games import GAMES  # noqa: E402
 
-# The game played (--game): by default the first that seats 5 players.
-PLAYED = {"game": next((s for s, g in GAMES.items() if g.max_players >= 5), next(iter(GAMES)))}
+# The game played (--game): by default the one that seats 5 with the widest range of
+# players (the measurements used a 5-player game).
+PLAYED = {"game": max(GAMES, key=lambda s: (GAMES[s].max_players, -GAMES[s].min_players))}
 BIN = Path(sys.executable).parent
 PG_DSN = "host=127.0.0.1 port=5432 dbname=test"
 REDIS = "redis://127.0.0.1:6379/0"
@@ -253,7 +254,8 @@ def no_credential(server, code, token, base):
 
 def idle_streams(server, n, base_path, token, base):
     port = server.port
-    tables = [make_table(port, 2) for _ in range(max(1, n // 40 + 1))]
+    smallest = GAMES[PLAYED["game"]].min_players
+    tables = [make_table(port, smallest) for _ in range(max(1, n // 40 + 1))]
     held = []
     addresses = [f"127.0.1.{i}" for i in range(1, 255)]
     rss_before = server.worker_rss_mb()
