@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, request, url_for
 
-from . import config, limits, live
+from . import config, limits, live, streams
 from .assets import IMMUTABLE, compressed_static, import_map, static_url
 from .extensions import compress, csrf, db, migrate
 
@@ -98,6 +98,10 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     live.init_app(app)
+    streams.init_app(app)
+    from .tables import cache
+
+    cache.init_app(app)
 
 
 def register_blueprints(app: Flask) -> None:

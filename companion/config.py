@@ -9,6 +9,8 @@ Everything can be overridden from the environment:
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
 ``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
+``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
+                  client address (default 200) and per table or sheet (default 40).
 
 ``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
 environment.
@@ -94,6 +96,8 @@ def defaults(instance_path: str) -> dict:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        "STREAMS_PER_ADDRESS": int(os.environ.get("STREAMS_PER_ADDRESS") or 200),
+        "STREAMS_PER_TABLE": int(os.environ.get("STREAMS_PER_TABLE") or 40),
         "WTF_CSRF_TIME_LIMIT": None,
         **limits.settings(os.environ),
         **COMPRESSION,

@@ -1,20 +1,25 @@
 """Live-update broker: tell every listener on a channel that something changed.
 
 Engine mode publishes on a table's channel after each accepted action; each open
-server-sent-events stream subscribes to it and tells its phone to refetch its view.
+server-sent-events stream subscribes to it and tells its phone what changed.
 
 Two implementations with one interface:
 
-* :class:`InProcessBroker` (default): queues in this process's memory. Right for the
+* :class:`InProcessBroker` (default): fan-out in this process's memory. Right for the
   embedded default (one process, several threads).
 * :class:`RedisBroker` (when ``REDIS_URL`` is set): Redis pub/sub, so that several worker
-  processes, or machines, see each other's messages. Nothing lives in one worker's memory
-  that another one needs.
+  processes, or machines, see each other's messages. Each process holds **one** Redis
+  subscription (a pattern over every channel of the app) read by one listener thread
+  (a greenlet under gevent), which hands each message to the local subscriptions of its
+  channel. A subscription costs no Redis connection and no thread of its own; publishing
+  borrows a connection from a pool of ``REDIS_MAX_CONNECTIONS``.
 
 Messages are strings (callers encode JSON themselves). Delivery is at most once, to the
 subscriptions open when the message is published: a subscriber must refetch state after
 subscribing rather than rely on having seen every message. :meth:`Broker.subscribe` returns
 only once the subscription is live, so a message published after it returns is delivered.
+If the Redis connection drops, every local subscription is ended (its stream closes and the
+phone reconnects and refetches), so a message lost in the gap is never silently missed.
 
 Usage, inside an app context::
 
@@ -28,13 +33,19 @@ Usage, inside an app context::
 
 from __future__ import annotations
 
-import queue
+import json
+import logging
+import os
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Iterator
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
+
+log = logging.getLogger(__name__)
+
+KEEP = 64  # messages a slow subscription may fall behind before the oldest are dropped
 
 
 class Subscription:
@@ -43,7 +54,8 @@ class Subscription:
     channel: str
 
     def get(self, timeout: float | None = None) -> str | None:
-        """The next message, or ``None`` if none arrives within ``timeout`` seconds."""
+        """The next message, or ``None`` if none arrives within ``timeout`` seconds (or the
+        subscription is closed)."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -73,148 +85,272 @@ class Broker:
     def subscribe(self, channel: str) -> Subscription:
         raise NotImplementedError
 
+    def close(self) -> None:
+        pass
 
-# -- in process ---------------------------------------------------------------------------
 
+class _Mailbox(Subscription):
+    """A subscription fed by its process's fan-out: a short queue and a condition to wait
+    on (cooperative under gevent, whose monkey-patching replaces ``threading``)."""
 
-class _QueueSubscription(Subscription):
-    def __init__(self, broker: InProcessBroker, channel: str):
+    def __init__(self, fanout: _Fanout, channel: str):
         self.channel = channel
-        self._broker = broker
-        self._queue: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._fanout = fanout
+        self._items: deque[str] = deque(maxlen=KEEP)
+        self._ready = threading.Condition(threading.Lock())
         self._closed = False
 
+    def put(self, message: str) -> None:
+        with self._ready:
+            self._items.append(message)
+            self._ready.notify()
+
     def get(self, timeout: float | None = None) -> str | None:
-        if self._closed:
-            return None
-        try:
-            return self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._ready:
+            while not self._items and not self._closed:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return None
+                self._ready.wait(left)
+            if self._closed:
+                return None
+            return self._items.popleft()
+
+    def end(self) -> None:
+        """Closed by the broker (its connection dropped): wakes a waiting reader."""
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
 
     def close(self) -> None:
         if not self._closed:
-            self._closed = True
-            self._broker._remove(self)
+            self.end()
+        self._fanout.remove(self)
 
     @property
     def closed(self) -> bool:
         return self._closed
+
+
+class _Fanout:
+    """The subscriptions of this process, by channel."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._channels: dict[str, set[_Mailbox]] = {}
+
+    def add(self, channel: str) -> _Mailbox:
+        box = _Mailbox(self, channel)
+        with self._lock:
+            self._channels.setdefault(channel, set()).add(box)
+        return box
+
+    def remove(self, box: _Mailbox) -> None:
+        with self._lock:
+            boxes = self._channels.get(box.channel)
+            if boxes is not None:
+                boxes.discard(box)
+                if not boxes:
+                    del self._channels[box.channel]
+
+    def deliver(self, channel: str, message: str) -> int:
+        with self._lock:
+            boxes = list(self._channels.get(channel, ()))
+        for box in boxes:
+            box.put(message)
+        return len(boxes)
+
+    def count(self, channel: str | None = None) -> int:
+        with self._lock:
+            if channel is not None:
+                return len(self._channels.get(channel, ()))
+            return sum(len(boxes) for boxes in self._channels.values())
+
+    def end_all(self) -> None:
+        with self._lock:
+            boxes = [box for group in self._channels.values() for box in group]
+            self._channels.clear()
+        for box in boxes:
+            box.end()
+
+
+# -- in process ---------------------------------------------------------------------------
 
 
 class InProcessBroker(Broker):
     """Thread-safe fan-out to the subscriptions of this process."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._channels: dict[str, set[_QueueSubscription]] = {}
+        self._fanout = _Fanout()
 
     def publish(self, channel: str, message: str) -> None:
-        with self._lock:
-            subscribers = list(self._channels.get(channel, ()))
-        for sub in subscribers:
-            sub._queue.put(message)
+        self._fanout.deliver(channel, message)
 
     def subscribe(self, channel: str) -> Subscription:
-        sub = _QueueSubscription(self, channel)
-        with self._lock:
-            self._channels.setdefault(channel, set()).add(sub)
-        return sub
+        return self._fanout.add(channel)
 
-    def subscriber_count(self, channel: str) -> int:
-        with self._lock:
-            return len(self._channels.get(channel, ()))
-
-    def _remove(self, sub: _QueueSubscription) -> None:
-        with self._lock:
-            subs = self._channels.get(sub.channel)
-            if subs is not None:
-                subs.discard(sub)
-                if not subs:
-                    del self._channels[sub.channel]
+    def subscriber_count(self, channel: str | None = None) -> int:
+        return self._fanout.count(channel)
 
 
 # -- Redis --------------------------------------------------------------------------------
 
 
-class _RedisSubscription(Subscription):
-    def __init__(self, pubsub: Any, channel: str, name: str):
-        self.channel = channel
-        self._pubsub = pubsub
-        self._name = name
-        self._closed = False
-
-    def get(self, timeout: float | None = None) -> str | None:
-        if self._closed:
-            return None
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            wait = 3600.0 if deadline is None else max(0.0, deadline - time.monotonic())
-            message = self._pubsub.get_message(timeout=wait)
-            if message is not None and message["type"] == "message":
-                return message["data"]
-            if deadline is not None and time.monotonic() >= deadline:
-                return None
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            try:
-                self._pubsub.unsubscribe(self._name)
-            finally:
-                self._pubsub.close()
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-
 class RedisBroker(Broker):
-    """Redis pub/sub. Channel names get a prefix so several apps may share one Redis."""
+    """Redis pub/sub with one pattern subscription per process. Channel names get a prefix
+    so several apps may share one Redis."""
 
-    def __init__(self, url: str, prefix: str = "companion:", connect_timeout: float = 5.0):
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "companion:",
+        connect_timeout: float = 5.0,
+        max_connections: int = 10,
+    ):
         import redis  # the "scale" extra; only needed when REDIS_URL is set
 
         self.prefix = prefix
-        self._redis = redis.Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=connect_timeout
+        self._url = url
+        self._connect_timeout = connect_timeout
+        # Publishing borrows a connection for one command: a small pool, sized on purpose,
+        # that waits (up to 5 s) for a free connection rather than opening more.
+        self._pool = redis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=5,
+            decode_responses=True,
+            socket_connect_timeout=connect_timeout,
+            socket_timeout=5,
         )
+        self._redis = redis.Redis(connection_pool=self._pool)
+        self._fanout = _Fanout()
+        self._lock = threading.Lock()
+        self._listening = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pid = os.getpid()
+        self.reconnects = 0
+        # How this process's subscription shows in Redis's CLIENT LIST.
+        self.listener_name = "companion-live-" + "".join(c for c in prefix if c.isalnum())
 
+    # publishing
     def publish(self, channel: str, message: str) -> None:
         self._redis.publish(self.prefix + channel, message)
 
+    # subscribing
     def subscribe(self, channel: str, timeout: float = 5.0) -> Subscription:
-        name = self.prefix + channel
-        pubsub = self._redis.pubsub()
-        try:
-            pubsub.subscribe(name)
-            # Wait for Redis to confirm, so that a publish after we return is delivered.
-            deadline = time.monotonic() + timeout
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"Redis did not confirm the subscription to {name!r}")
-                message = pubsub.get_message(timeout=left)
-                if message is not None and message["type"] == "subscribe":
-                    break
-        except BaseException:
-            pubsub.close()
-            raise
-        return _RedisSubscription(pubsub, channel, name)
+        self._ensure_listener()
+        if not self._listening.wait(timeout):
+            raise TimeoutError("Redis did not confirm this process's subscription")
+        return self._fanout.add(channel)
+
+    def subscriber_count(self, channel: str | None = None) -> int:
+        return self._fanout.count(channel)
+
+    def _ensure_listener(self) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # forked after use: the parent's thread is not ours
+                self._pid = os.getpid()
+                self._fanout = _Fanout()
+                self._listening = threading.Event()
+                self._thread = None
+            if self._thread is None or not self._thread.is_alive():
+                self._stop.clear()
+                self._thread = threading.Thread(
+                    target=self._listen, name="companion-live", daemon=True
+                )
+                self._thread.start()
+
+    def _listen(self) -> None:
+        import redis
+
+        pause = 0.5
+        while not self._stop.is_set():
+            client = redis.Redis.from_url(
+                self._url,
+                decode_responses=True,
+                socket_connect_timeout=self._connect_timeout,
+                socket_keepalive=True,
+                client_name=self.listener_name,
+            )
+            pubsub = client.pubsub(ignore_subscribe_messages=False)
+            try:
+                pubsub.psubscribe(self.prefix + "*")
+                while not self._stop.is_set():
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is None:
+                        continue
+                    kind = message["type"]
+                    if kind == "psubscribe":
+                        self._listening.set()
+                        pause = 0.5
+                    elif kind == "pmessage":
+                        channel = message["channel"][len(self.prefix) :]
+                        self._fanout.deliver(channel, message["data"])
+            except Exception:  # the connection dropped: end the streams, then reconnect
+                if not self._stop.is_set():
+                    log.warning("Redis subscription lost; reconnecting", exc_info=True)
+            finally:
+                self._listening.clear()
+                self._fanout.end_all()
+                try:
+                    pubsub.close()
+                    client.close()
+                except Exception:  # pragma: no cover - closing a broken connection
+                    pass
+            if not self._stop.is_set():
+                self.reconnects += 1
+                self._stop.wait(pause)
+                pause = min(pause * 2, 10.0)
 
     def close(self) -> None:
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread.is_alive() and self._pid == os.getpid():
+            thread.join(5)
+        self._fanout.end_all()
         self._redis.close()
+        self._pool.disconnect()
 
 
 # -- app binding --------------------------------------------------------------------------
 
 
-def make_broker(redis_url: str | None) -> Broker:
-    return RedisBroker(redis_url) if redis_url else InProcessBroker()
+def make_broker(redis_url: str | None, max_connections: int = 10) -> Broker:
+    if redis_url:
+        return RedisBroker(redis_url, max_connections=max_connections)
+    return InProcessBroker()
+
+
+SEVERAL_WORKERS = (
+    "This server runs several worker processes but REDIS_URL is not set: live updates "
+    "made in one process would never reach phones held by another. Set REDIS_URL, or run "
+    "one worker (gunicorn --workers 1)."
+)
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["live"] = make_broker(app.config.get("REDIS_URL"))
+    app.extensions["live"] = make_broker(
+        app.config.get("REDIS_URL"), int(app.config.get("REDIS_MAX_CONNECTIONS", 10))
+    )
+
+    @app.before_request
+    def refuse_several_workers_without_redis():
+        """The app-level guard: a WSGI server that says it runs several processes
+        (``wsgi.multiprocess``, set by gunicorn when ``--workers`` > 1) with the
+        in-process broker would lose events; refuse every request, loudly."""
+        if request.environ.get("wsgi.multiprocess") and isinstance(
+            app.extensions["live"], InProcessBroker
+        ):
+            app.logger.critical(SEVERAL_WORKERS)
+            response = Response(
+                json.dumps({"error": SEVERAL_WORKERS, "status": 503}),
+                status=503,
+                mimetype="application/json",
+            )
+            return response
+        return None
 
 
 def broker() -> Broker:
@@ -232,16 +368,40 @@ def subscribe(channel: str) -> Subscription:
 # -- server-sent events ---------------------------------------------------------------------
 
 
-def event_stream(subscription: Subscription, event: str, first: str) -> Response:
-    """A server-sent-events response: ``event`` with ``first`` now, then with each message
-    of ``subscription``, a comment as a keep-alive. The stream ends (closing the
-    subscription) after ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for tests,
-    after ``TABLES_SSE_MAX_EVENTS`` events. Subscribe before reading ``first``, so that a
-    change in between is either in ``first`` or announced."""
+def event_stream(
+    subscription: Subscription,
+    event: str,
+    first: str,
+    *,
+    data: Callable[[str], str | None] | None = None,
+    on_close: Callable[[], None] | None = None,
+) -> Response:
+    """A server-sent-events response: ``event`` with ``first`` now, then one for each
+    message of ``subscription`` (its data is ``data(message)`` when given; ``None`` skips
+    the message), and a ``ping`` event (its data: the keep-alive interval in seconds) after
+    ``TABLES_SSE_KEEPALIVE`` seconds of silence, so that a dead connection fails on the
+    next write and a client can treat a longer silence as a failure. The stream ends after
+    ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for tests, after
+    ``TABLES_SSE_MAX_EVENTS`` events. Closing the response (also when the client went away
+    before the first byte) closes the subscription and calls ``on_close`` once. Subscribe
+    before reading ``first``, so that a change in between is either in ``first`` or
+    announced."""
     config = current_app.config
-    keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 15))
+    keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 5))
     lifetime = float(config.get("TABLES_SSE_SECONDS", 300))
     max_events = config.get("TABLES_SSE_MAX_EVENTS")
+    ping = f"event: ping\ndata: {keepalive:g}\n\n"
+    closed = []
+
+    def finish() -> None:
+        if closed:
+            return
+        closed.append(True)
+        try:
+            subscription.close()
+        finally:
+            if on_close is not None:
+                on_close()
 
     def stream():
         sent = 0
@@ -256,14 +416,20 @@ def event_stream(subscription: Subscription, event: str, first: str) -> Response
                     break
                 message = subscription.get(timeout=min(keepalive, left))
                 if message is None:
-                    yield ": keep-alive\n\n"
+                    if subscription.closed:
+                        break
+                    yield ping
                     continue
-                yield f"event: {event}\ndata: {message}\n\n"
+                body = data(message) if data is not None else message
+                if body is None:
+                    continue
+                yield f"event: {event}\ndata: {body}\n\n"
                 sent += 1
         finally:
-            subscription.close()
+            finish()
 
     response = Response(stream(), mimetype="text/event-stream")
+    response.call_on_close(finish)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -157,3 +157,51 @@ def test_redis_url_from_the_environment(make_app, monkeypatch, tmp_path, redis_u
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
     assert isinstance(app.extensions["live"], live.RedisBroker)
     app.extensions["live"].close()
+
+
+@pytest.mark.scale
+def test_one_redis_subscription_per_process_however_many_subscribers(redis_url):
+    import redis
+
+    prefix = f"test-{uuid.uuid4().hex[:8]}:"
+    broker = live.RedisBroker(redis_url, prefix=prefix)
+    admin = redis.Redis.from_url(redis_url)
+    try:
+        subs = [broker.subscribe(f"table:{n % 7}") for n in range(50)]
+        mine = [c for c in admin.client_list() if c["name"] == broker.listener_name]
+        assert len(mine) == 1 and mine[0]["psub"] == "1" and mine[0]["sub"] == "0"
+        broker.publish("table:3", "hello")
+        got = [sub.get(timeout=2) for sub in subs if sub.channel == "table:3"]
+        assert got == ["hello"] * 7
+        for sub in subs:
+            sub.close()
+        assert broker.subscriber_count() == 0
+    finally:
+        broker.close()
+        admin.close()
+
+
+@pytest.mark.scale
+def test_a_dropped_redis_subscription_ends_the_streams_and_comes_back(redis_url):
+    """A message published while the connection is down would be lost: every local
+    subscription is ended at once (its phone reconnects and refetches), and new ones work
+    once the listener has reconnected."""
+    import redis
+
+    prefix = f"test-{uuid.uuid4().hex[:8]}:"
+    broker = live.RedisBroker(redis_url, prefix=prefix)
+    admin = redis.Redis.from_url(redis_url)
+    try:
+        sub = broker.subscribe("c")
+        (listener,) = [c for c in admin.client_list() if c["name"] == broker.listener_name]
+        admin.client_kill_filter(_id=listener["id"])
+        start = time.monotonic()
+        assert sub.get(timeout=5) is None and sub.closed
+        assert time.monotonic() - start < 4
+        again = broker.subscribe("c", timeout=10)
+        broker.publish("c", "after")
+        assert again.get(timeout=2) == "after" and broker.reconnects >= 1
+        again.close()
+    finally:
+        broker.close()
+        admin.close()

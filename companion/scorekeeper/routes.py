@@ -35,6 +35,7 @@ from flask import (
     Response,
     abort,
     flash,
+    jsonify,
     redirect,
     render_template,
     request,
@@ -46,7 +47,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.datastructures import MultiDict
 from wtforms import ValidationError
 
-from .. import codes, live
+from .. import codes, live, streams
 from ..database import locked
 from ..extensions import db
 from ..games import GAMES, Game, IllegalAction
@@ -832,7 +833,8 @@ def watch(watch: str):
     template = (
         "scorekeeper/_watch_live.html" if request.args.get("part") else "scorekeeper/watch.html"
     )
-    response = Response(render_template(template, watch=watch, **ctx))
+    events = None if request.args.get("part") else sheet_events_url(watch)
+    response = Response(render_template(template, watch=watch, watch_events=events, **ctx))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
@@ -847,21 +849,49 @@ def watch_qr(watch: str):
     return response
 
 
+def sheet_events_url(watch: str) -> str:
+    """The share page's event stream with a fresh ticket (the watch code is the
+    credential: whoever may see the page may follow it)."""
+    ticket = streams.issue("sheet", watch, "watch")
+    return url_for(".watch_events", watch=watch, ticket=ticket)
+
+
+@bp.get("/watch/<watch>/ticket")
+def watch_ticket(watch: str):
+    """A new ticket for the share page's event stream (the page asks again after one
+    expired)."""
+    watched(watch)
+    body = {"events_url": sheet_events_url(watch), "expires_in": streams.ticket_seconds()}
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 @bp.get("/watch/<watch>/events")
 def watch_events(watch: str):
     """Server-sent events: ``rounds`` (how many rounds the sheet has) now and after every
-    change, a comment as a keep-alive; the stream ends after ``TABLES_SSE_SECONDS`` (the
-    browser reconnects) or, for tests, after ``TABLES_SSE_MAX_EVENTS`` events."""
-    sheet = watched(watch)
-    # Subscribe before reading the sheet: a change in between is in the count or announced.
-    subscription = live.subscribe(channel(sheet))
+    change, a ``ping`` as a keep-alive; the stream ends after ``TABLES_SSE_SECONDS`` (the
+    browser reconnects) or, for tests, after ``TABLES_SSE_MAX_EVENTS`` events. It needs
+    a ticket (``?ticket=``, from the page or ``/ticket``): 401 at once without one."""
+    streams.check("sheet", watch, request.args.get("ticket"))
+    release = streams.admit(f"sheet:{watch}")
+    try:
+        sheet = watched(watch)
+        # Subscribe before reading the sheet: a change in between is in the count or
+        # announced.
+        subscription = live.subscribe(channel(sheet))
+    except BaseException:
+        release()
+        raise
     try:
         count = len(sheet.entries)
     except BaseException:  # pragma: no cover - a database failure while reading
         subscription.close()
+        release()
         raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
-    return live.event_stream(subscription, "rounds", str(count))
+    return live.event_stream(subscription, "rounds", str(count), on_close=release)
 
 
 # -- a round entered step by step (spec.sheet_steps) ---------------------------------------

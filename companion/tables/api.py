@@ -7,15 +7,16 @@ POST bodies must be ``application/json``, which a cross-site HTML form cannot se
 from __future__ import annotations
 
 import base64
+import json
 from typing import Any
 
-from flask import Response, jsonify, request, session, url_for
+from flask import Response, current_app, jsonify, request, session, url_for
 
-from .. import live
+from .. import live, streams
 from ..extensions import csrf, db
 from ..network import base_url, qr_svg
-from . import bp, guard, service
-from .service import TableError
+from . import bp, cache, guard, service
+from .service import TableError, Who
 
 # Every POST body is checked (JSON object, depth, declared fields and types) before a route.
 bp.before_request(guard.check_body)
@@ -106,7 +107,14 @@ def api_view(code: str):
     token = bearer_token()
     table = service.get_table(code)
     who = service.identify(table, token)
-    return no_store(jsonify(service.envelope(table, who)))
+    mine = cache.envelope(table, who)
+    # ``?private=<version>``: the caller has that version's public envelope (its stream
+    # event), so only what its own view adds is sent (the whole view for another version).
+    if request.args.get("private") == str(table.version) and (who.host or who.seat is not None):
+        part = cache.private_part(cache.envelope(table, Who()), mine)
+        if part is not None:
+            return no_store(jsonify(part))
+    return no_store(jsonify(mine))
 
 
 @bp.post("/api/tables/<code>/actions")
@@ -155,21 +163,89 @@ def api_release(code: str, seat: int):
     return no_store(jsonify(service.release(code, token, seat)))
 
 
+@bp.post("/api/tables/<code>/stream-ticket")
+@csrf.exempt
+def api_stream_ticket(code: str):
+    """A short-lived ticket that opens this table's event stream (``?ticket=``): the seat's
+    or the host's with its Bearer token, a spectator's without one."""
+    token = bearer_token()
+    table = service.get_table(code)
+    who = service.identify(table, token)
+    role = "host" if who.host else "seat" if who.seat is not None else "watch"
+    ticket = streams.issue("table", table.code, role, who.seat)
+    url = url_for("tables.api_events", code=table.code, ticket=ticket)
+    seconds = streams.ticket_seconds()
+    return no_store(jsonify({"ticket": ticket, "events_url": url, "expires_in": seconds}))
+
+
+def stream_credential(code: str) -> None:
+    """A stream needs a ticket (``?ticket=``) or a seat's or the host's Bearer token;
+    without one it is refused at once (401), before any query or subscription."""
+    ticket = request.args.get("ticket")
+    if ticket is not None or request.headers.get("Authorization") is None:
+        streams.check("table", code, ticket)
+        return
+    token = bearer_token()
+    who = service.identify(service.get_table(code), token)
+    if not who.host and who.seat is None:  # pragma: no cover - identify refuses first
+        raise TableError(401, "Send a seat or host token, or a stream ticket.")
+
+
+def public_event(code: str, version: int | None = None) -> tuple[int, str]:
+    """The event's data: the spectator's envelope (what every phone may see) of the
+    table's current version as JSON text, built and encoded once per version in this
+    process however many of its streams follow the table."""
+    found = cache.envelopes().peek((code, version, "event")) if version is not None else None
+    if found is None:
+        env = cache.envelope(service.get_table(code), Who())
+        found = (env["version"], json.dumps(env, separators=(",", ":")))
+        cache.envelopes().put((code, env["version"], "event"), found)
+        if version is not None and version != env["version"]:
+            cache.envelopes().put((code, version, "event"), found)
+    return found
+
+
 @bp.get("/api/tables/<code>/events")
 def api_events(code: str):
-    """Server-sent events: a ``version`` event now and on every change, a comment as a
-    keep-alive. The stream ends after ``TABLES_SSE_SECONDS`` (the browser reconnects) or,
-    for tests, after ``TABLES_SSE_MAX_EVENTS`` events."""
-    # Subscribe before reading the table, so that a change committed in between is either
-    # in the version read here or announced to this subscription.
-    subscription = live.subscribe(service.channel(service.normalise_code(code)))
+    """Server-sent events: a ``version`` event now and on every change, whose data is the
+    table's public envelope (no hand); a ``ping`` event as a keep-alive. The stream ends
+    after ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for tests, after
+    ``TABLES_SSE_MAX_EVENTS`` events."""
+    code = service.normalise_code(code)
+    stream_credential(code)
+    release = streams.admit(f"table:{code}")
+    app = current_app._get_current_object()
     try:
-        version = service.get_table(code).version
+        # Subscribe before reading the table, so that a change committed in between is
+        # either in the envelope read here or announced to this subscription.
+        subscription = live.subscribe(service.channel(code))
+    except BaseException:
+        release()
+        raise
+    try:
+        version, first = public_event(code)
     except BaseException:
         subscription.close()
+        release()
         raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
-    return live.event_stream(subscription, "version", str(version))
+    sent = {"version": version}
+
+    def data(message: str) -> str | None:
+        try:
+            announced = int(message)
+        except ValueError:
+            return None
+        if announced <= sent["version"]:
+            return None  # already sent (a later version was read meanwhile)
+        with app.app_context():
+            version, body = public_event(code, announced)
+        if version <= sent["version"]:
+            return None
+        sent["version"] = version
+        return body
+
+    return live.event_stream(subscription, "version", first, data=data, on_close=release)
 
 
 def ticket_answer(url: str, seat: int | None) -> Response:

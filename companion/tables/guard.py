@@ -153,6 +153,7 @@ FIELDS: dict[str, dict[str, Check]] = {
     "tables.api_claim": {"ticket": text},
     "tables.api_ask": {"name": optional_text},
     "tables.api_answer": {},
+    "tables.api_stream_ticket": {},
 }
 
 

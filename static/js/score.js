@@ -183,6 +183,60 @@ export function localTimes(root = document) {
 }
 localTimes();
 
+// The share page's live stream: the first address carries the ticket the page came with;
+// after an error or a silence longer than three keep-alives the stream is closed and
+// opened again with a fresh ticket (pauses of 1 s, 2 s … 30 s). The 20-second poll below
+// keeps the page current meanwhile.
+function follow(firstUrl, refresh) {
+  let pause = 1000;
+  let silence = 20000;
+  let timer = null;
+  let source = null;
+  let pending = false;
+  const again = () => {
+    clearTimeout(timer);
+    if (source) source.close();
+    source = null;
+    if (pending) return;
+    pending = true;
+    setTimeout(async () => {
+      pending = false;
+      try {
+        const response = await fetch(watchPage.dataset.watchTicket, { cache: "no-store" });
+        if (response.ok) open((await response.json()).events_url);
+        else again();
+      } catch {
+        again();
+      }
+    }, pause);
+    pause = Math.min(pause * 2, 30000);
+  };
+  const alive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(again, silence);
+  };
+  const open = (url) => {
+    source = new EventSource(url);
+    alive();
+    source.addEventListener("open", () => {
+      pause = 1000;
+      alive();
+    });
+    // The first event comes on (re)connecting: a change missed meanwhile shows then.
+    source.addEventListener("rounds", () => {
+      alive();
+      refresh();
+    });
+    source.addEventListener("ping", (event) => {
+      const every = Number(event.data);
+      if (every > 0) silence = Math.max(3 * every * 1000 + 2000, 5000);
+      alive();
+    });
+    source.addEventListener("error", again);
+  };
+  open(firstUrl);
+}
+
 // The watch page (a share link): fetch the changing part again whenever the sheet says it
 // changed (server-sent events), and every 20 seconds as well in case the stream is down.
 const watchPage = document.querySelector("[data-watch-part]");
@@ -208,11 +262,7 @@ if (watchPage) {
     }
   };
   if (state) state.textContent = "It updates by itself.";
-  if ("EventSource" in window) {
-    // The first event comes on (re)connecting: a change missed meanwhile shows then.
-    const events = new EventSource(watchPage.dataset.watchEvents);
-    events.addEventListener("rounds", refresh);
-  }
+  if ("EventSource" in window) follow(watchPage.dataset.watchEvents, refresh);
   setInterval(refresh, 20000);
 }
 

@@ -4,7 +4,7 @@
 // name and waits for that seat's phone or the host to let it in.
 // Playing is select-then-confirm: tap a card (or a choice), then confirm.
 
-import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, fetchView, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, renderInPlay, seatName, statusText, whoText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 import { ruleHelp } from "./rule-sheet.js";
@@ -459,7 +459,7 @@ function accept(next) {
 async function refresh() {
   if (!token && asking) return checkAsking();
   try {
-    const next = await api(root.dataset.api, { token });
+    const next = await fetchView(root.dataset.api, token, live && live.lastPublic);
     if (token) accept(next);
     else renderJoin(next);
   } catch (error) {
@@ -525,7 +525,7 @@ document.getElementById("rejoin-button").addEventListener("click", async () => {
 
 function startLive() {
   if (!live) {
-    live = new LiveTable({ eventsUrl: root.dataset.events, refresh });
+    live = new LiveTable({ ticketUrl: root.dataset.streamTicket, token: () => token, refresh });
     live.start();
   } else {
     live.update();

@@ -59,23 +59,46 @@ export async function api(url, { token = null, method = "GET", body } = {}) {
   return data;
 }
 
+// A seat's or the host's view. After a stream event the page has that version's public
+// envelope, so it asks only for what its own view adds (`?private=<version>`) and merges;
+// the server answers with the whole view when the table has moved on meanwhile.
+export async function fetchView(url, token, publicEnv) {
+  if (!token || !publicEnv || typeof publicEnv.version !== "number") return api(url, { token });
+  const answer = await api(`${url}?private=${publicEnv.version}`, { token });
+  return answer.partial ? mergePrivate(publicEnv, answer) : answer;
+}
+
+export function mergePrivate(publicEnv, part) {
+  const { partial, ...mine } = part;
+  return { ...publicEnv, ...mine, view: { ...publicEnv.view, ...(mine.view || {}) } };
+}
+
 // Keeps a page in step with the table: an EventSource on /events tells it when the version
-// changes and the page refetches its view. While the stream is down the page polls every
-// 4 s; if the browser gives up on the stream we reconnect with growing pauses (1 s, 2 s,
-// 4 s … 30 s); returning to the tab or coming back online reconnects at once; and a slow
-// poll every 30 s covers a stream that stays open but silent.
+// changes; its data is the public envelope (what every phone may see), which a spectator
+// page draws as it is (`onPublic`) while a seat or the host refetches its own view. A
+// stream needs a short-lived ticket: each (re)connection asks the API for a fresh one with
+// the page's token (`token()`; none for a spectator). While the stream is down the page
+// polls every 4 s and reconnects with growing pauses (1 s, 2 s, 4 s … 30 s); a stream that
+// stays silent longer than three keep-alives is treated as dead; returning to the tab or
+// coming back online reconnects at once; and a slow poll every 30 s covers the rest.
 export class LiveTable {
-  constructor({ eventsUrl, refresh, onState }) {
-    this.eventsUrl = eventsUrl;
+  constructor({ ticketUrl, token, refresh, onPublic, onState }) {
+    this.ticketUrl = ticketUrl;
+    this.token = token || (() => null);
     this.refresh = refresh;
+    this.onPublic = onPublic || null;
     this.onState = onState || (() => {});
     this.source = null;
     this.backoff = 1000;
     this.retryTimer = null;
     this.pollTimer = null;
+    this.silenceTimer = null;
+    this.silence = 20000;
     this.version = null;
+    this.lastPublic = null; // the latest event's public envelope
     this.fetching = false;
     this.again = false;
+    this.attempt = 0;
   }
 
   start() {
@@ -111,35 +134,90 @@ export class LiveTable {
     }
   }
 
-  connect() {
-    if (!("EventSource" in window)) {
+  // A ticket for the stream: with the page's token, else (none, or one the table no longer
+  // knows) as a spectator; the stream carries only what every phone may see.
+  async ticket() {
+    const token = this.token();
+    try {
+      return await api(this.ticketUrl, { token, method: "POST" });
+    } catch (error) {
+      if (!token || !(error instanceof ApiError) || error.status !== 401) throw error;
+      return api(this.ticketUrl, { method: "POST" });
+    }
+  }
+
+  async connect() {
+    if (!("EventSource" in window) || !this.ticketUrl) {
       this.startPolling(3000);
       return;
     }
-    const source = new EventSource(this.eventsUrl);
+    const attempt = ++this.attempt;
+    this.startPolling(4000); // until the stream is open
+    let answer;
+    try {
+      answer = await this.ticket();
+    } catch {
+      this.onState("reconnecting");
+      this.scheduleReconnect();
+      return;
+    }
+    if (attempt !== this.attempt) return; // a newer connection was started meanwhile
+    const source = new EventSource(answer.events_url);
     this.source = source;
+    this.listen();
     source.addEventListener("open", () => {
       this.backoff = 1000;
       this.stopPolling();
+      this.listen();
       this.onState("live");
     });
+    source.addEventListener("ping", (event) => {
+      const every = Number(event.data);
+      if (every > 0) this.silence = Math.max(3 * every * 1000 + 2000, 5000);
+      this.listen();
+    });
     source.addEventListener("version", (event) => {
-      const version = Number(event.data);
-      if (version !== this.version) {
-        this.version = version;
-        this.update();
+      this.listen();
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
       }
+      const version = typeof data === "number" ? data : Number(data.version);
+      if (version === this.version) return;
+      this.version = version;
+      if (typeof data === "object") this.lastPublic = data;
+      if (this.onPublic && typeof data === "object") this.onPublic(data);
+      else this.update();
     });
     source.addEventListener("error", () => {
-      // The server ends each stream after a while; the browser reconnects by itself while
-      // readyState is CONNECTING. Once it gives up (CLOSED), we take over.
+      // The stream ended (the server closes each one after a while) or failed: its ticket
+      // may have expired, so we open a new one with a fresh ticket rather than let the
+      // browser retry the old address. Polling covers the gap.
+      if (this.source !== source) return;
       this.onState("reconnecting");
-      if (source.readyState === EventSource.CLOSED) this.scheduleReconnect();
-      else this.startPolling(4000); // until the browser's own retry opens it again
+      this.scheduleReconnect();
     });
   }
 
+  // Each event (a ping included) proves the stream alive; a longer silence fails it.
+  listen() {
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = setTimeout(() => {
+      this.onState("reconnecting");
+      this.scheduleReconnect();
+    }, this.silence);
+  }
+
+  closeSource() {
+    clearTimeout(this.silenceTimer);
+    if (this.source) this.source.close();
+    this.source = null;
+  }
+
   scheduleReconnect() {
+    this.closeSource();
     this.startPolling(4000);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.reconnectNow(), this.backoff);
@@ -148,7 +226,7 @@ export class LiveTable {
 
   reconnectNow() {
     clearTimeout(this.retryTimer);
-    if (this.source) this.source.close();
+    this.closeSource();
     this.connect();
   }
 

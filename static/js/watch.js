@@ -29,4 +29,5 @@ async function refresh() {
   render(await api(root.dataset.api));
 }
 
-new LiveTable({ eventsUrl: root.dataset.events, refresh }).start();
+// Each event carries the public envelope, so the page draws it without asking again.
+new LiveTable({ ticketUrl: root.dataset.streamTicket, refresh, onPublic: render }).start();

@@ -370,7 +370,10 @@ def test_share_events_announce_each_change(make_app, request, backend):
     make_sheet(app, slug, "EVENTS", rows=sample["rows"][:1])
     client = app.test_client()
     path = "/" + share_link(client.get("/score/EVENTS").get_data(as_text=True)).split("/", 3)[3]
-    response = client.get(path + "/events", buffered=False)
+    page = client.get(path).get_data(as_text=True)
+    events = re.search(r'data-watch-events="([^"]+)"', page).group(1)
+    assert events.startswith(path + "/events?ticket=")
+    response = client.get(events, buffered=False)
     assert response.mimetype == "text/event-stream"
     chunks = response.response
     seen = ""

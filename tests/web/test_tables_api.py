@@ -545,10 +545,28 @@ def test_undo_with_nothing_to_undo_is_refused(table_players):
 # -- live events ----------------------------------------------------------------------
 
 
-def test_events_send_the_version_now_and_after_each_change(make_app):
+def events_url(players: TablePlayers, token: str | None = None, client=None) -> str:
+    """The table's stream address with a fresh ticket (a spectator's without a token)."""
+    client = client or players.host
+    answer = players.post(client, f"/api/tables/{players.code}/stream-ticket", {}, token)
+    assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["events_url"]
+
+
+def version_events(text: str) -> list[dict]:
+    """The data of each ``version`` event in a stream's text, decoded."""
+    found = []
+    for block in text.split("\n\n"):
+        lines = block.split("\n")
+        if "event: version" in lines:
+            found.append(json.loads(next(x for x in lines if x.startswith("data: "))[6:]))
+    return found
+
+
+def test_events_send_the_public_envelope_now_and_after_each_change(make_app):
     app = make_app(TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
     players = TablePlayers(app, "call_the_shot").join_all()
-    stream = players.host.get(f"/api/tables/{players.code}/events", buffered=False)
+    stream = players.host.get(events_url(players, players.tokens[0]), buffered=False)
     try:
         assert stream.status_code == 200
         assert stream.mimetype == "text/event-stream"
@@ -556,11 +574,15 @@ def test_events_send_the_version_now_and_after_each_change(make_app):
         text = ""
         while "event: version" not in text:
             text += next(chunks).decode()
-        version = players.envelope(None)["version"]
-        assert f"data: {version}\n" in text
+        public = players.envelope(None)
+        assert version_events(text) == [public]
         players.random_move(random.Random(1))
         rest = b"".join(chunks).decode()  # ends after the second event
-        assert f"event: version\ndata: {version + 1}\n\n" in rest
+        (after,) = version_events(rest)
+        assert after == players.envelope(None) and after["version"] == public["version"] + 1
+        # what every phone may see: the public view, never a seat's hand
+        assert after["seat"] is None and after["legal"] == [] and after["host"] is False
+        assert after["view"] == players.state().view(None)
     finally:
         stream.close()
 
@@ -568,12 +590,12 @@ def test_events_send_the_version_now_and_after_each_change(make_app):
 def test_the_event_stream_ends_on_its_own(make_app):
     app = make_app(TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=0.3)
     players = TablePlayers(app, "call_the_shot")
-    stream = players.host.get(f"/api/tables/{players.code}/events", buffered=False)
+    stream = players.host.get(events_url(players), buffered=False)
     try:
         text = b"".join(stream.response).decode()
     finally:
         stream.close()
-    assert text.count("event: version") == 1 and ": keep-alive" in text
+    assert text.count("event: version") == 1 and "event: ping\ndata: 0.05\n\n" in text
 
 
 @pytest.mark.scale
@@ -583,7 +605,8 @@ def test_events_reach_a_stream_held_by_another_worker_through_redis(make_app, re
     one = make_app(REDIS_URL=redis_url, TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_SECONDS=10)
     two = make_app(REDIS_URL=redis_url, TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_SECONDS=10)
     players = TablePlayers(one, "call_the_shot").join_all()
-    stream = two.test_client().get(f"/api/tables/{players.code}/events", buffered=False)
+    watcher = two.test_client()
+    stream = watcher.get(events_url(players, client=watcher), buffered=False)
     try:
         chunks = iter(stream.response)
         text = ""
@@ -592,7 +615,7 @@ def test_events_reach_a_stream_held_by_another_worker_through_redis(make_app, re
         version = players.envelope(None)["version"]
         players.random_move(random.Random(2))
         rest = b"".join(chunks).decode()
-        assert f"event: version\ndata: {version + 1}\n\n" in rest
+        assert [e["version"] for e in version_events(rest)] == [version + 1]
     finally:
         stream.close()
 
@@ -673,13 +696,14 @@ def test_a_change_made_while_a_stream_subscribes_is_not_lost(make_app, monkeypat
             players.random_move(random.Random(4))
         return subscribe(channel)
 
+    url = events_url(players)
     monkeypatch.setattr(live, "subscribe", subscribe_after_a_move)
-    stream = players.host.get(f"/api/tables/{players.code}/events", buffered=False)
+    stream = players.host.get(url, buffered=False)
     try:
         text = b"".join(stream.response).decode()
     finally:
         stream.close()
-    assert f"event: version\ndata: {version + 1}\n\n" in text
+    assert [e["version"] for e in version_events(text)] == [version + 1]
 
 
 def test_a_broker_that_is_down_does_not_turn_a_stored_move_into_an_error(

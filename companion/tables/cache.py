@@ -1,0 +1,134 @@
+"""Envelopes kept per (table, version, viewer) for a few seconds, in this process.
+
+After a move every phone of the table is told (its stream event) and the seats refetch
+their view at about the same moment. The restored game state is shared by all of them
+(one restore per table version, not one per phone), each viewer's envelope is built once
+and served again to the same viewer (a poll and an event together, the host screen and
+its spectators), and concurrent misses on one key wait for the first build rather than
+all building ("single flight").
+
+The key is ``(code, version, host, seat)``: the viewer is part of it, so one seat's
+envelope (its hand) is never served to another seat, the host or a spectator. A version
+names one state and every change of the table row bumps it; entries still expire after
+``ENVELOPE_CACHE_SECONDS`` (default 10), because a pending seat request in the envelope
+lapses with time, and at most ``ENVELOPE_CACHE_SIZE`` (default 2048) are kept.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app
+
+from ..models import Table
+from . import service
+from .service import Who
+
+
+class TimedCache:
+    """A small LRU with an age limit and one build at a time per key."""
+
+    def __init__(self, size: int, seconds: float):
+        self.size = size
+        self.seconds = seconds
+        self._items: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._building: dict[Any, threading.Lock] = {}
+        self.hits = 0
+        self.builds = 0
+
+    def peek(self, key: Any) -> Any | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if item[0] < time.monotonic():
+                del self._items[key]
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return item[1]
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = (time.monotonic() + self.seconds, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def get(self, key: Any, build: Callable[[], Any]) -> Any:
+        found = self.peek(key)
+        if found is not None:
+            return found
+        with self._lock:
+            gate = self._building.setdefault(key, threading.Lock())
+        with gate:
+            found = self.peek(key)
+            if found is None:
+                found = build()
+                with self._lock:
+                    self.builds += 1
+                self.put(key, found)
+        with self._lock:
+            if self._building.get(key) is gate and not gate.locked():
+                del self._building[key]
+        return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+def init_app(app) -> None:
+    size = int(app.config.get("ENVELOPE_CACHE_SIZE", 2048))
+    seconds = float(app.config.get("ENVELOPE_CACHE_SECONDS", 10))
+    app.extensions["envelopes"] = TimedCache(size, seconds)
+    app.extensions["states"] = TimedCache(max(16, size // 4), seconds)
+
+
+def envelopes() -> TimedCache:
+    return current_app.extensions["envelopes"]
+
+
+def state(table: Table):
+    """The table's restored state at its current version, shared by every viewer; it is
+    only read (``envelope`` never changes it)."""
+    return current_app.extensions["states"].get(
+        (table.code, table.version), lambda: service.state_of(table)
+    )
+
+
+def envelope(table: Table, who: Who) -> dict[str, Any]:
+    """``service.envelope(table, who)``, built once per (table, version, viewer)."""
+    key = (table.code, table.version, who.host, who.seat)
+    return envelopes().get(key, lambda: service.envelope(table, who, state(table)))
+
+
+def public(code: str, version: int) -> dict[str, Any] | None:
+    """The spectator's envelope of ``code`` at ``version`` if it is cached."""
+    return envelopes().peek((code, version, False, None))
+
+
+MISSING = object()
+
+
+def private_part(public: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any] | None:
+    """What ``mine`` (a viewer's envelope) adds to ``public`` (the spectator's envelope of
+    the same version, which the phone has from its stream event): the fields that differ,
+    and of ``view`` the keys that differ. ``{**public, **part, "view": {**public["view"],
+    **part["view"]}}`` is ``mine`` again; ``None`` when that shallow merge could not
+    rebuild it (a key of ``public`` that ``mine`` lacks)."""
+    view, public_view = mine.get("view"), public.get("view")
+    if not isinstance(view, dict) or not isinstance(public_view, dict):
+        return None
+    if set(public) - set(mine) or set(public_view) - set(view):
+        return None
+    part = {k: v for k, v in mine.items() if k != "view" and public.get(k, MISSING) != v}
+    part["view"] = {k: v for k, v in view.items() if public_view.get(k, MISSING) != v}
+    part["version"] = mine["version"]
+    part["partial"] = True
+    return part

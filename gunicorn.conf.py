@@ -1,0 +1,53 @@
+"""gunicorn settings for the scaled set-up; gunicorn reads this file from the working
+directory, so ``gunicorn wsgi:app`` run from the project folder uses it (command-line
+options still win over it). Why gevent: docs/architecture.md, "Live streams".
+
+* ``gevent`` workers: an open event stream is a paused greenlet (a few KB), not a thread,
+  so one worker holds thousands of idle phones. psycopg 3 and redis-py block
+  cooperatively once gevent has patched the standard library (the worker does that
+  before it imports the app; do not set ``preload_app``).
+* Several workers need ``REDIS_URL`` (live updates must cross processes): without it
+  gunicorn refuses to start (``on_starting`` below), and the app itself answers 503 to
+  every request if a multi-process server starts it anyway (``companion.live``).
+
+Environment: ``WEB_CONCURRENCY`` (workers, default 2), ``WORKER_CONNECTIONS`` (open
+connections per worker, default 4000), ``BIND`` (default ``0.0.0.0:8000``).
+"""
+
+import os
+import sys
+from pathlib import Path
+
+bind = [os.environ.get("BIND", "0.0.0.0:8000")]
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gevent"
+# Each phone holds one stream and opens a few short requests: several thousand per worker.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
+keepalive = 5  # seconds an idle keep-alive connection (not a stream) is kept
+timeout = 30  # a worker silent this long is restarted (gevent workers notify while idle)
+graceful_timeout = 10  # open streams are cut after this on a restart; phones reconnect
+backlog = 2048
+
+
+def redis_configured() -> bool:
+    """``REDIS_URL`` in the environment or in ``instance/config.py`` (as the app reads it)."""
+    if os.environ.get("REDIS_URL"):
+        return True
+    path = Path(__file__).resolve().parent / "instance" / "config.py"
+    if not path.is_file():
+        return False
+    settings: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), settings)  # the app's own config file
+    return bool(settings.get("REDIS_URL"))
+
+
+def on_starting(server):
+    if server.cfg.workers > 1 and not redis_configured():
+        message = (
+            f"Refusing to start {server.cfg.workers} workers without REDIS_URL: live "
+            "updates made in one worker would never reach the phones held by another. "
+            "Set REDIS_URL, or run --workers 1."
+        )
+        server.log.error(message)
+        print(message, file=sys.stderr)
+        sys.exit(1)
