@@ -225,34 +225,12 @@ def resolve_target(target: str, shots: list, side_of: list[int]) -> dict[str, An
     Returns ``{"side", "seat", "card", "cancelled", "void"}``: the winning side, seat and
     shot (all ``None`` when nobody takes it), the 8s cancelled by a Distraction, and whether
     the target is void (a tie for highest between opponents with no matching shot).
+    The engine's :func:`deck.resolve` on card indexes does the work.
     """
-    suit = target_suit(target)
-    distracted = any(shot_value(card) == DISTRACTION for _, card in shots)
-    cancelled = [card for _, card in shots if distracted and shot_value(card) == CANCELLED]
-    live = [(seat, card) for seat, card in shots if card not in cancelled]
-    result: dict[str, Any] = {
-        "side": None,
-        "seat": None,
-        "card": None,
-        "cancelled": cancelled,
-        "void": False,
-    }
-    if not live:
-        return result
-    best = max(shot_value(card) for _, card in live)
-    tied = [(seat, card) for seat, card in live if shot_value(card) == best]
-    matching = [(seat, card) for seat, card in tied if shot_suit(card) == suit]
-    if matching:
-        # One card per suit and value: at most one shot can match at the top value.
-        seat, card = matching[0]
-    elif len({side_of[seat] for seat, _ in tied}) == 1:
-        # Partners tied with no matching shot: their side still takes the target.
-        seat, card = tied[0]
-    else:
-        result["void"] = True
-        return result
-    result.update(side=side_of[seat], seat=seat, card=card)
-    return result
+    from . import deck
+
+    played = [[seat, deck.SHOT_INDEX[card]] for seat, card in shots]
+    return deck.resolve(deck.TARGET_INDEX[target], played, side_of)
 
 
 # -- scoring ------------------------------------------------------------------------------

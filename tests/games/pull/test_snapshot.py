@@ -1,0 +1,106 @@
+"""PULL! snapshots: the engine keeps cards as indexes, the snapshot as ids (SNAPSHOT.md).
+
+``snapshot_today.json`` was written by the engine of commit 7ea3905 (cards as ids in
+memory): a 3-player game stopped in hand 2, round 3, with one sealed second shot picked
+(``snapshot``, log included, as tables stored it), the random actions that followed to the
+end of the game (``actions``) and the state they led to (``final``, without the log).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+from companion.games.pull.engine import GAME, SECOND
+
+FIXTURE = json.loads(Path(__file__).with_name("snapshot_today.json").read_text())
+
+
+def without_log(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k != "log"}
+
+
+def same_json(a, b) -> bool:
+    """Equal as JSON, types included (True is not 1, 1.0 is not 1)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def test_a_snapshot_of_today_loads_and_writes_back_the_same_ids():
+    state = GAME.state_from_dict(copy.deepcopy(FIXTURE["snapshot"]))
+    again = state.to_dict()
+    assert again["game"] == "pull"
+    assert same_json(without_log(again["state"]), without_log(FIXTURE["snapshot"]["state"]))
+    cards = FIXTURE["snapshot"]["state"]
+    for seat in range(state.players):
+        assert state.hand_of(seat) == cards["hands"][seat]
+        assert state.view(seat)["hand"] == cards["hands"][seat]
+
+
+def test_a_snapshot_of_today_plays_on_exactly_as_the_old_engine_did():
+    state = GAME.state_from_dict(copy.deepcopy(FIXTURE["snapshot"]))
+    assert state.phase == SECOND and any(pick is not None for pick in state.sealed)
+    for seat, action in FIXTURE["actions"]:
+        assert seat in state.to_act()
+        assert action in state.legal_actions(seat)
+        state.apply(seat, action)
+    assert state.is_over()
+    assert same_json(without_log(state.to_dict()["state"]), FIXTURE["final"])
+
+
+def test_a_hand_written_snapshot_with_other_hands_loads_and_plays_to_the_end():
+    """What a bot does: the same snapshot with the hidden cards dealt differently."""
+    snapshot = copy.deepcopy(FIXTURE["snapshot"])
+    cards = snapshot["state"]
+    pool = [c for hand in cards["hands"][1:] for c in hand] + cards["unused"]
+    random.Random(3).shuffle(pool)
+    sizes = [len(hand) for hand in cards["hands"]]
+    for seat in (1, 2):
+        cards["hands"][seat], pool = pool[: sizes[seat]], pool[sizes[seat] :]
+    cards["unused"] = pool
+    state = GAME.state_from_dict(snapshot)
+    for seat in (1, 2):
+        assert sorted(state.hand_of(seat)) == sorted(cards["hands"][seat])
+    chooser = random.Random(5)
+    while not state.is_over():
+        seat = chooser.choice(state.to_act())
+        state.apply(seat, chooser.choice(state.legal_actions(seat)))
+    assert all(isinstance(card, str) for card in state.to_dict()["state"]["shot_discards"])
+
+
+def variants(state, seat, legal):
+    """Actions to try: every legal one, and near misses (other cards, wrong types, extra
+    or missing keys, the other phase's action)."""
+    cards = state.to_dict()["state"]
+    out = [dict(a) for a in legal]
+    held = cards["hands"][seat]
+    others = [c for hand in cards["hands"] for c in hand if c not in held] + cards["unused"]
+    for card in held[:3] + others[:2] + [None, 7, ["trap-1"], "nonsense"]:
+        for target in (0, 1, True, 1.0, "1", 2, -1):
+            out.append({"type": "shoot", "card": card, "target": target})
+        out.append({"type": "second", "card": card})
+    if legal:
+        out.append({**legal[0], "extra": 1})
+        out.append({k: v for k, v in legal[0].items() if k != "card"})
+        out.append({**legal[0], "type": "pass"})
+    return out
+
+
+def test_the_direct_legality_check_agrees_with_the_legal_list():
+    chooser = random.Random(11)
+    checked = 0
+    for players in (2, 3, 4):
+        for game_no in range(3):
+            state = GAME.new_state(players, {"hands": 2}, seed=game_no)
+            while not state.is_over():
+                for seat in state.to_act():
+                    legal = state.legal_actions(seat)
+                    keys = {json.dumps(a, sort_keys=True) for a in legal}
+                    for action in variants(state, seat, legal):
+                        strictly_in = json.dumps(action, sort_keys=True) in keys
+                        assert state._is_legal(seat, action) == strictly_in, action
+                        checked += 1
+                seat = chooser.choice(state.to_act())
+                state.apply(seat, chooser.choice(state.legal_actions(seat)))
+    assert checked > 5_000
