@@ -9,7 +9,7 @@ and against OpenSpiel's ``oh_hell``, all in one run.
 ``base.py`` that is being changed on another branch), so that only the engines differ.
 Each measurement runs in its own process, the trees one after the other, ``--rounds``
 times (the best of each is kept, which is the least disturbed by other work on the
-machine). The driver is the one of ``bench/engines.py``: a uniformly random legal action
+machine); rates are per CPU second of the measuring process. The driver is the one of ``bench/engines.py``: a uniformly random legal action
 of a seat to act, until the game is over. ``oh_hell`` (``pip install -e '.[bench]'``) is
 played by the same driver; its deals are chance nodes, played in its time but not counted
 (our engines deal inside ``apply``). Two-player games are compared with its 3-player game.
@@ -56,12 +56,14 @@ def oh_hell_playout(game, seed: int) -> int:
 
 
 def measure(run, seconds: float) -> float:
+    """Actions per CPU second of this process (``time.process_time``: on a machine
+    shared with other work, wall time counts their share too)."""
     actions = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         actions += run(games)
         games += 1
-    return actions / (time.perf_counter() - start)
+    return actions / (time.process_time() - start)
 
 
 def worker(slug: str, players: int, seconds: float) -> None:

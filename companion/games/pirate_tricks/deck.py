@@ -10,6 +10,7 @@ high), so a sorted list of indexes is a sorted hand. A set of cards is a bitmask
 from __future__ import annotations
 
 import json
+import random
 from functools import lru_cache
 
 from . import rules
@@ -43,6 +44,23 @@ def mask_of(cards: list[int]) -> int:
 def deck(players: int) -> list[int]:
     """The indexes of ``rules.crew_deck(players)``, in the same order."""
     return indexes(rules.crew_deck(players))
+
+
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
+def shuffle(cards: list, generator: random.Random) -> list:
+    """``generator.shuffle(cards)`` (in place, and returned), with the same result: the
+    same swaps from the same draws of ``getrandbits``, without a call per card."""
+    bits = generator.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 # -- tricks -------------------------------------------------------------------------------

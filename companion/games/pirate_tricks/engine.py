@@ -205,7 +205,7 @@ class PirateTricksState(State):
         self.history = []
         gen = cards.rng(self.seed, "score-decks")
         self.score_decks = {
-            kind: cards.shuffled(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
+            kind: deck.shuffle(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
         }
         given = (self.deal or {}).get("score_cards")
         if given:
@@ -231,7 +231,7 @@ class PirateTricksState(State):
             ]
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
-            crew = cards.shuffled(deck.deck(n), cards.rng(self.seed, "round", k))
+            crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
             hands = cards.deal_one_at_a_time(crew, n, HAND_SIZE, 0)
             rest = crew[n * HAND_SIZE :]
             size = ROW_UP + ROW_DOWN
@@ -413,14 +413,14 @@ class PirateTricksState(State):
         return SUIT_LETTER[SUIT[self.trick[0][1]]] if self.trick else None
 
     def _finish_trick(self) -> None:
-        winner = deck.trick_winner(self.trick)
+        trick = self.trick
+        winner = deck.trick_winner(trick)
         self.tricks[winner] += 1
-        self.won[winner].extend(card for _, card in self.trick)
-        plays = [[seat, CARD[card]] for seat, card in self.trick]
+        self.won[winner] += [card for _, card in trick]
+        plays = [[seat, CARD[card]] for seat, card in trick]
         self.last_trick = {"leader": self.leader, "plays": plays, "winner": winner}
         self.trick = []
-        self.leader = winner
-        self.turn = winner
+        self.leader = self.turn = winner
         if sum(self.tricks) == rules.TRICKS:
             self._end_round()
 
@@ -479,6 +479,8 @@ class PirateTricksState(State):
         return list(self.loon)
 
     def _to_act(self) -> list[int]:
+        if self.phase == PLAY:
+            return [self.turn]
         a = self.auction
         if self.phase == BID:
             return [s for s in a["bidders"] if a["bids"][s] is None]
@@ -570,7 +572,8 @@ class PirateTricksState(State):
     def apply(self, seat: int, action: Action) -> None:
         # Two ditched cards may come in any order: put them in hand order first.
         if (
-            isinstance(action, dict)
+            self.phase == DITCH
+            and isinstance(action, dict)
             and action.get("type") == "ditch"
             and isinstance(action.get("cards"), list)
             and self._is_seat(seat)

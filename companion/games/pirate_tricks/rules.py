@@ -619,8 +619,10 @@ def payout_lines(
     predictions: list[int] | None = None,
     won: list[list[str]] | None = None,
     counts: list[list[int]] | None = None,
+    words: bool = True,
 ) -> list[dict]:
-    """One treasure or capture card, effect by effect: what each player gets and why.
+    """One treasure or capture card, effect by effect: what each player gets and why
+    (``text`` left empty without ``words``).
 
     Each line is ``{"text", "kind", "measure", "places", "amounts"}``: ``measure`` is what
     the effect looks at per player (tricks, matching cards taken, or how far off the
@@ -671,7 +673,7 @@ def payout_lines(
             raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
         lines.append(
             {
-                "text": describe_effect(effect),
+                "text": describe_effect(effect) if words else "",
                 "kind": kind,
                 "measure": measure,
                 "places": ranked,
@@ -693,7 +695,7 @@ def card_payouts(
     See :func:`payout_lines` for ``won`` and ``counts``.
     """
     total = [0] * len(tricks)
-    for line in payout_lines(carddef, tricks, predictions, won, counts):
+    for line in payout_lines(carddef, tricks, predictions, won, counts, words=False):
         total = [a + b for a, b in zip(total, line["amounts"], strict=True)]
     return total
 

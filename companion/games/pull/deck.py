@@ -10,6 +10,7 @@ index back into its id and :data:`SHOT_INDEX` / :data:`TARGET_INDEX` an id into 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import rules
@@ -38,45 +39,54 @@ def targets_of(cards: list[str]) -> list[int]:
 def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
     """:func:`rules.resolve_target` on indexes: ``shots`` are ``[seat, shot index]`` pairs.
 
-    The result names cards by id (``card``, ``cancelled``), as the round's record keeps
-    them."""
-    suit = TARGET_SUIT[target]
-    values = SHOT_VALUE
-    distracted = False
-    for _, card in shots:
-        if values[card] == rules.DISTRACTION:
-            distracted = True
-            break
-    cancelled = [card for _, card in shots if values[card] == rules.CANCELLED] if distracted else []
-    result: dict[str, Any] = {
+    Returns the round's record of the target, cards named by id: ``card`` (the target),
+    ``shots`` (``[seat, id]``), ``side``, ``seat`` and ``winning_shot`` (None when nobody
+    takes it), ``cancelled`` (the 8s a Distraction cancelled) and ``void``."""
+    values = [SHOT_VALUE[card] for _, card in shots]
+    record: dict[str, Any] = {
+        "card": TARGET[target],
+        "shots": [[seat, SHOT[card]] for seat, card in shots],
         "side": None,
         "seat": None,
-        "card": None,
-        "cancelled": [SHOT[c] for c in cancelled],
+        "winning_shot": None,
+        "cancelled": [],
         "void": False,
     }
-    best = -1
-    tied: list = []
-    for seat, card in shots:
-        if card in cancelled:
-            continue
-        value = values[card]
-        if value > best:
-            best, tied = value, [(seat, card)]
-        elif value == best:
-            tied.append((seat, card))
-    if not tied:
-        return result
-    for seat, card in tied:  # noqa: B007 - the matching shot is used below
+    live = list(zip(shots, values, strict=True))
+    if rules.DISTRACTION in values and rules.CANCELLED in values:
+        record["cancelled"] = [SHOT[card] for (_, card), v in live if v == rules.CANCELLED]
+        live = [(shot, v) for shot, v in live if v != rules.CANCELLED]
+    if not live:
+        return record
+    best = max(v for _, v in live)
+    tied = [shot for shot, v in live if v == best]
+    suit = TARGET_SUIT[target]
+    matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
+    if matching:
         # One card per suit and value: at most one shot can match at the top value.
-        if SHOT_SUIT[card] == suit:
-            break
-    else:
-        seat, card = tied[0]
-        if any(side_of[s] != side_of[seat] for s, _ in tied):
-            # Opponents tied with no matching shot: nobody takes the target.
-            result["void"] = True
-            return result
+        seat, card = matching[0]
+    elif len(tied) == 1 or all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
         # Partners tied with no matching shot: their side still takes the target.
-    result.update(side=side_of[seat], seat=seat, card=SHOT[card])
-    return result
+        seat, card = tied[0]
+    else:
+        record["void"] = True
+        return record
+    record.update(side=side_of[seat], seat=seat, winning_shot=SHOT[card])
+    return record
+
+
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
+def shuffle(cards: list, generator: random.Random) -> list:
+    """``generator.shuffle(cards)`` (in place, and returned), with the same result: the
+    same swaps from the same draws of ``getrandbits``, without a call per card."""
+    bits = generator.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards

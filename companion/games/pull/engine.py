@@ -83,7 +83,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import Game, IllegalAction, State, plain_copy
-from ..cards import deal_one_at_a_time, rng, shuffled
+from ..cards import deal_one_at_a_time, rng
 from ..spec import is_whole
 from . import rules
 from .deck import (
@@ -96,6 +96,7 @@ from .deck import (
     TARGET_SUIT,
     resolve,
     shots_of,
+    shuffle,
     targets_of,
 )
 from .sheet import PullSheet
@@ -166,14 +167,16 @@ class PullState(State):
             held = {card for hand in self.hands for card in hand}
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
-            deck = shuffled(range(len(SHOT)), rng(self.seed, "shots", self.hand_no))
+            deck = shuffle(list(range(len(SHOT))), rng(self.seed, "shots", self.hand_no))
             dealt = deal_one_at_a_time(deck, n, rules.HAND_SIZE, (self.dealer + 1) % n)
             self.hands = [sorted(hand) for hand in dealt]
             self.unused = deck[n * rules.HAND_SIZE :]
         if "targets" in given:
             self.target_deck = targets_of(given["targets"])
         else:
-            self.target_deck = shuffled(range(len(TARGET)), rng(self.seed, "targets", self.hand_no))
+            self.target_deck = shuffle(
+                list(range(len(TARGET))), rng(self.seed, "targets", self.hand_no)
+            )
         self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []
@@ -327,9 +330,9 @@ class PullState(State):
     def _apply_second(self, seat: int, action: dict) -> None:
         card = SHOT_INDEX[action["card"]]
         self.hands[seat].remove(card)
-        if self.sealed_seconds:
+        if self.players > 2:  # sealed seconds
             self.sealed[seat] = card
-            if all(pick is not None for pick in self.sealed):
+            if None not in self.sealed:
                 for k in range(self.players):
                     who = (self.holder + k) % self.players
                     self._place_second(who, self.sealed[who])
@@ -345,33 +348,22 @@ class PullState(State):
         self.shots[other].append([seat, card])
 
     def _finish_round(self) -> None:
-        results = [resolve(t, self.shots[i], self.side_of) for i, t in enumerate(self.targets)]
-        takers = [r["side"] for r in results]
-        double = takers[0] if takers[0] is not None and takers[0] == takers[1] else None
-        for target, result in zip(self.targets, results, strict=True):
-            if result["side"] is None:
-                self.void.append(TARGET[target])
+        side_of = self.side_of
+        records = [resolve(t, self.shots[i], side_of) for i, t in enumerate(self.targets)]
+        first, second = records[0]["side"], records[1]["side"]
+        double = first if first is not None and first == second else None
+        for record in records:
+            if record["side"] is None:
+                self.void.append(record["card"])
             else:
-                self.piles[result["side"]].append(
-                    {"card": TARGET[target], "double": double is not None, "round": self.round_no}
+                self.piles[record["side"]].append(
+                    {"card": record["card"], "double": double is not None, "round": self.round_no}
                 )
-        for shots in self.shots:
-            self.shot_discards.extend(SHOT[card] for _, card in shots)
+            self.shot_discards.extend(card for _, card in record["shots"])
         self.last_round = {
             "hand": self.hand_no,
             "round": self.round_no,
-            "targets": [
-                {
-                    "card": TARGET[t],
-                    "shots": [[seat, SHOT[card]] for seat, card in self.shots[i]],
-                    "side": results[i]["side"],
-                    "seat": results[i]["seat"],
-                    "winning_shot": results[i]["card"],
-                    "cancelled": results[i]["cancelled"],
-                    "void": results[i]["void"],
-                }
-                for i, t in enumerate(self.targets)
-            ],
+            "targets": records,
             "double": double,
         }
         if self.round_no < rules.ROUNDS_PER_HAND:

@@ -230,7 +230,14 @@ def resolve_target(target: str, shots: list, side_of: list[int]) -> dict[str, An
     from . import deck
 
     played = [[seat, deck.SHOT_INDEX[card]] for seat, card in shots]
-    return deck.resolve(deck.TARGET_INDEX[target], played, side_of)
+    record = deck.resolve(deck.TARGET_INDEX[target], played, side_of)
+    return {
+        "side": record["side"],
+        "seat": record["seat"],
+        "card": record["winning_shot"],
+        "cancelled": record["cancelled"],
+        "void": record["void"],
+    }
 
 
 # -- scoring ------------------------------------------------------------------------------
