@@ -52,25 +52,30 @@ def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
         "cancelled": [],
         "void": False,
     }
-    live = list(zip(shots, values, strict=True))
     if rules.DISTRACTION in values and rules.CANCELLED in values:
-        record["cancelled"] = [SHOT[card] for (_, card), v in live if v == rules.CANCELLED]
-        live = [(shot, v) for shot, v in live if v != rules.CANCELLED]
-    if not live:
+        record["cancelled"] = [
+            SHOT[c] for (_, c), v in zip(shots, values, strict=True) if v == rules.CANCELLED
+        ]
+        live = [(shot, v) for shot, v in zip(shots, values, strict=True) if v != rules.CANCELLED]
+        shots, values = [shot for shot, _ in live], [v for _, v in live]
+    if not values:
         return record
-    best = max(v for _, v in live)
-    tied = [shot for shot, v in live if v == best]
-    suit = TARGET_SUIT[target]
-    matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
-    if matching:
-        # One card per suit and value: at most one shot can match at the top value.
-        seat, card = matching[0]
-    elif len(tied) == 1 or all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
-        # Partners tied with no matching shot: their side still takes the target.
-        seat, card = tied[0]
+    best = max(values)
+    if values.count(best) == 1:
+        seat, card = shots[values.index(best)]  # a single highest shot takes it
     else:
-        record["void"] = True
-        return record
+        tied = [shot for shot, v in zip(shots, values, strict=True) if v == best]
+        suit = TARGET_SUIT[target]
+        matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
+        if matching:
+            # One card per suit and value: at most one shot can match at the top value.
+            seat, card = matching[0]
+        elif all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
+            # Partners tied with no matching shot: their side still takes the target.
+            seat, card = tied[0]
+        else:
+            record["void"] = True
+            return record
     record.update(side=side_of[seat], seat=seat, winning_shot=SHOT[card])
     return record
 

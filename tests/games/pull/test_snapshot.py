@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 from companion.games.cards import rng
-from companion.games.pull import deck
+from companion.games.pull import deck, rules
 from companion.games.pull.engine import GAME, SECOND
 
 FIXTURE = json.loads(Path(__file__).with_name("snapshot_today.json").read_text())
@@ -116,3 +116,42 @@ def test_the_inline_shuffle_deals_exactly_as_random_shuffle():
             deck.shuffle(ours, rng(seed, "shots", seed % 7))
             rng(seed, "shots", seed % 7).shuffle(theirs)
             assert ours == theirs
+
+
+def resolve_card_by_card(target, shots, side_of):
+    """Winning a target as the engine of commit 7ea3905 read it, on ids (the oracle)."""
+    suit = rules.target_suit(target)
+    distracted = any(rules.shot_value(card) == 1 for _, card in shots)
+    cancelled = [card for _, card in shots if distracted and rules.shot_value(card) == 8]
+    live = [(seat, card) for seat, card in shots if card not in cancelled]
+    result = {"side": None, "seat": None, "card": None, "cancelled": cancelled, "void": False}
+    if not live:
+        return result
+    best = max(rules.shot_value(card) for _, card in live)
+    tied = [(seat, card) for seat, card in live if rules.shot_value(card) == best]
+    matching = [(seat, card) for seat, card in tied if rules.shot_suit(card) == suit]
+    if matching:
+        seat, card = matching[0]
+    elif len({side_of[seat] for seat, _ in tied}) == 1:
+        seat, card = tied[0]
+    else:
+        result["void"] = True
+        return result
+    result.update(side=side_of[seat], seat=seat, card=card)
+    return result
+
+
+def test_targets_resolved_on_indexes_as_card_by_card():
+    gen = random.Random(8)
+    shots_deck, targets = rules.shot_ids(), rules.target_ids()
+    for _ in range(5000):
+        players = gen.choice([2, 3, 4])
+        side_of = [0, 1, 0, 1] if players == 4 and gen.random() < 0.5 else list(range(players))
+        # Low values often, so that ties, Distractions and 8s come up.
+        pool = [c for c in shots_deck if rules.shot_value(c) in (1, 7, 8)] or shots_deck
+        cards = gen.sample(pool if gen.random() < 0.6 else shots_deck, gen.randint(0, 8))
+        shots = [[gen.randrange(players), card] for card in cards]
+        target = gen.choice(targets)
+        assert rules.resolve_target(target, shots, side_of) == resolve_card_by_card(
+            target, shots, side_of
+        )
