@@ -41,9 +41,14 @@ def mask_of(cards: list[int]) -> int:
     return mask
 
 
+@lru_cache(maxsize=8)
+def _deck(players: int) -> tuple[int, ...]:
+    return tuple(indexes(rules.crew_deck(players)))
+
+
 def deck(players: int) -> list[int]:
-    """The indexes of ``rules.crew_deck(players)``, in the same order."""
-    return indexes(rules.crew_deck(players))
+    """The indexes of ``rules.crew_deck(players)``, in the same order (a new list)."""
+    return list(_deck(players))
 
 
 _BITS = tuple(n.bit_length() for n in range(64))
@@ -134,31 +139,37 @@ def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
     return list(best(hand))
 
 
-def recruit(carddef: dict, hand: list[int]) -> dict:
-    """``rules.recruitment_detail`` on indexes: what ``hand`` earns from one recruitment
-    card, the cards shown (in ``hand``'s order) and the groups, all named by id."""
-    mask = mask_of(hand)
-    loon = 0
-    shown = 0
-    groups: list[list[str]] = []
-    for effect in carddef["effects"]:
-        if effect["kind"] == "per_card":
-            hits = mask & filter_mask(effect["filter"])
-            loon += effect["loon"] * hits.bit_count()
-            if effect["loon"]:
-                shown |= hits
-        elif effect["kind"] == "groups":
-            found = best_groups(effect["shape"], effect["size"], mask)
-            loon += effect["loon"] * len(found)
-            if effect["loon"]:
-                for group in found:
-                    groups.append([CARD[c] for c in group])
-                    shown |= mask_of(list(group))
-    return {
-        "loon": loon,
-        "cards": [CARD[c] for c in hand if shown >> c & 1],
-        "groups": groups,
-    }
+def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
+    """``rules.recruitment_detail`` on indexes, for each hand of ``hands``: what it earns
+    from one recruitment card, the cards shown (in the hand's order) and the groups, all
+    named by id."""
+    plan = [
+        (effect, filter_mask(effect["filter"]) if effect["kind"] == "per_card" else 0)
+        for effect in carddef["effects"]
+    ]
+    details = []
+    for hand in hands:
+        mask = mask_of(hand)
+        loon = 0
+        shown = 0
+        groups: list[list[str]] = []
+        for effect, matching in plan:
+            if effect["kind"] == "per_card":
+                hits = mask & matching
+                loon += effect["loon"] * hits.bit_count()
+                if effect["loon"]:
+                    shown |= hits
+            elif effect["kind"] == "groups":
+                found = best_groups(effect["shape"], effect["size"], mask)
+                loon += effect["loon"] * len(found)
+                if effect["loon"]:
+                    for group in found:
+                        groups.append([CARD[c] for c in group])
+                        shown |= mask_of(list(group))
+        details.append(
+            {"loon": loon, "cards": [CARD[c] for c in hand if shown >> c & 1], "groups": groups}
+        )
+    return details
 
 
 def captured_counts(carddef: dict, won: list[int]) -> list[list[int]]:

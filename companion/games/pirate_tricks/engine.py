@@ -397,11 +397,9 @@ class PirateTricksState(State):
     def _recruit(self) -> None:
         result = []
         for card in self._score_cards()["recruitment"]:
-            per_seat = []
-            for seat in range(self.players):
-                detail = deck.recruit(card, self.hands[seat])
+            per_seat = deck.recruit(card, self.hands)
+            for seat, detail in enumerate(per_seat):
                 self.loon[seat] += detail["loon"]  # recruitment never costs
-                per_seat.append(detail)
             result.append(per_seat)
         self.recruitment = result
         self.phase = PLAY

@@ -566,7 +566,7 @@ def recruitment_detail(carddef: dict, hand: list[str]) -> dict:
     from . import deck
 
     check_cards(hand, "The hand")
-    return deck.recruit(carddef, deck.indexes(hand))
+    return deck.recruit(carddef, [deck.indexes(hand)])[0]
 
 
 def recruitment_loon(carddef: dict, hand: list[str]) -> int:

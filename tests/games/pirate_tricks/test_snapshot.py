@@ -179,7 +179,7 @@ def test_recruitment_on_bitmasks_finds_the_groups_the_card_by_card_search_found(
             found = deck.best_groups(shape, size, deck.mask_of(hand))
             assert [deck.ids(list(g)) for g in found] == groups_card_by_card(shape, size, ids)
         for card in catalog["recruitment"]:
-            detail = deck.recruit(card, hand)
+            (detail,) = deck.recruit(card, [hand])
             loon = 0
             for effect in card["effects"]:
                 if effect["kind"] == "per_card":
