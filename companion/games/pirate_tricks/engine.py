@@ -532,10 +532,14 @@ class PirateTricksState(State):
             card = action.get("card")
             if len(action) != 2 or kind != phase or type(card) is not str:
                 return False
-            card = INDEX.get(card)
-            if phase == REVEAL:
-                return card in self.hands[seat]
-            return card in self._playable(seat)
+            card, hand = INDEX.get(card), self.hands[seat]
+            if card not in hand:
+                return False
+            if phase == REVEAL or not self.trick:
+                return True
+            led = SUIT[self.trick[0][1]]
+            # Follow suit: the suit led, or any card without one.
+            return SUIT[card] == led or all(SUIT[held] != led for held in hand)
         if phase == BID:
             loon = action.get("loon")
             return (
