@@ -232,7 +232,8 @@ class PirateTricksState(State):
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
-            hands = cards.deal_one_at_a_time(crew, n, HAND_SIZE, 0)
+            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card.
+            hands = [crew[seat : n * HAND_SIZE : n] for seat in range(n)]
             rest = crew[n * HAND_SIZE :]
             size = ROW_UP + ROW_DOWN
             rows = []

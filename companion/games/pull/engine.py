@@ -83,7 +83,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import Game, IllegalAction, State, plain_copy
-from ..cards import deal_one_at_a_time, rng
+from ..cards import rng
 from ..spec import is_whole
 from . import rules
 from .deck import (
@@ -168,9 +168,11 @@ class PullState(State):
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
             deck = shuffle(list(range(len(SHOT))), rng(self.seed, "shots", self.hand_no))
-            dealt = deal_one_at_a_time(deck, n, rules.HAND_SIZE, (self.dealer + 1) % n)
-            self.hands = [sorted(hand) for hand in dealt]
-            self.unused = deck[n * rules.HAND_SIZE :]
+            # One card at a time from the dealer's left (cards.deal_one_at_a_time): the
+            # seat k places after the first one gets every n-th card from the k-th.
+            dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
+            self.hands = [sorted(deck[(seat - first) % n : dealt : n]) for seat in range(n)]
+            self.unused = deck[dealt:]
         if "targets" in given:
             self.target_deck = targets_of(given["targets"])
         else:
@@ -257,17 +259,18 @@ class PullState(State):
         if type(card) is not str:
             return False
         hand = self.hands[seat]
-        if SHOT_INDEX.get(card) not in hand:
+        card = SHOT_INDEX.get(card)
+        if card not in hand:
             return False
         if self.phase == SECOND:
             return len(action) == 2 and action["type"] == "second"
         target = action.get("target")
-        if len(action) != 3 or action["type"] != "shoot" or type(target) is not int:
+        if type(target) is not int or len(action) != 3 or action["type"] != "shoot":
             return False
-        if not 0 <= target <= 1:
+        if target not in (0, 1):  # an int here: True was refused above
             return False
         suits = (TARGET_SUIT[self.targets[0]], TARGET_SUIT[self.targets[1]])
-        if SHOT_SUIT[SHOT_INDEX[card]] == suits[target]:
+        if SHOT_SUIT[card] == suits[target]:
             return True
         # Off suit: only when no card of the hand matches either target.
         return all(SHOT_SUIT[held] not in suits for held in hand)

@@ -213,7 +213,9 @@ def target_table(overrides: dict | None = None) -> dict[str, dict]:
     ``tags`` says where each value comes from: ``seed`` (rulebook), ``house`` (this
     project's choice) or ``table`` (changed by the group). Read-only: do not modify.
     """
-    return _table(json.dumps(overrides or {}, sort_keys=True))
+    if not overrides:
+        return _table("{}")
+    return _table(json.dumps(overrides, sort_keys=True))
 
 
 # -- winning a target ---------------------------------------------------------------------
