@@ -8,11 +8,14 @@ and against OpenSpiel's ``oh_hell``, all in one run.
 ``--overlay REF:PATH`` puts one file of another ref into *both* trees first (e.g. a
 ``base.py`` that is being changed on another branch), so that only the engines differ.
 Each measurement runs in its own process, the trees one after the other, ``--rounds``
-times (the best of each is kept, which is the least disturbed by other work on the
-machine); rates are per CPU second of the measuring process. The driver is the one of ``bench/engines.py``: a uniformly random legal action
-of a seat to act, until the game is over. ``oh_hell`` (``pip install -e '.[bench]'``) is
-played by the same driver; its deals are chance nodes, played in its time but not counted
-(our engines deal inside ``apply``). Two-player games are compared with its 3-player game.
+times; the best of each is kept (the least disturbed by other work on the machine), and
+rates are per CPU second of the measuring process. The driver is the one of
+``bench/engines.py``: a uniformly random legal action of a seat to act, until the game is
+over. ``oh_hell`` (``pip install -e '.[bench]'``) is played by the same driver; its deals
+are chance nodes, played in its time but not counted (our engines deal inside ``apply``).
+Two-player games are compared with its 3-player game.
+The ``(no-op engine)`` line is a game whose actions do nothing, played by the same driver
+through this tree's ``base.py``: the most any engine could reach here.
 """
 
 from __future__ import annotations
@@ -66,9 +69,45 @@ def measure(run, seconds: float) -> float:
     return actions / (time.process_time() - start)
 
 
+def noop_game():
+    """A game whose actions do nothing (200 a game, two legal ones each time): what
+    ``base.py``'s contract and the driver cost by themselves, the floor of every engine."""
+    from companion.games.base import Game, State
+
+    class Noop(State):
+        def _setup(self) -> None:
+            self.done = 0
+
+        def is_over(self) -> bool:
+            return self.done >= 200
+
+        def _to_act(self) -> list[int]:
+            return [self.done % self.players]
+
+        def _legal(self, seat: int) -> list[dict]:
+            return [{"type": "play", "card": "a"}, {"type": "play", "card": "b"}]
+
+        def _is_legal(self, seat: int, action: dict) -> bool:
+            return action in self._legal(seat)
+
+        def _apply(self, seat: int, action: dict) -> None:
+            self.done += 1
+
+    class NoopGame(Game):
+        state_class = Noop
+
+        def new_state(self, players, options=None, seed=None, deal=None):
+            return self.start(players, {}, seed or 0, None)
+
+    return NoopGame()
+
+
 def worker(slug: str, players: int, seconds: float) -> None:
     """Print actions/s of one game (``oh_hell`` included) in this process's tree."""
-    if slug == "oh_hell":
+    if slug == "noop":
+        game = noop_game()
+        rate = measure(lambda seed: playout(game, players, seed), seconds)
+    elif slug == "oh_hell":
         import pyspiel
 
         game = pyspiel.load_game("oh_hell", {"players": max(3, players)})
@@ -146,6 +185,8 @@ def main() -> None:
             f"{'game':<15}{'players':>8}{'oh_hell/s':>11}{'ref/s':>10}{'this/s':>10}"
             f"{'this/ref':>10}{'ref/oh':>8}{'this/oh':>9}"
         )
+        floor = max(run(trees["this tree"], "noop", 3, args.seconds) for _ in range(args.rounds))
+        print(f"{'(no-op engine)':<15}{3:>8}{'':>11}{'':>10}{floor:>10,.0f}")
         for slug in args.game:
             game = GAMES[slug]
             for players in range(game.min_players, game.max_players + 1):
