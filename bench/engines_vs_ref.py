@@ -102,21 +102,23 @@ def noop_game():
     return NoopGame()
 
 
-def worker(slug: str, players: int, seconds: float) -> None:
-    """Print actions/s of one game (``oh_hell`` included) in this process's tree."""
-    if slug == "noop":
-        game = noop_game()
-        rate = measure(lambda seed: playout(game, players, seed), seconds)
-    elif slug == "oh_hell":
-        import pyspiel
-
-        game = pyspiel.load_game("oh_hell", {"players": max(3, players)})
-        rate = measure(lambda seed: oh_hell_playout(game, seed), seconds)
-    else:
+def worker(name: str, players: int, seconds: float) -> None:
+    """Print actions/s of one game in this process's tree: a registered slug, ``noop``
+    (:func:`noop_game`) or ``oh_hell``."""
+    others = {"noop": noop_game, "oh_hell": None}
+    if name not in others:
         from companion.games import GAMES
 
-        game = GAMES[slug]
+        game = GAMES[name]
         rate = measure(lambda seed: playout(game, players, seed), seconds)
+    elif others[name] is not None:
+        game = others[name]()
+        rate = measure(lambda seed: playout(game, players, seed), seconds)
+    else:
+        import pyspiel
+
+        oh_hell = pyspiel.load_game("oh_hell", {"players": max(3, players)})
+        rate = measure(lambda seed: oh_hell_playout(oh_hell, seed), seconds)
     print(json.dumps(rate))
 
 
