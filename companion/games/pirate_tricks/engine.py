@@ -917,7 +917,12 @@ class PirateTricksGame(Game):
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         state = super().state_from_dict(d)
-        state._cards_from_ids()
+        try:
+            state._cards_from_ids()
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(
+                f"not a Pirate Tricks snapshot: a card or a card list is wrong ({error!r:.60})"
+            ) from None
         return state
 
     def catalog(self, options: dict | None = None) -> dict:

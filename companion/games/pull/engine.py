@@ -628,7 +628,12 @@ class PullGame(Game):
         if isinstance(d.get("state"), dict) and "sides" in d["state"]:
             d = {**d, "state": {k: v for k, v in d["state"].items() if k != "sides"}}
         state = super().state_from_dict(d)
-        state._cards_from_ids()
+        try:
+            state._cards_from_ids()
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(
+                f"not a PULL! snapshot: a card or a card list is wrong ({error!r:.60})"
+            ) from None
         return state
 
     def card_faces(self, options: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:

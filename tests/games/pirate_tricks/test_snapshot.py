@@ -189,3 +189,15 @@ def test_recruitment_on_bitmasks_finds_the_groups_the_card_by_card_search_found(
                     found = groups_card_by_card(effect["shape"], effect["size"], ids)
                     loon += effect["loon"] * len(found)
             assert detail["loon"] == loon
+
+
+def test_a_snapshot_with_an_unknown_card_is_refused_with_a_value_error():
+    for change in (
+        lambda s: s["hands"][0].append("R21"),
+        lambda s: s["rows"][0]["up"].__setitem__(0, "X1"),
+        lambda s: s["trick"].append([2, None]),
+    ):
+        snapshot = copy.deepcopy(FIXTURES["play"]["snapshot"])
+        change(snapshot["state"])
+        with pytest.raises(ValueError, match="not a Pirate Tricks snapshot"):
+            GAME.state_from_dict(snapshot)

@@ -13,6 +13,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from companion.games.cards import rng
 from companion.games.pull import deck, rules
 from companion.games.pull.engine import GAME, SECOND
@@ -155,3 +157,15 @@ def test_targets_resolved_on_indexes_as_card_by_card():
         assert rules.resolve_target(target, shots, side_of) == resolve_card_by_card(
             target, shots, side_of
         )
+
+
+def test_a_snapshot_with_an_unknown_card_is_refused_with_a_value_error():
+    for change in (
+        lambda s: s["hands"][0].append("trap-9"),
+        lambda s: s["targets"].__setitem__(0, "trap-T9"),
+        lambda s: s["sealed"].__setitem__(0, 7),
+    ):
+        snapshot = copy.deepcopy(FIXTURE["snapshot"])
+        change(snapshot["state"])
+        with pytest.raises(ValueError, match="not a PULL! snapshot"):
+            GAME.state_from_dict(snapshot)
