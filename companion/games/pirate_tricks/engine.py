@@ -116,7 +116,8 @@ from typing import Any
 
 from .. import cards
 from ..base import Action, Game, IllegalAction, State, plain_copy
-from . import rules
+from . import deck, rules
+from .deck import CARD, INDEX, SUIT, SUIT_LETTER
 from .sheet import PirateTricksSheet
 from .spec import SPEC
 
@@ -163,6 +164,13 @@ def _index(options: dict) -> dict[str, dict[str, dict]]:
 
 
 class PirateTricksState(State):
+    """One game of Pirate Tricks. The live crew cards are indexes (:mod:`.deck`):
+    ``hands`` (each sorted, which is hand order), the rows' ``up`` and ``down``, the
+    auction's ``reveals``, ``ditched``, ``trick`` (``[seat, card]`` pairs) and ``won``;
+    :meth:`to_dict` writes them as ids and :meth:`PirateTricksGame.state_from_dict` reads
+    them back. The records (``events``, ``recruitment``, ``last_trick``, ``history``)
+    keep ids, as the views show them."""
+
     slug = "pirate_tricks"
 
     rounds: int
@@ -170,20 +178,20 @@ class PirateTricksState(State):
     phase: str
     loon: list[int]
     score_decks: dict[str, list[str]]
-    hands: list[list[str]]
+    hands: list[list[int]]
     rows: list[dict[str, Any]]
     go_first: int | None
     auction: dict[str, Any]
     events: list[dict[str, Any]]
-    ditched: list[list[str] | None]
+    ditched: list[list[int] | None]
     predictions: list[int | None]
     recruitment: list[list[dict]] | None
     leader: int | None
     turn: int | None
-    trick: list[list]
+    trick: list[list[int]]
     last_trick: dict[str, Any] | None
     tricks: list[int]
-    won: list[list[str]]
+    won: list[list[int]]
     top_ups: list[int]
     history: list[dict[str, Any]]
 
@@ -197,7 +205,7 @@ class PirateTricksState(State):
         self.history = []
         gen = cards.rng(self.seed, "score-decks")
         self.score_decks = {
-            kind: cards.shuffled(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
+            kind: deck.shuffle(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
         }
         given = (self.deal or {}).get("score_cards")
         if given:
@@ -217,18 +225,22 @@ class PirateTricksState(State):
         self.top_ups = [now - before for now, before in zip(self.loon, had, strict=True)]
         deal = self.deal or {}
         if k == 1 and "hands" in deal:
-            hands = [list(h) for h in deal["hands"]]
-            rows = [{"up": list(r["up"]), "down": list(r["down"])} for r in deal["rows"]]
+            hands = [deck.indexes(h) for h in deal["hands"]]
+            rows = [
+                {"up": deck.indexes(r["up"]), "down": deck.indexes(r["down"])} for r in deal["rows"]
+            ]
         else:
-            deck = cards.shuffled(rules.crew_deck(n), cards.rng(self.seed, "round", k))
-            hands = cards.deal_one_at_a_time(deck, n, HAND_SIZE, 0)
-            rest = deck[n * HAND_SIZE :]
+            # Shuffling indexes moves them exactly as it would move the ids (same length).
+            crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
+            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card.
+            hands = [crew[seat : n * HAND_SIZE : n] for seat in range(n)]
+            rest = crew[n * HAND_SIZE :]
             size = ROW_UP + ROW_DOWN
             rows = []
             for r in range(n):
                 chunk = rest[r * size : (r + 1) * size]
                 rows.append({"up": chunk[:ROW_UP], "down": chunk[ROW_UP:]})
-        self.hands = [sorted(h, key=rules.sort_key) for h in hands]
+        self.hands = [sorted(h) for h in hands]
         self.rows = [{"up": r["up"], "down": r["down"], "owner": None, "loon": 0} for r in rows]
         self.go_first = None
         self.events = []
@@ -329,7 +341,7 @@ class PirateTricksState(State):
         r["owner"] = seat
         found, r["loon"] = r["loon"], 0
         self.loon[seat] += found - paid
-        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"], key=rules.sort_key)
+        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"])
         if row == 0:
             self.go_first = seat
         event = self.events[-1]
@@ -364,8 +376,8 @@ class PirateTricksState(State):
         a = self.auction
         row = a["row"]
         event = self.events[-1]
-        event["reveals"] = list(a["reveals"])
-        best = max(a["tied"], key=lambda s: rules.reveal_key(a["reveals"][s]))
+        event["reveals"] = [None if c is None else CARD[c] for c in a["reveals"]]
+        best = max(a["tied"], key=lambda s: deck.REVEAL[a["reveals"][s]])
         event["reveal_winner"] = best
         if event["result"] == "tie":
             self._take(row, best, a["bids"][best])
@@ -386,41 +398,45 @@ class PirateTricksState(State):
     def _recruit(self) -> None:
         result = []
         for card in self._score_cards()["recruitment"]:
-            per_seat = []
-            for seat in range(self.players):
-                detail = rules.recruitment_detail(card, self.hands[seat])
+            per_seat = deck.recruit(card, self.hands)
+            for seat, detail in enumerate(per_seat):
                 self.loon[seat] += detail["loon"]  # recruitment never costs
-                per_seat.append(detail)
             result.append(per_seat)
         self.recruitment = result
         self.phase = PLAY
         self.leader = self.go_first
         self.turn = self.go_first
 
-    def _trick_obj(self, plays: list) -> cards.Trick:
-        return cards.Trick.of(plays, rules.TRUMP, suit=rules.suit, rank=rules.number)
+    def _led(self) -> str | None:
+        """The suit led in the trick in progress (a letter), None before the lead."""
+        return SUIT_LETTER[SUIT[self.trick[0][1]]] if self.trick else None
 
     def _finish_trick(self) -> None:
-        winner = self._trick_obj(self.trick).winner
+        trick = self.trick
+        winner = deck.trick_winner(trick)
         self.tricks[winner] += 1
-        self.won[winner].extend(card for _, card in self.trick)
-        self.last_trick = {"leader": self.leader, "plays": self.trick, "winner": winner}
+        self.won[winner] += [card for _, card in trick]
+        plays = [[seat, CARD[card]] for seat, card in trick]
+        self.last_trick = {"leader": self.leader, "plays": plays, "winner": winner}
         self.trick = []
-        self.leader = winner
-        self.turn = winner
+        self.leader = self.turn = winner
         if sum(self.tricks) == rules.TRICKS:
             self._end_round()
 
     def _end_round(self) -> None:
         score_cards = self._score_cards()
         predictions = list(self.predictions) if self._predicting(score_cards) else None
-        result = rules.settle(
+        taken = [deck.mask_of(w) for w in self.won]
+        result = rules.settled(
             score_cards["treasure"],
             score_cards["capture"],
-            [list(w) for w in self.won],
             list(self.tricks),
             predictions,
             list(self.loon),
+            counts=(
+                deck.captured_counts(score_cards["treasure"], taken),
+                deck.captured_counts(score_cards["capture"], taken),
+            ),
         )
         self.loon = [int(x) for x in result["loon"]]
         self.history.append(
@@ -462,6 +478,8 @@ class PirateTricksState(State):
         return list(self.loon)
 
     def _to_act(self) -> list[int]:
+        if self.phase == PLAY:
+            return [self.turn]
         a = self.auction
         if self.phase == BID:
             return [s for s in a["bidders"] if a["bids"][s] is None]
@@ -476,44 +494,103 @@ class PirateTricksState(State):
         return []
 
     def _legal(self, seat: int) -> list[Action]:
+        if self.phase == PLAY:
+            return self._legal_play(seat)
         return getattr(self, f"_legal_{self.phase}")(seat)
 
     def _legal_bid(self, seat: int) -> list[Action]:
         return [{"type": "bid", "loon": n} for n in range(self.loon[seat] + 1)]
 
     def _legal_reveal(self, seat: int) -> list[Action]:
-        return [{"type": "reveal", "card": c} for c in self.hands[seat]]
+        return [{"type": "reveal", "card": CARD[c]} for c in self.hands[seat]]
 
     def _legal_assign(self, seat: int) -> list[Action]:
         return [{"type": "assign", "seat": s} for s in self.auction["tied"]]
 
     def _legal_ditch(self, seat: int) -> list[Action]:
-        return [{"type": "ditch", "cards": [a, b]} for a, b in combinations(self.hands[seat], 2)]
+        hand = deck.ids(self.hands[seat])
+        return [{"type": "ditch", "cards": [a, b]} for a, b in combinations(hand, 2)]
 
     def _legal_predict(self, seat: int) -> list[Action]:
         return [{"type": "predict", "tricks": n} for n in range(MAX_PREDICTION + 1)]
 
+    def _playable(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand it may play: the suit led if it holds one."""
+        hand = self.hands[seat]
+        if not self.trick:
+            return hand
+        led = SUIT[self.trick[0][1]]
+        return [c for c in hand if SUIT[c] == led] or hand
+
     def _legal_play(self, seat: int) -> list[Action]:
-        led = self._trick_obj(self.trick).led
-        playable = cards.follow_suit(self.hands[seat], led, suit=rules.suit)
-        return [{"type": "play", "card": c} for c in playable]
+        return [{"type": "play", "card": CARD[c]} for c in self._playable(seat)]
+
+    def _is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` is one of ``_legal(seat)`` (same keys, same JSON types),
+        checked without building the list."""
+        phase, kind = self.phase, action["type"]
+        if phase in (PLAY, REVEAL):  # the hot path first
+            card = action.get("card")
+            if len(action) != 2 or kind != phase or type(card) is not str:
+                return False
+            card, hand = INDEX.get(card), self.hands[seat]
+            if card not in hand:
+                return False
+            if phase == REVEAL or not self.trick:
+                return True
+            led = SUIT[self.trick[0][1]]
+            # Follow suit: the suit led, or any card without one.
+            return SUIT[card] == led or all(SUIT[held] != led for held in hand)
+        if phase == BID:
+            loon = action.get("loon")
+            return (
+                len(action) == 2 and kind == BID and type(loon) is int
+                and 0 <= loon <= self.loon[seat]
+            )  # fmt: skip
+        if phase == DITCH:
+            chosen = action.get("cards")
+            if len(action) != 2 or kind != DITCH or type(chosen) is not list or len(chosen) != 2:
+                return False
+            first, second = chosen
+            if type(first) is not str or type(second) is not str:
+                return False
+            hand = self.hands[seat]
+            first, second = INDEX.get(first), INDEX.get(second)
+            # The legal list names the two in hand order (apply sorts them first).
+            return first in hand and second in hand and first < second
+        if phase == ASSIGN:
+            chosen = action.get("seat")
+            return (
+                len(action) == 2 and kind == ASSIGN and type(chosen) is int
+                and chosen in self.auction["tied"]
+            )  # fmt: skip
+        if phase == PREDICT:
+            tricks = action.get("tricks")
+            return (
+                len(action) == 2 and kind == PREDICT and type(tricks) is int
+                and 0 <= tricks <= MAX_PREDICTION
+            )  # fmt: skip
+        return False
 
     def apply(self, seat: int, action: Action) -> None:
         # Two ditched cards may come in any order: put them in hand order first.
         if (
-            isinstance(action, dict)
+            self.phase == DITCH
+            and isinstance(action, dict)
             and action.get("type") == "ditch"
             and isinstance(action.get("cards"), list)
             and self._is_seat(seat)
         ):
-            order = {c: i for i, c in enumerate(self.hands[seat])}
             chosen = action["cards"]
-            if all(isinstance(c, str) and c in order for c in chosen):
-                action = {**action, "cards": sorted(chosen, key=order.__getitem__)}
+            if all(isinstance(c, str) and INDEX.get(c) in self.hands[seat] for c in chosen):
+                action = {**action, "cards": sorted(chosen, key=INDEX.__getitem__)}
         super().apply(seat, action)
 
     def _apply(self, seat: int, action: Action) -> None:
-        getattr(self, f"_apply_{self.phase}")(seat, action)
+        if self.phase == PLAY:
+            self._apply_play(seat, action)
+        else:
+            getattr(self, f"_apply_{self.phase}")(seat, action)
 
     def _apply_bid(self, seat: int, action: Action) -> None:
         a = self.auction
@@ -523,7 +600,7 @@ class PirateTricksState(State):
 
     def _apply_reveal(self, seat: int, action: Action) -> None:
         a = self.auction
-        a["reveals"][seat] = action["card"]
+        a["reveals"][seat] = INDEX[action["card"]]
         if all(a["reveals"][s] is not None for s in a["tied"]):
             self._resolve_reveals()
 
@@ -536,8 +613,9 @@ class PirateTricksState(State):
         self._next_row(a["row"] + 1)
 
     def _apply_ditch(self, seat: int, action: Action) -> None:
-        self.ditched[seat] = list(action["cards"])
-        self.hands[seat] = [c for c in self.hands[seat] if c not in action["cards"]]
+        chosen = deck.indexes(action["cards"])
+        self.ditched[seat] = chosen
+        self.hands[seat] = [c for c in self.hands[seat] if c not in chosen]
         if all(d is not None for d in self.ditched):
             self._after_ditch()
 
@@ -550,8 +628,9 @@ class PirateTricksState(State):
             self._recruit()
 
     def _apply_play(self, seat: int, action: Action) -> None:
-        self.hands[seat].remove(action["card"])
-        self.trick.append([seat, action["card"]])
+        card = INDEX[action["card"]]
+        self.hands[seat].remove(card)
+        self.trick.append([seat, card])
         if len(self.trick) == self.players:
             self._finish_trick()
         else:
@@ -617,9 +696,9 @@ class PirateTricksState(State):
         if kind == "predict":
             return f"Predict a whole number of tricks from 0 to {MAX_PREDICTION}."
         card = action.get("card")
-        if not isinstance(card, str) or card not in hand:
+        if not isinstance(card, str) or INDEX.get(card) not in hand:
             return "Play a card that is in your hand."
-        led = self._trick_obj(self.trick).led
+        led = self._led()
         return (
             f"You must follow suit: {rules.SUIT_NAMES[led]} was led and you hold "
             f"{rules.SUIT_NAMES[led]}; {rules.card_name(card)} is not {rules.SUIT_NAMES[led]}."
@@ -646,8 +725,8 @@ class PirateTricksState(State):
         for r, row in enumerate(self.rows):
             rows.append(
                 {
-                    "up": list(row["up"]),
-                    "down": list(row["down"]) if mine and row["owner"] == seat else None,
+                    "up": deck.ids(row["up"]),
+                    "down": deck.ids(row["down"]) if mine and row["owner"] == seat else None,
                     "down_count": len(row["down"]),
                     "name": row_name(r),
                     "owner": row["owner"],
@@ -667,23 +746,26 @@ class PirateTricksState(State):
                 "chooser": a["chooser"],
                 "waiting": waiting,
                 "your_bid": a["bids"][seat] if mine and self.phase == BID else None,
-                "your_reveal": a["reveals"][seat] if mine and self.phase == REVEAL else None,
+                "your_reveal": (
+                    CARD[a["reveals"][seat]]
+                    if mine and self.phase == REVEAL and a["reveals"][seat] is not None
+                    else None
+                ),
             }
         trick = None
         if self.phase == PLAY:
-            t = self._trick_obj(self.trick)
             trick = {
                 "leader": self.leader,
-                "plays": [list(p) for p in self.trick],
-                "winning": t.winner,
-                "led": t.led,
+                "plays": [[s, CARD[c]] for s, c in self.trick],
+                "winning": deck.trick_winner(self.trick) if self.trick else None,
+                "led": self._led(),
             }
         return {
             "round": self.round,
             "rounds": self.rounds,
             "phase": self.phase,
-            "hand": list(self.hands[seat]) if mine else None,
-            "ditched": list(self.ditched[seat]) if mine and self.ditched[seat] else None,
+            "hand": deck.ids(self.hands[seat]) if mine else None,
+            "ditched": deck.ids(self.ditched[seat]) if mine and self.ditched[seat] else None,
             "ditch_done": [d is not None for d in self.ditched],
             "loon": [self.loon[s] if over or (mine and s == seat) else None for s in range(n)],
             "score_cards": plain_copy(score_cards),
@@ -745,16 +827,41 @@ class PirateTricksState(State):
                 return "Predictions, in turn."
             return "Wait: the predictions are still coming."
         if phase == PLAY:
-            led = self._trick_obj(self.trick).led
+            led = self._led()
             if not acting:
                 return "" if seat is not None else f"Trick {sum(self.tricks) + 1} of 10."
             if led is None:
                 return "Lead: play any card (red is trump)."
             colour = rules.SUIT_NAMES[led]
-            if any(rules.suit(c) == led for c in self.hands[seat]):
+            if any(SUIT_LETTER[SUIT[c]] == led for c in self.hands[seat]):
                 return f"Follow {colour}: play a {colour} card."
             return f"You have no {colour}: play any card."
         return ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The snapshot (see SNAPSHOT.md): the live crew cards written as ids."""
+        saved = super().to_dict()
+        state = saved["state"]
+        state["hands"] = [deck.ids(hand) for hand in self.hands]
+        for row, live in zip(state["rows"], self.rows, strict=True):
+            row["up"], row["down"] = deck.ids(live["up"]), deck.ids(live["down"])
+        reveals = self.auction["reveals"]
+        state["auction"]["reveals"] = [None if c is None else CARD[c] for c in reveals]
+        state["ditched"] = [None if d is None else deck.ids(d) for d in self.ditched]
+        state["trick"] = [[seat, CARD[card]] for seat, card in self.trick]
+        state["won"] = [deck.ids(pile) for pile in self.won]
+        return saved
+
+    def _cards_from_ids(self) -> None:
+        """Turn the live cards of a snapshot just loaded (ids) into indexes."""
+        self.hands = [sorted(deck.indexes(hand)) for hand in self.hands]
+        for row in self.rows:
+            row["up"], row["down"] = deck.indexes(row["up"]), deck.indexes(row["down"])
+        reveals = self.auction["reveals"]
+        self.auction["reveals"] = [None if c is None else INDEX[c] for c in reveals]
+        self.ditched = [None if d is None else deck.indexes(d) for d in self.ditched]
+        self.trick = [[seat, INDEX[card]] for seat, card in self.trick]
+        self.won = [deck.indexes(pile) for pile in self.won]
 
     def doing(self) -> str:
         return {
@@ -766,16 +873,16 @@ class PirateTricksState(State):
         }.get(self.phase, "to play")
 
     def hand_of(self, seat: int) -> list[str]:
-        return list(self.hands[seat])
+        return deck.ids(self.hands[seat])
 
     def why_not(self, seat: int, card: str) -> dict[str, str]:
-        led = self._trick_obj(self.trick).led if self.phase == PLAY else None
-        if led is None or card not in self.hands[seat]:
+        led = self._led() if self.phase == PLAY else None
+        if led is None or not isinstance(card, str) or INDEX.get(card) not in self.hands[seat]:
             return super().why_not(seat, card)
         colour = rules.SUIT_NAMES[led]
         return {
             "reason": (
-                f"{face_text(self.trick[0][1])} was led and you hold {colour}: you must "
+                f"{face_text(CARD[self.trick[0][1]])} was led and you hold {colour}: you must "
                 f"follow suit, so {face_text(card)} waits."
             ),
             "anchor": "follow-suit",
@@ -807,6 +914,16 @@ class PirateTricksGame(Game):
     spec = SPEC
     state_class = PirateTricksState
     sheet_class = PirateTricksSheet
+
+    def state_from_dict(self, d: dict[str, Any]) -> State:
+        state = super().state_from_dict(d)
+        try:
+            state._cards_from_ids()
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(
+                f"not a Pirate Tricks snapshot: a card or a card list is wrong ({error!r:.60})"
+            ) from None
+        return state
 
     def catalog(self, options: dict | None = None) -> dict:
         """The score cards (seed and house values) for these options."""

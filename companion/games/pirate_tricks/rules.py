@@ -534,6 +534,8 @@ def catalog_for_display(custom: dict | None = None) -> list[dict]:
 
 
 def _candidates(shape: str, size: int, hand: list[str]) -> list[tuple[str, ...]]:
+    """Every group of ``shape`` and ``size`` among the cards of ``hand``: runs (red,
+    green, blue; lowest start first), then sets (lowest number first)."""
     groups: list[tuple[str, ...]] = []
     held = set(hand)
     if shape in ("run", "run_or_set"):
@@ -550,48 +552,21 @@ def _candidates(shape: str, size: int, hand: list[str]) -> list[tuple[str, ...]]
 
 
 def best_groups(shape: str, size: int, hand: list[str]) -> list[list[str]]:
-    """The largest number of disjoint groups of ``hand`` (each card in one group at most)."""
-    candidates = _candidates(shape, size, hand)
-    ordered = sorted(set(hand), key=sort_key)
-    order = {card: i for i, card in enumerate(ordered)}
+    """The largest number of disjoint groups of ``hand`` (each card in one group at most),
+    found on bitmasks by :func:`deck.best_groups`."""
+    from . import deck
 
-    @cache
-    def best(available: frozenset) -> tuple[tuple[str, ...], ...]:
-        usable = [g for g in candidates if available.issuperset(g)]
-        if not usable:
-            return ()
-        pivot = min((card for g in usable for card in g), key=order.__getitem__)
-        choice: tuple[tuple[str, ...], ...] = ()
-        for group in usable:
-            if pivot in group:
-                option = (group, *best(available - set(group)))
-                if len(option) > len(choice):
-                    choice = option
-        skip = best(available - {pivot})
-        return skip if len(skip) > len(choice) else choice
-
-    return [list(group) for group in best(frozenset(hand))]
+    found = deck.best_groups(shape, size, deck.mask_of(deck.indexes(hand)))
+    return [[deck.CARD[card] for card in group] for group in found]
 
 
 def recruitment_detail(carddef: dict, hand: list[str]) -> dict:
-    """What ``hand`` earns from one recruitment card: loon, the cards shown, and the groups."""
+    """What ``hand`` earns from one recruitment card: loon, the cards shown (in ``hand``'s
+    order) and the groups (:func:`deck.recruit` on card indexes)."""
+    from . import deck
+
     check_cards(hand, "The hand")
-    loon = 0
-    shown: set[str] = set()
-    groups: list[list[str]] = []
-    for effect in carddef["effects"]:
-        if effect["kind"] == "per_card":
-            hits = [card for card in hand if matches(effect["filter"], card)]
-            loon += effect["loon"] * len(hits)
-            if effect["loon"]:
-                shown.update(hits)
-        elif effect["kind"] == "groups":
-            found = best_groups(effect["shape"], effect["size"], hand)
-            loon += effect["loon"] * len(found)
-            if effect["loon"]:
-                groups.extend(found)
-                shown.update(card for group in found for card in group)
-    return {"loon": loon, "cards": [card for card in hand if card in shown], "groups": groups}
+    return deck.recruit(carddef, [deck.indexes(hand)])[0]
 
 
 def recruitment_loon(carddef: dict, hand: list[str]) -> int:
@@ -644,8 +619,10 @@ def payout_lines(
     predictions: list[int] | None = None,
     won: list[list[str]] | None = None,
     counts: list[list[int]] | None = None,
+    words: bool = True,
 ) -> list[dict]:
-    """One treasure or capture card, effect by effect: what each player gets and why.
+    """One treasure or capture card, effect by effect: what each player gets and why
+    (``text`` left empty without ``words``).
 
     Each line is ``{"text", "kind", "measure", "places", "amounts"}``: ``measure`` is what
     the effect looks at per player (tricks, matching cards taken, or how far off the
@@ -696,7 +673,7 @@ def payout_lines(
             raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
         lines.append(
             {
-                "text": describe_effect(effect),
+                "text": describe_effect(effect) if words else "",
                 "kind": kind,
                 "measure": measure,
                 "places": ranked,
@@ -718,7 +695,7 @@ def card_payouts(
     See :func:`payout_lines` for ``won`` and ``counts``.
     """
     total = [0] * len(tricks)
-    for line in payout_lines(carddef, tricks, predictions, won, counts):
+    for line in payout_lines(carddef, tricks, predictions, won, counts, words=False):
         total = [a + b for a, b in zip(total, line["amounts"], strict=True)]
     return total
 
@@ -755,8 +732,24 @@ def settle(
         _int(loon[p], f"Player {p + 1}'s loon", 0, 10**6)
         if predictions is not None:
             _int(predictions[p], f"Player {p + 1}'s prediction", 0, TRICKS)
-    t = card_payouts(treasure, tricks, predictions, won=won)
-    c = card_payouts(capture, tricks, predictions, won=won)
+    return settled(treasure, capture, tricks, predictions, loon, won=won)
+
+
+def settled(
+    treasure: dict,
+    capture: dict,
+    tricks: list[int],
+    predictions: list[int] | None,
+    loon: list[int],
+    *,
+    won: list[list[str]] | None = None,
+    counts: tuple[list[list[int]], list[list[int]]] | None = None,
+) -> dict:
+    """:func:`settle` for data already checked (the engine's): the captured cards as
+    ``won`` or as ``counts`` (the treasure card's, the capture card's; see
+    :func:`payout_lines`)."""
+    t = card_payouts(treasure, tricks, predictions, won=won, counts=counts and counts[0])
+    c = card_payouts(capture, tricks, predictions, won=won, counts=counts and counts[1])
     new = pay(loon, [a + b for a, b in zip(t, c, strict=True)])
     return {
         "treasure": t,

@@ -83,9 +83,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..base import Game, IllegalAction, State, plain_copy
-from ..cards import deal_one_at_a_time, rng, shuffled
+from ..cards import rng
 from ..spec import is_whole
 from . import rules
+from .deck import (
+    SHOT,
+    SHOT_INDEX,
+    SHOT_SUIT,
+    SHOT_VALUE,
+    SUIT_IDS,
+    TARGET,
+    TARGET_SUIT,
+    resolve,
+    shots_of,
+    shuffle,
+    targets_of,
+)
 from .sheet import PullSheet
 from .spec import SPEC
 
@@ -93,33 +106,33 @@ FIRST = "first"
 SECOND = "second"
 OVER = "over"
 
-_SHOT_ORDER = {card: i for i, card in enumerate(rules.shot_ids())}
-
-
-def _sorted_hand(cards: list[str]) -> list[str]:
-    return sorted(cards, key=_SHOT_ORDER.__getitem__)
-
 
 def _suit_name(suit: str) -> str:
     return rules.suits()[suit]["name"]
 
 
 class PullState(State):
+    """One game of PULL!. The live cards are indexes (:mod:`.deck`): ``hands`` (each in
+    deck order), ``unused``, ``target_deck``, ``targets``, ``shots`` (``[seat, shot]``
+    pairs) and ``sealed``; :meth:`to_dict` writes them as ids and
+    :meth:`PullGame.state_from_dict` reads them back. The records (``piles``, ``void``,
+    ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them."""
+
     slug = SPEC.slug
 
     side_of: list[int]
     hand_no: int
     dealer: int
-    hands: list[list[str]]
-    unused: list[str]
-    target_deck: list[str]
-    targets: list[str]
+    hands: list[list[int]]
+    unused: list[int]
+    target_deck: list[int]
+    targets: list[int]
     round_no: int
     holder: int
     phase: str
-    shots: list[list[list]]
+    shots: list[list[list[int]]]
     first_target: list[int | None]
-    sealed: list[str | None]
+    sealed: list[int | None]
     piles: list[list[dict]]
     void: list[str]
     shot_discards: list[str]
@@ -148,19 +161,24 @@ class PullState(State):
         self.hand_no += 1
         n = self.players
         given = (self.deal or {}) if self.hand_no == 1 else {}
+        # Shuffling indexes moves them exactly as it would move the ids (same length).
         if "hands" in given:
-            self.hands = [_sorted_hand(hand) for hand in given["hands"]]
-            held = {card for hand in given["hands"] for card in hand}
-            self.unused = [card for card in rules.shot_ids() if card not in held]
+            self.hands = [sorted(shots_of(hand)) for hand in given["hands"]]
+            held = {card for hand in self.hands for card in hand}
+            self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
-            deck = shuffled(rules.shot_ids(), rng(self.seed, "shots", self.hand_no))
-            dealt = deal_one_at_a_time(deck, n, rules.HAND_SIZE, (self.dealer + 1) % n)
-            self.hands = [_sorted_hand(hand) for hand in dealt]
-            self.unused = deck[n * rules.HAND_SIZE :]
+            deck = shuffle(list(range(len(SHOT))), rng(self.seed, "shots", self.hand_no))
+            # One card at a time from the dealer's left (cards.deal_one_at_a_time): the
+            # seat k places after the first one gets every n-th card from the k-th.
+            dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
+            self.hands = [sorted(deck[(seat - first) % n : dealt : n]) for seat in range(n)]
+            self.unused = deck[dealt:]
         if "targets" in given:
-            self.target_deck = list(given["targets"])
+            self.target_deck = targets_of(given["targets"])
         else:
-            self.target_deck = shuffled(rules.target_ids(), rng(self.seed, "targets", self.hand_no))
+            self.target_deck = shuffle(
+                list(range(len(TARGET))), rng(self.seed, "targets", self.hand_no)
+            )
         self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []
@@ -202,36 +220,63 @@ class PullState(State):
         return len(self.shots[0]) + len(self.shots[1])
 
     def _to_act(self) -> list[int]:
-        if self.phase == SECOND and self.sealed_seconds:
-            return [seat for seat in range(self.players) if self.sealed[seat] is None]
-        if self.phase in (FIRST, SECOND):
+        phase = self.phase
+        if phase == SECOND and self.players > 2:
+            return [seat for seat, pick in enumerate(self.sealed) if pick is None]
+        if phase in (FIRST, SECOND):
             # One shot each in turn from the holder: first shots, then face-up seconds.
-            return [(self.holder + self._shots_taken()) % self.players]
+            shots = self.shots
+            return [(self.holder + len(shots[0]) + len(shots[1])) % self.players]
         return []
 
     # -- legal actions, per phase -------------------------------------------------------
 
     def _legal(self, seat: int) -> list[dict]:
-        return getattr(self, f"_legal_{self.phase}")(seat)
+        if self.phase == FIRST:
+            return self._legal_first(seat)
+        if self.phase == SECOND:
+            return [{"type": "second", "card": SHOT[card]} for card in self.hands[seat]]
+        return []
 
     def _legal_first(self, seat: int) -> list[dict]:
         hand = self.hands[seat]
-        suits = [rules.target_suit(t) for t in self.targets]
-        matching = [
-            {"type": "shoot", "card": card, "target": t}
-            for card in hand
-            for t in (0, 1)
-            if rules.shot_suit(card) == suits[t]
-        ]
+        first, other = TARGET_SUIT[self.targets[0]], TARGET_SUIT[self.targets[1]]
+        matching = []
+        for card in hand:
+            suit = SHOT_SUIT[card]
+            if suit == first:
+                matching.append({"type": "shoot", "card": SHOT[card], "target": 0})
+            if suit == other:
+                matching.append({"type": "shoot", "card": SHOT[card], "target": 1})
         if matching:
             return matching
-        return [{"type": "shoot", "card": card, "target": t} for card in hand for t in (0, 1)]
+        return [{"type": "shoot", "card": SHOT[card], "target": t} for card in hand for t in (0, 1)]
 
-    def _legal_second(self, seat: int) -> list[dict]:
-        return [{"type": "second", "card": card} for card in self.hands[seat]]
+    def _is_legal(self, seat: int, action: dict) -> bool:
+        """Whether ``action`` is one of ``_legal(seat)`` (same keys, same JSON types),
+        checked without building the list."""
+        card = action.get("card")
+        if type(card) is not str:
+            return False
+        hand = self.hands[seat]
+        card = SHOT_INDEX.get(card)
+        if card not in hand:
+            return False
+        if self.phase == SECOND:
+            return len(action) == 2 and action["type"] == "second"
+        target = action.get("target")
+        if type(target) is not int or len(action) != 3 or action["type"] != "shoot":
+            return False
+        if target not in (0, 1):  # an int here: True was refused above
+            return False
+        suits = (TARGET_SUIT[self.targets[0]], TARGET_SUIT[self.targets[1]])
+        if SHOT_SUIT[card] == suits[target]:
+            return True
+        # Off suit: only when no card of the hand matches either target.
+        return all(SHOT_SUIT[held] not in suits for held in hand)
 
-    def _legal_over(self, seat: int) -> list[dict]:
-        return []
+    def _holds(self, seat: int, card: Any) -> bool:
+        return type(card) is str and SHOT_INDEX.get(card) in self.hands[seat]
 
     def _not_your_turn(self, seat: int) -> str:
         if self.phase == SECOND and self.sealed_seconds and self.sealed[seat] is not None:
@@ -245,14 +290,14 @@ class PullState(State):
         card = action.get("card")
         if action.get("type") != "shoot":
             return 'Take your first shot: {"type": "shoot", "card": ..., "target": 0 or 1}.'
-        if card not in self.hands[seat]:
+        if not self._holds(seat, card):
             return "You don't hold that card."
         target = action.get("target")
         if target not in (0, 1) or isinstance(target, bool):
             return "Shoot at target 0 or target 1."
         if set(action) != {"type", "card", "target"}:
             return 'A first shot has just a "card" and a "target".'
-        wanted = rules.target_suit(self.targets[target])
+        wanted = SUIT_IDS[TARGET_SUIT[self.targets[target]]]
         return (
             f"You hold a card of a target's suit, so your first shot must match the "
             f"target it goes on: {rules.shot_name(card)} can't go on the "
@@ -262,7 +307,7 @@ class PullState(State):
     def _explain_second(self, seat: int, action: dict) -> str:
         if action.get("type") != "second":
             return 'Pick your second shot: {"type": "second", "card": ...}.'
-        if action.get("card") not in self.hands[seat]:
+        if not self._holds(seat, action.get("card")):
             return "You don't hold that card."
         return "Your second shot goes on the other target by itself: send only the card."
 
@@ -272,10 +317,13 @@ class PullState(State):
     # -- performing actions, per phase --------------------------------------------------
 
     def _apply(self, seat: int, action: dict) -> None:
-        getattr(self, f"_apply_{self.phase}")(seat, action)
+        if self.phase == FIRST:
+            self._apply_first(seat, action)
+        else:
+            self._apply_second(seat, action)
 
     def _apply_first(self, seat: int, action: dict) -> None:
-        card, target = action["card"], action["target"]
+        card, target = SHOT_INDEX[action["card"]], action["target"]
         self.hands[seat].remove(card)
         self.first_target[seat] = target
         self.shots[target].append([seat, card])
@@ -283,11 +331,11 @@ class PullState(State):
             self.phase = SECOND
 
     def _apply_second(self, seat: int, action: dict) -> None:
-        card = action["card"]
+        card = SHOT_INDEX[action["card"]]
         self.hands[seat].remove(card)
-        if self.sealed_seconds:
+        if self.players > 2:  # sealed seconds
             self.sealed[seat] = card
-            if all(pick is not None for pick in self.sealed):
+            if None not in self.sealed:
                 for k in range(self.players):
                     who = (self.holder + k) % self.players
                     self._place_second(who, self.sealed[who])
@@ -298,40 +346,27 @@ class PullState(State):
         if self._shots_taken() == 2 * self.players:
             self._finish_round()
 
-    def _place_second(self, seat: int, card: str) -> None:
+    def _place_second(self, seat: int, card: int) -> None:
         other = 1 - self.first_target[seat]
         self.shots[other].append([seat, card])
 
     def _finish_round(self) -> None:
-        results = [
-            rules.resolve_target(t, self.shots[i], self.side_of) for i, t in enumerate(self.targets)
-        ]
-        takers = [r["side"] for r in results]
-        double = takers[0] if takers[0] is not None and takers[0] == takers[1] else None
-        for target, result in zip(self.targets, results, strict=True):
-            if result["side"] is None:
-                self.void.append(target)
+        side_of = self.side_of
+        records = [resolve(t, self.shots[i], side_of) for i, t in enumerate(self.targets)]
+        first, second = records[0]["side"], records[1]["side"]
+        double = first if first is not None and first == second else None
+        for record in records:
+            if record["side"] is None:
+                self.void.append(record["card"])
             else:
-                self.piles[result["side"]].append(
-                    {"card": target, "double": double is not None, "round": self.round_no}
+                self.piles[record["side"]].append(
+                    {"card": record["card"], "double": double is not None, "round": self.round_no}
                 )
-        for shots in self.shots:
-            self.shot_discards.extend(card for _, card in shots)
+            self.shot_discards.extend(card for _, card in record["shots"])
         self.last_round = {
             "hand": self.hand_no,
             "round": self.round_no,
-            "targets": [
-                {
-                    "card": t,
-                    "shots": [list(shot) for shot in self.shots[i]],
-                    "side": results[i]["side"],
-                    "seat": results[i]["seat"],
-                    "winning_shot": results[i]["card"],
-                    "cancelled": results[i]["cancelled"],
-                    "void": results[i]["void"],
-                }
-                for i, t in enumerate(self.targets)
-            ],
+            "targets": records,
             "double": double,
         }
         if self.round_no < rules.ROUNDS_PER_HAND:
@@ -381,14 +416,14 @@ class PullState(State):
 
     def _target_label(self, index: Any) -> str:
         if is_whole(index) and 0 <= index < len(self.targets):
-            return rules.target_name(self.targets[index])
+            return rules.target_name(TARGET[self.targets[index]])
         return f"target {index + 1}" if is_whole(index) else "a target"
 
     def prompt(self, seat: int | None) -> str:
         if self.is_over():
             return "The game is over."
         where = f"Hand {self.hand_no}, round {self.round_no}"
-        names = " or ".join(sorted({_suit_name(rules.target_suit(t)) for t in self.targets}))
+        names = " or ".join(sorted({_suit_name(SUIT_IDS[TARGET_SUIT[t]]) for t in self.targets}))
         if seat is None:
             kind = "first shots" if self.phase == FIRST else "second shots"
             return f"{where}: {kind}."
@@ -397,8 +432,8 @@ class PullState(State):
                 return "Wait: the other second shots are still coming."
             return "Wait: another player is shooting."
         if self.phase == FIRST:
-            suits = {rules.target_suit(t) for t in self.targets}
-            if any(rules.shot_suit(card) in suits for card in self.hands[seat]):
+            suits = {TARGET_SUIT[t] for t in self.targets}
+            if any(SHOT_SUIT[card] in suits for card in self.hands[seat]):
                 article = "an" if names[:1] in "AEIOU" else "a"
                 return (
                     f"First shot: you hold {article} {names} card: "
@@ -414,12 +449,12 @@ class PullState(State):
         return "to shoot"
 
     def hand_of(self, seat: int) -> list[str]:
-        return list(self.hands[seat])
+        return [SHOT[card] for card in self.hands[seat]]
 
     def why_not(self, seat: int, card: str) -> dict[str, str]:
-        if self.phase != FIRST or card not in self.hands[seat]:
+        if self.phase != FIRST or not self._holds(seat, card):
             return super().why_not(seat, card)
-        names = " or ".join(sorted({_suit_name(rules.target_suit(t)) for t in self.targets}))
+        names = " or ".join(sorted({_suit_name(SUIT_IDS[TARGET_SUIT[t]]) for t in self.targets}))
         return {
             "reason": (
                 f"You hold a {names} card, so your first shot must be one of those, on the "
@@ -479,13 +514,13 @@ class PullState(State):
             ],
             "targets": [
                 {
-                    **target_info(card),
+                    **target_info(TARGET[card]),
                     "shots": [
                         {
                             "seat": s,
-                            "card": c,
-                            "suit": rules.shot_suit(c),
-                            "value": rules.shot_value(c),
+                            "card": SHOT[c],
+                            "suit": SUIT_IDS[SHOT_SUIT[c]],
+                            "value": SHOT_VALUE[c],
                             "second": self.first_target[s] != i,
                         }
                         for s, c in self.shots[i]
@@ -515,9 +550,31 @@ class PullState(State):
             "last_round": None if self.last_round is None else plain_copy(self.last_round),
         }
         if seat is not None:
-            view["hand"] = list(self.hands[seat])
-            view["my_second"] = self.sealed[seat]
+            view["hand"] = self.hand_of(seat)
+            pick = self.sealed[seat]
+            view["my_second"] = None if pick is None else SHOT[pick]
         return view
+
+    def to_dict(self) -> dict[str, Any]:
+        """The snapshot (see SNAPSHOT.md): the live cards written as ids."""
+        saved = super().to_dict()
+        state = saved["state"]
+        state["hands"] = [[SHOT[card] for card in hand] for hand in self.hands]
+        state["unused"] = [SHOT[card] for card in self.unused]
+        state["target_deck"] = [TARGET[card] for card in self.target_deck]
+        state["targets"] = [TARGET[card] for card in self.targets]
+        state["shots"] = [[[seat, SHOT[card]] for seat, card in on] for on in self.shots]
+        state["sealed"] = [None if pick is None else SHOT[pick] for pick in self.sealed]
+        return saved
+
+    def _cards_from_ids(self) -> None:
+        """Turn the live cards of a snapshot just loaded (ids) into indexes."""
+        self.hands = [sorted(shots_of(hand)) for hand in self.hands]
+        self.unused = shots_of(self.unused)
+        self.target_deck = targets_of(self.target_deck)
+        self.targets = targets_of(self.targets)
+        self.shots = [[[seat, SHOT_INDEX[card]] for seat, card in on] for on in self.shots]
+        self.sealed = [None if pick is None else SHOT_INDEX[pick] for pick in self.sealed]
 
 
 class PullGame(Game):
@@ -570,7 +627,14 @@ class PullGame(Game):
         # which would hide the sides() method: they come from the options now.
         if isinstance(d.get("state"), dict) and "sides" in d["state"]:
             d = {**d, "state": {k: v for k, v in d["state"].items() if k != "sides"}}
-        return super().state_from_dict(d)
+        state = super().state_from_dict(d)
+        try:
+            state._cards_from_ids()
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(
+                f"not a PULL! snapshot: a card or a card list is wrong ({error!r:.60})"
+            ) from None
+        return state
 
     def card_faces(self, options: Mapping[str, Any] | None = None) -> dict[str, dict[str, str]]:
         """All 48 shots and 24 targets: ``"▲ Trap 7"``, ``"▲ Trap target 10"``; the

@@ -213,7 +213,9 @@ def target_table(overrides: dict | None = None) -> dict[str, dict]:
     ``tags`` says where each value comes from: ``seed`` (rulebook), ``house`` (this
     project's choice) or ``table`` (changed by the group). Read-only: do not modify.
     """
-    return _table(json.dumps(overrides or {}, sort_keys=True))
+    if not overrides:
+        return _table("{}")
+    return _table(json.dumps(overrides, sort_keys=True))
 
 
 # -- winning a target ---------------------------------------------------------------------
@@ -225,34 +227,19 @@ def resolve_target(target: str, shots: list, side_of: list[int]) -> dict[str, An
     Returns ``{"side", "seat", "card", "cancelled", "void"}``: the winning side, seat and
     shot (all ``None`` when nobody takes it), the 8s cancelled by a Distraction, and whether
     the target is void (a tie for highest between opponents with no matching shot).
+    The engine's :func:`deck.resolve` on card indexes does the work.
     """
-    suit = target_suit(target)
-    distracted = any(shot_value(card) == DISTRACTION for _, card in shots)
-    cancelled = [card for _, card in shots if distracted and shot_value(card) == CANCELLED]
-    live = [(seat, card) for seat, card in shots if card not in cancelled]
-    result: dict[str, Any] = {
-        "side": None,
-        "seat": None,
-        "card": None,
-        "cancelled": cancelled,
-        "void": False,
+    from . import deck
+
+    played = [[seat, deck.SHOT_INDEX[card]] for seat, card in shots]
+    record = deck.resolve(deck.TARGET_INDEX[target], played, side_of)
+    return {
+        "side": record["side"],
+        "seat": record["seat"],
+        "card": record["winning_shot"],
+        "cancelled": record["cancelled"],
+        "void": record["void"],
     }
-    if not live:
-        return result
-    best = max(shot_value(card) for _, card in live)
-    tied = [(seat, card) for seat, card in live if shot_value(card) == best]
-    matching = [(seat, card) for seat, card in tied if shot_suit(card) == suit]
-    if matching:
-        # One card per suit and value: at most one shot can match at the top value.
-        seat, card = matching[0]
-    elif len({side_of[seat] for seat, _ in tied}) == 1:
-        # Partners tied with no matching shot: their side still takes the target.
-        seat, card = tied[0]
-    else:
-        result["void"] = True
-        return result
-    result.update(side=side_of[seat], seat=seat, card=card)
-    return result
 
 
 # -- scoring ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import json
 import re
 from collections import Counter
 
+from companion.games import GAMES
 from companion.games.pirate_tricks import rules
 from companion.games.pirate_tricks.engine import ASSIGN, BID, REVEAL
 
@@ -25,26 +26,28 @@ def crew_strings(obj) -> set[str]:
     return set(CREW_ID.findall(json.dumps(obj)))
 
 
-def public_cards(state) -> set[str]:
-    """Crew cards of this round everybody has seen: row faces, reveals, shown, played."""
-    seen = {c for row in state.rows for c in row["up"]}
-    for event in state.events:
+def public_cards(cards: dict) -> set[str]:
+    """Crew cards of this round everybody has seen: row faces, reveals, shown, played
+    (``cards``: the snapshot's state, where cards are ids)."""
+    seen = {c for row in cards["rows"] for c in row["up"]}
+    for event in cards["events"]:
         seen.update(c for c in event.get("reveals") or [] if c)
-    for per_seat in state.recruitment or []:
+    for per_seat in cards["recruitment"] or []:
         for entry in per_seat:
             seen.update(entry["cards"])
-    seen.update(c for _, c in state.trick)
-    for pile in state.won:
+    seen.update(c for _, c in cards["trick"])
+    for pile in cards["won"]:
         seen.update(pile)
     return seen
 
 
 def known_to(state, seat: int | None) -> set[str]:
-    known = public_cards(state)
+    cards = state.to_dict()["state"]  # the engine keeps indexes, the snapshot ids
+    known = public_cards(cards)
     if seat is not None:
-        known.update(state.hands[seat])
-        known.update(state.ditched[seat] or [])
-        for row in state.rows:
+        known.update(cards["hands"][seat])
+        known.update(cards["ditched"][seat] or [])
+        for row in cards["rows"]:
             if row["owner"] == seat:
                 known.update(row["down"])
     return known
@@ -83,7 +86,8 @@ def leak_check(state, seat: int | None, view: dict) -> None:
         assert view["auction"]["your_bid"] == (None if seat is None else a["bids"][seat])
     if state.phase == REVEAL:
         assert view["events"][-1].get("reveals") is None, "reveals shown before all chose"
-        assert view["auction"]["your_reveal"] == (None if seat is None else a["reveals"][seat])
+        reveals = state.to_dict()["state"]["auction"]["reveals"]
+        assert view["auction"]["your_reveal"] == (None if seat is None else reveals[seat])
     assert_view_ignores_secrets(state, seat, view)
 
 
@@ -91,46 +95,46 @@ def assert_view_ignores_secrets(state, seat: int | None, view: dict) -> None:
     """Changing what ``seat`` may not know must not change its view.
 
     The secrets: other seats' loon (until the end), their sealed bids and reveal picks,
-    their ditched cards, and the face-down cards of rows that are not ``seat``'s.
+    their ditched cards, and the face-down cards of rows that are not ``seat``'s. They
+    are changed in the snapshot (to other crew cards), which is loaded into a new state.
     """
-    a = state.auction
-    saved = (
-        list(state.loon),
-        list(a["bids"]),
-        list(a["reveals"]),
-        list(state.ditched),
-        [list(row["down"]) for row in state.rows],
-    )
-    try:
-        for s in range(state.players):
-            if s == seat:
-                continue
-            if not state.is_over():
-                state.loon[s] += 1000
-            if a["bids"][s] is not None:
-                a["bids"][s] += 1000
-            if a["reveals"][s] is not None:
-                a["reveals"][s] = "secret reveal"
-            if state.ditched[s] is not None:
-                state.ditched[s] = ["secret ditch", "secret ditch"]
-        for row in state.rows:
-            if seat is None or row["owner"] != seat:
-                row["down"] = ["secret down", "secret down"]
-        assert state.view(seat) == view, f"seat {seat}'s view depends on a secret"
-    finally:
-        state.loon[:], a["bids"][:], a["reveals"][:], state.ditched[:], downs = saved
-        for row, down in zip(state.rows, downs, strict=True):
-            row["down"] = down
+    snapshot = state.to_dict()
+    cards = snapshot["state"]
+    a = cards["auction"]
+    deck = rules.crew_deck(state.players)
+
+    def other_than(*now):
+        return next(c for c in reversed(deck) if c not in now)
+
+    for s in range(state.players):
+        if s == seat:
+            continue
+        if not state.is_over():
+            cards["loon"][s] += 1000
+        if a["bids"][s] is not None:
+            a["bids"][s] += 1000
+        if a["reveals"][s] is not None:
+            a["reveals"][s] = other_than(a["reveals"][s])
+        if cards["ditched"][s] is not None:
+            first = other_than(*cards["ditched"][s])
+            cards["ditched"][s] = [first, other_than(first, *cards["ditched"][s])]
+    for row in cards["rows"]:
+        if seat is None or row["owner"] != seat:
+            first = other_than(*row["down"])
+            row["down"] = [first, other_than(first, *row["down"])]
+    changed = GAMES[state.slug].state_from_dict(snapshot)
+    assert changed.view(seat) == view, f"seat {seat}'s view depends on a secret"
 
 
 DECKS = {n: frozenset(rules.crew_deck(n)) for n in (3, 4, 5)}
 
 
 def conservation_check(state) -> None:
-    held = [c for hand in state.hands for c in hand]
-    on_rows = [c for row in state.rows if row["owner"] is None for c in row["up"] + row["down"]]
-    ditched = [c for d in state.ditched if d for c in d]
-    played = [c for pile in state.won for c in pile] + [c for _, c in state.trick]
+    cards = state.to_dict()["state"]  # the engine keeps indexes, the snapshot ids
+    held = [c for hand in cards["hands"] for c in hand]
+    on_rows = [c for row in cards["rows"] if row["owner"] is None for c in row["up"] + row["down"]]
+    ditched = [c for d in cards["ditched"] if d for c in d]
+    played = [c for pile in cards["won"] for c in pile] + [c for _, c in cards["trick"]]
     every = held + on_rows + ditched + played
     deck = DECKS[state.players]
     assert len(every) == len(deck) and set(every) == deck, "a crew card is lost or doubled"

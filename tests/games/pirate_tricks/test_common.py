@@ -17,6 +17,7 @@ from companion.games.errors import SheetError
 from companion.games.pirate_tricks import engine, rules
 from companion.games.pirate_tricks.sheet import PirateTricksSheet
 from companion.games.spec import form_values
+from tests.games.pirate_tricks.helpers import saved
 
 from ..node import kit_script, run_board
 
@@ -280,19 +281,19 @@ def test_prompts_for_each_phase():
         state.apply(seat, {"type": "bid", "loon": 2})
     assert state.phase == engine.REVEAL
     assert state.prompt(0).startswith("Tie on Row 1: choose a card to show")
-    state.apply(0, {"type": "reveal", "card": state.hands[0][0]})
+    state.apply(0, {"type": "reveal", "card": saved(state)["hands"][0][0]})
     assert state.prompt(0) == "Wait: the tied bidders are choosing a card for Row 1."
     for seat in (1, 2):
-        state.apply(seat, {"type": "reveal", "card": state.hands[seat][0]})
+        state.apply(seat, {"type": "reveal", "card": saved(state)["hands"][seat][0]})
     while state.phase == engine.BID:
         for seat in state.to_act():
             state.apply(seat, {"type": "bid", "loon": seat})
     assert state.phase == engine.DITCH
     assert state.prompt(0) == "Ditch two cards: they are out of play this round."
-    state.apply(0, {"type": "ditch", "cards": state.hands[0][:2]})
+    state.apply(0, {"type": "ditch", "cards": saved(state)["hands"][0][:2]})
     assert state.prompt(0) == "Wait: the others are still ditching."
     for seat in (1, 2):
-        state.apply(seat, {"type": "ditch", "cards": state.hands[seat][:2]})
+        state.apply(seat, {"type": "ditch", "cards": saved(state)["hands"][seat][:2]})
     assert state.phase == engine.PREDICT
     turn = state.turn
     assert state.prompt(turn) == "Predict: how many tricks will you take? (0–10)"
@@ -301,8 +302,8 @@ def test_prompts_for_each_phase():
     assert state.phase == engine.PLAY
     assert state.prompt(state.turn) == "Lead: play any card (red is trump)."
     state.apply(state.turn, state.legal_actions(state.turn)[0])
-    led = rules.SUIT_NAMES[state._trick_obj(state.trick).led]
-    hand = state.hands[state.turn]
+    led = rules.SUIT_NAMES[rules.suit(saved(state)["trick"][0][1])]
+    hand = saved(state)["hands"][state.turn]
     if any(rules.SUIT_NAMES[rules.suit(c)] == led for c in hand):
         assert state.prompt(state.turn) == f"Follow {led}: play a {led} card."
     else:

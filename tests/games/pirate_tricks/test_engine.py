@@ -10,6 +10,7 @@ import pytest
 from companion.games import GAMES
 from companion.games.base import IllegalAction
 from companion.games.pirate_tricks import rules
+from tests.games.pirate_tricks.helpers import saved
 from tests.games.pirate_tricks.test_sweep import conservation_check, leak_check
 
 GAME = GAMES["pirate_tricks"]
@@ -59,7 +60,7 @@ def take_own_rows(state):
 def ditch(state, choice=None):
     choice = choice or {}
     for seat in state.to_act():
-        cards = choice.get(seat) or state.hands[seat][:2]
+        cards = choice.get(seat) or saved(state)["hands"][seat][:2]
         state.apply(seat, {"type": "ditch", "cards": list(cards)})
 
 
@@ -88,11 +89,11 @@ def test_deck_sizes_and_row_layout(players, size, lowest):
     state = GAME.new_state(players, seed=3)
     assert len(rules.crew_deck(players)) == size
     assert min(rules.number(c) for c in rules.crew_deck(players)) == lowest
-    assert all(len(hand) == 5 for hand in state.hands)
+    assert all(len(hand) == 5 for hand in saved(state)["hands"])
     assert len(state.rows) == players
-    assert all(len(r["up"]) == 5 and len(r["down"]) == 2 for r in state.rows)
-    dealt = [c for h in state.hands for c in h] + [
-        c for r in state.rows for c in r["up"] + r["down"]
+    assert all(len(r["up"]) == 5 and len(r["down"]) == 2 for r in saved(state)["rows"])
+    dealt = [c for h in saved(state)["hands"] for c in h] + [
+        c for r in saved(state)["rows"] for c in r["up"] + r["down"]
     ]
     assert sorted(dealt) == sorted(rules.crew_deck(players))  # every card, once
     assert state.loon == [12] * players
@@ -135,23 +136,23 @@ def test_score_cards_are_drawn_without_replacement():
 def test_same_seed_same_game_and_each_round_reshuffled():
     a, b = GAME.new_state(3, seed=5), GAME.new_state(3, seed=5)
     assert a.to_dict() == b.to_dict()
-    assert GAME.new_state(3, seed=6).hands != a.hands
+    assert saved(GAME.new_state(3, seed=6))["hands"] != saved(a)["hands"]
     take_own_rows(a)
     ditch(a)
-    first = [list(h) for h in a.hands]
+    first = [list(h) for h in saved(a)["hands"]]
     while a.round == 1:
         seat = a.to_act()[0]
         a.apply(seat, a.legal_actions(seat)[0])
-    assert a.hands != first and all(len(h) == 5 for h in a.hands)
+    assert saved(a)["hands"] != first and all(len(h) == 5 for h in saved(a)["hands"])
 
 
 def test_deal_option_sets_the_first_round():
     deal = make_deal(4, score={**PLAIN, "treasure": "bountiful_booty"})
     state = GAME.new_state(4, seed=1, deal=deal)
-    assert state.hands == [
+    assert saved(state)["hands"] == [
         sorted(h, key=lambda c: ("RGB".index(c[0]), int(c[1:]))) for h in deal["hands"]
     ]
-    assert [r["up"] for r in state.rows] == [r["up"] for r in deal["rows"]]
+    assert [r["up"] for r in saved(state)["rows"]] == [r["up"] for r in deal["rows"]]
     score_cards = state.view(None)["score_cards"]
     assert score_cards["treasure"]["id"] == "bountiful_booty"
     assert [c["id"] for c in score_cards["recruitment"]] == PLAIN["recruitment"]
@@ -219,10 +220,13 @@ def _per_card(loon):
 
 def test_clear_winner_pays_takes_the_row_and_the_go_first_marker():
     state = new(3)
-    row = state.rows[0]
+    row = saved(state)["rows"][0]
     bid(state, [3, 1, 0])
     assert state.loon == [9, 12, 12]
-    assert set(row["up"] + row["down"]) <= set(state.hands[0]) and len(state.hands[0]) == 12
+    assert (
+        set(row["up"] + row["down"]) <= set(saved(state)["hands"][0])
+        and len(saved(state)["hands"][0]) == 12
+    )
     assert state.go_first == 0 and state.rows[0]["owner"] == 0
     # the next row, by the players still without one
     assert state.auction["row"] == 1 and state.auction["bidders"] == [1, 2]
@@ -284,7 +288,7 @@ def test_tie_above_zero_is_broken_by_the_higher_card_and_the_winner_pays():
     bid(state, [2, 2, 1])
     assert state.phase == "reveal" and state.to_act() == [0, 1]
     assert state.view(None)["auction"]["tied"] == [0, 1]
-    refused(state, 2, {"type": "reveal", "card": state.hands[2][0]}, "tied")
+    refused(state, 2, {"type": "reveal", "card": saved(state)["hands"][2][0]}, "tied")
     refused(state, 0, {"type": "reveal", "card": "R15"}, "in your hand")
     state.apply(0, {"type": "reveal", "card": "B16"})
     # sealed until both have chosen
@@ -295,7 +299,7 @@ def test_tie_above_zero_is_broken_by_the_higher_card_and_the_winner_pays():
     state.apply(1, {"type": "reveal", "card": "R15"})
     assert state.rows[0]["owner"] == 0 and state.go_first == 0
     assert state.loon == [10, 12, 12]
-    assert "B16" in state.hands[0] and "R15" in state.hands[1]  # back in hand
+    assert "B16" in saved(state)["hands"][0] and "R15" in saved(state)["hands"][1]  # back in hand
     event = state.view(2)["events"][-1]
     assert event["reveals"] == ["B16", "R15", None] and event["result"] == "tie"
     assert state.auction["row"] == 1 and state.auction["bidders"] == [1, 2]
@@ -349,7 +353,7 @@ def test_open_rows_are_bid_on_again_from_the_top_and_carry_their_loon():
     assert state.rows[2]["owner"] == 2 and state.phase == "ditch"
     assert state.loon == [11, 12, 14]
     assert [e["result"] for e in state.events] == ["zero", "won", "zero", "won", "free"]
-    assert all(len(h) == 12 for h in state.hands)
+    assert all(len(h) == 12 for h in saved(state)["hands"])
     all_views_safe(state)
 
 
@@ -393,8 +397,8 @@ def test_nobody_bids_more_than_twice_on_a_row():
                 seat = state.to_act()[0]
                 state.apply(seat, state.legal_actions(seat)[0])
         assert max(bids_per_row.values()) == 2
-        assert sorted(r["owner"] for r in state.rows) == list(range(players))
-        assert all(len(h) == 12 for h in state.hands)
+        assert sorted(r["owner"] for r in saved(state)["rows"]) == list(range(players))
+        assert all(len(h) == 12 for h in saved(state)["hands"])
 
 
 def test_random_auctions_always_end_with_one_row_each():
@@ -412,7 +416,7 @@ def test_random_auctions_always_end_with_one_row_each():
             state.apply(seat, chooser.choice(legal))
             steps += 1
         assert steps <= 2 * players * players + 3 * players
-        assert sorted(r["owner"] for r in state.rows) == list(range(players))
+        assert sorted(r["owner"] for r in saved(state)["rows"]) == list(range(players))
         per_row = {}
         for event in state.events:
             for seat, amount in enumerate(event.get("bids") or []):
@@ -451,14 +455,14 @@ def test_last_row_free_can_be_the_top_row_with_marker_and_loon():
 def test_bigger_tables_auction_every_row(players):
     state = new(players)
     take_own_rows(state)
-    assert [r["owner"] for r in state.rows] == list(range(players))
+    assert [r["owner"] for r in saved(state)["rows"]] == list(range(players))
     assert state.loon == [11] * (players - 1) + [12]
-    assert all(len(h) == 12 for h in state.hands)
+    assert all(len(h) == 12 for h in saved(state)["hands"])
 
 
 def test_face_down_row_cards_only_for_the_owner_once_taken():
     state = new(3)
-    down = list(state.rows[0]["down"])
+    down = list(saved(state)["rows"][0]["down"])
     for seat in (None, 0, 1, 2):
         assert state.view(seat)["rows"][0]["down"] is None
         assert not set(down) & set(str(state.view(seat)).split("'"))
@@ -479,16 +483,18 @@ def test_each_player_ditches_two_cards_sealed():
     take_own_rows(state)
     assert state.phase == "ditch" and state.to_act() == [0, 1, 2]
     assert len(state.legal_actions(0)) == 66
-    hand = list(state.hands[0])
+    hand = list(saved(state)["hands"][0])
     refused(state, 0, {"type": "ditch", "cards": [hand[0]]}, "two")
     refused(state, 0, {"type": "ditch", "cards": [hand[0], hand[0]]}, "different")
-    refused(state, 0, {"type": "ditch", "cards": [hand[0], state.hands[1][0]]}, "in your hand")
+    refused(
+        state, 0, {"type": "ditch", "cards": [hand[0], saved(state)["hands"][1][0]]}, "in your hand"
+    )
     refused(state, 0, {"type": "ditch", "cards": hand[:3]}, "two")
     state.apply(0, {"type": "ditch", "cards": [hand[5], hand[2]]})  # any order
-    assert state.ditched[0] == [hand[2], hand[5]]
-    assert len(state.hands[0]) == 10 and hand[2] not in state.hands[0]
+    assert saved(state)["ditched"][0] == [hand[2], hand[5]]
+    assert len(saved(state)["hands"][0]) == 10 and hand[2] not in saved(state)["hands"][0]
     assert state.to_act() == [1, 2]
-    refused(state, 0, {"type": "ditch", "cards": state.hands[0][:2]}, "already")
+    refused(state, 0, {"type": "ditch", "cards": saved(state)["hands"][0][:2]}, "already")
     assert state.view(0)["ditched"] == [hand[2], hand[5]]
     assert state.view(1)["ditched"] is None and state.view(None)["ditch_done"] == [
         True,
@@ -496,8 +502,8 @@ def test_each_player_ditches_two_cards_sealed():
         False,
     ]
     all_views_safe(state)
-    ditch(state, {1: state.hands[1][:2], 2: state.hands[2][:2]})
-    assert state.phase == "play" and all(len(h) == 10 for h in state.hands)
+    ditch(state, {1: saved(state)["hands"][1][:2], 2: saved(state)["hands"][2][:2]})
+    assert state.phase == "play" and all(len(h) == 10 for h in saved(state)["hands"])
     all_views_safe(state)
 
 
@@ -559,4 +565,4 @@ def test_zero_again_reveal_on_equal_numbers_goes_red_over_green_over_blue(first,
     reveal(state, [None, first, second])
     assert state.phase == "assign" and state.to_act() == [chooser]
     assert state.events[-1]["reveal_winner"] == chooser
-    assert first in state.hands[1] and second in state.hands[2]  # back in hand
+    assert first in saved(state)["hands"][1] and second in saved(state)["hands"][2]  # back in hand

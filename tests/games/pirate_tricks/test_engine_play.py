@@ -8,6 +8,7 @@ import pytest
 
 from companion.games import GAMES
 from companion.games.pirate_tricks import rules
+from tests.games.pirate_tricks.helpers import saved
 from tests.games.pirate_tricks.test_engine import (
     PLAIN,
     all_views_safe,
@@ -67,7 +68,7 @@ def test_recruitment_rulebook_example_both_cards_use_the_same_cards():
     assert state.loon[0] == 12 - 1 + 3 + 2
     for seat in (1, 2):  # the other seats are scored the same way
         expected = sum(
-            rules.recruitment_loon(c, state.hands[seat])
+            rules.recruitment_loon(c, saved(state)["hands"][seat])
             for c in state.view(None)["score_cards"]["recruitment"]
         )
         assert state.loon[seat] == 12 - (seat == 1) + expected
@@ -83,7 +84,7 @@ def test_trick_rules_follow_suit_red_trumps_winner_leads():
     refused(state, 1, {"type": "play", "card": "R9"}, "follow suit", "green")
     refused(state, 1, {"type": "play", "card": "B9"}, "in your hand")
     play(state, 1, "G9")
-    assert {a["card"] for a in state.legal_actions(2)} == set(state.hands[2])
+    assert {a["card"] for a in state.legal_actions(2)} == set(saved(state)["hands"][2])
     play(state, 2, "B20")  # a higher number of another suit does not win
     assert state.tricks == [1, 0, 0] and state.to_act() == [0]
     assert state.view(2)["last_trick"]["winner"] == 0
@@ -117,7 +118,7 @@ def play_round_tracking(state):
     start = state.round
     while state.round == start and not state.is_over():
         seat = state.to_act()[0]
-        trick = [list(p) for p in state.trick]
+        trick = [list(p) for p in saved(state)["trick"]]
         card = state.legal_actions(seat)[0]["card"]
         play(state, seat, card)
         if len(trick) == state.players - 1:
@@ -145,7 +146,7 @@ def test_treasure_and_capture_are_settled_after_the_tenth_trick():
     assert record["capture"] == blues
     assert record["paid"] == [a - b for a, b in zip(expected, before, strict=True)]
     # the new round is dealt at once: 5 cards in hand, rows out, auction on row 0
-    assert all(len(h) == 5 for h in state.hands) and state.phase == "bid"
+    assert all(len(h) == 5 for h in saved(state)["hands"]) and state.phase == "bid"
     assert state.view(None)["trick"] is None and state.view(None)["tricks"] == [0, 0, 0]
     all_views_safe(state)
 
@@ -301,7 +302,7 @@ def test_blocked_cards_say_why_with_the_follow_suit_anchor():
     assert state.blocked(0) == {}, "the leader may lead any card"
     play(state, 0, "G20")
     blocked = state.blocked(1)
-    assert set(blocked) == {c for c in state.hands[1] if rules.suit(c) != "G"}
+    assert set(blocked) == {c for c in saved(state)["hands"][1] if rules.suit(c) != "G"}
     assert blocked, "seat 1 holds reds beside its greens"
     card, why = next(iter(blocked.items()))
     assert why["anchor"] == "follow-suit" and why["anchor"] in GAME.spec.anchors

@@ -9,7 +9,7 @@ import pytest
 from companion.games.pirate_tricks import rules
 
 from ...web.pages import message_at, messages, stored_sheet
-from .test_engine import new
+from .test_engine import GAME, new
 from .test_pages import FIRST_ROUND, a_round, add, start
 from .test_sheet import keeper, refused, round_facts, with_player
 
@@ -126,9 +126,10 @@ def test_the_calculator_gives_the_engines_recruitment(app, client, recruitment, 
         "treasure": "rich_rewards",
         "capture": "mustel_bounty",
     }
-    state = new(3, score=cards)
+    snapshot = new(3, score=cards).to_dict()
     hand = [*shown, *[c for c in rules.crew_deck(3) if c not in shown][: 10 - len(shown)]]
-    state.hands[1] = hand
+    snapshot["state"]["hands"][1] = hand
+    state = GAME.state_from_dict(snapshot)
     state._recruit()
     engine = sum(per_seat[1]["loon"] for per_seat in state.recruitment)
 

@@ -7,6 +7,7 @@ import pytest
 
 from companion.games import GAMES
 from tests.games.pirate_tricks.checks import conservation_check, leak_check
+from tests.games.pirate_tricks.helpers import saved
 
 GAME = GAMES["pirate_tricks"]
 
@@ -27,9 +28,9 @@ def _other(seat):
 @pytest.mark.parametrize(
     "extra",
     [
-        lambda st, seat: st.hands[_other(seat)][0],  # another seat's card
-        lambda st, seat: [list(h) for h in st.hands],  # every hand
-        lambda st, seat: st.rows[2]["down"],  # face-down cards of a row nobody owns
+        lambda st, seat: saved(st)["hands"][_other(seat)][0],  # another seat's card
+        lambda st, seat: [list(h) for h in saved(st)["hands"]],  # every hand
+        lambda st, seat: saved(st)["rows"][2]["down"],  # face-down cards of a row nobody owns
         lambda st, seat: st.loon[_other(seat)],  # loon behind another screen
         lambda st, seat: sum(st.loon),  # the total loon
         lambda st, seat: st.auction["bids"][2],  # a sealed bid
@@ -53,15 +54,15 @@ def test_leak_check_catches_leaks_in_the_auction(monkeypatch, extra):
 @pytest.mark.parametrize(
     "extra",
     [
-        lambda st, seat: st.auction["reveals"],  # a sealed reveal pick
-        lambda st, seat: st.rows[0]["down"],  # the row not yet taken
+        lambda st, seat: saved(st)["auction"]["reveals"],  # a sealed reveal pick
+        lambda st, seat: saved(st)["rows"][0]["down"],  # the row not yet taken
     ],
 )
 def test_leak_check_catches_a_sealed_reveal(monkeypatch, extra):
     state = GAME.new_state(3, seed=4)
     for seat in range(3):
         state.apply(seat, {"type": "bid", "loon": 2})
-    state.apply(0, {"type": "reveal", "card": state.hands[0][0]})
+    state.apply(0, {"type": "reveal", "card": saved(state)["hands"][0][0]})
     leak_check(state, 1, state.view(1))
     _leaky(monkeypatch, extra)
     with pytest.raises(AssertionError):
@@ -80,7 +81,7 @@ def test_leak_check_catches_a_ditched_card(monkeypatch):
         state.apply(seat, state.legal_actions(seat)[0])
     state.apply(0, state.legal_actions(0)[-1])
     leak_check(state, 1, state.view(1))
-    _leaky(monkeypatch, lambda st, seat: st.ditched[0])
+    _leaky(monkeypatch, lambda st, seat: saved(st)["ditched"][0])
     with pytest.raises(AssertionError):
         leak_check(state, 1, state.view(1))
 
@@ -88,10 +89,11 @@ def test_leak_check_catches_a_ditched_card(monkeypatch):
 def test_conservation_check_catches_a_lost_card():
     state = GAME.new_state(4, seed=4)
     conservation_check(state)
-    state.hands[0].pop()
+    lost = state.to_dict()
+    lost["state"]["hands"][0].pop()
     with pytest.raises(AssertionError, match="lost or doubled"):
-        conservation_check(state)
-    state = GAME.new_state(4, seed=4)
-    state.hands[0].append(state.hands[1][0])
+        conservation_check(GAME.state_from_dict(lost))
+    doubled = state.to_dict()
+    doubled["state"]["hands"][0].append(doubled["state"]["hands"][1][0])
     with pytest.raises(AssertionError, match="lost or doubled"):
-        conservation_check(state)
+        conservation_check(GAME.state_from_dict(doubled))

@@ -17,12 +17,13 @@ from companion.games.pull.engine import SECOND
 
 def hidden_from(state, seat):
     """Card ids that ``seat`` (None: the table) must not find in its view right now."""
-    hidden = set(state.unused) | set(state.target_deck)
+    cards = state.to_dict()["state"]  # the engine keeps indexes, the snapshot ids
+    hidden = set(cards["unused"]) | set(cards["target_deck"])
     for other in range(state.players):
         if other != seat:
-            hidden |= set(state.hands[other])
-            if state.sealed[other] is not None:
-                hidden.add(state.sealed[other])
+            hidden |= set(cards["hands"][other])
+            if cards["sealed"][other] is not None:
+                hidden.add(cards["sealed"][other])
     return hidden
 
 
@@ -40,13 +41,14 @@ def leak_check(state, seat, view):
     text = json.dumps(rest)
     for card in hidden_from(state, seat):
         assert f'"{card}"' not in text, f"{card} leaked to seat {seat}"
+    cards = state.to_dict()["state"]
     if seat is None:
         assert "hand" not in view and "my_second" not in view
     else:
-        assert view["hand"] == state.hands[seat]
-        assert view["my_second"] == state.sealed[seat]
+        assert view["hand"] == cards["hands"][seat] == state.hand_of(seat)
+        assert view["my_second"] == cards["sealed"][seat]
     if state.phase == SECOND and state.players > 2:
-        assert view["picked"] == [pick is not None for pick in state.sealed]
+        assert view["picked"] == [pick is not None for pick in cards["sealed"]]
     # The common block: scores per seat (partners show their side's), sides, winners.
     assert view["side_scores"] == state.totals
     assert view["scores"] == [state.totals[state.side_of[s]] for s in range(state.players)]
@@ -59,15 +61,16 @@ def leak_check(state, seat, view):
 
 
 def conservation_check(state):
-    shots = list(state.unused) + list(state.shot_discards)
-    shots += [card for hand in state.hands for card in hand]
-    shots += [pick for pick in state.sealed if pick is not None]
-    shots += [card for target in state.shots for _, card in target]
+    cards = state.to_dict()["state"]  # the engine keeps indexes, the snapshot ids
+    shots = list(cards["unused"]) + list(cards["shot_discards"])
+    shots += [card for hand in cards["hands"] for card in hand]
+    shots += [pick for pick in cards["sealed"] if pick is not None]
+    shots += [card for target in cards["shots"] for _, card in target]
     assert sorted(shots) == sorted(rules.shot_ids()), "a shot card was lost or doubled"
-    targets = list(state.target_deck) + list(state.targets) + list(state.void)
-    targets += [entry["card"] for pile in state.piles for entry in pile]
+    targets = list(cards["target_deck"]) + list(cards["targets"]) + list(cards["void"])
+    targets += [entry["card"] for pile in cards["piles"] for entry in pile]
     assert sorted(targets) == sorted(rules.target_ids()), "a target was lost or doubled"
-    assert len(state.targets) in (0, 2)
+    assert len(cards["targets"]) in (0, 2)
 
 
 # The options the shared sweep (tests/games/test_sweep.py) plays this game with.

@@ -26,6 +26,11 @@ def make_deal(players: int, hands: dict[int, list[str]], targets: list[str], dea
     return {"dealer": dealer, "hands": full, "targets": deck}
 
 
+def saved(state) -> dict:
+    """The state as its snapshot holds it (cards as ids): the engine keeps indexes."""
+    return state.to_dict()["state"]
+
+
 def new(players: int, cards=None, targets=None, dealer=0, options=None):
     """A state from an explicit deal: ``cards`` maps a seat to cards it must hold."""
     targets = targets or ["trap-T2", "skeet-T2"]

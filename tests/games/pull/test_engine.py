@@ -12,7 +12,7 @@ from companion.games.cards import rng, shuffled
 from companion.games.pull import rules
 from companion.games.pull.engine import FIRST, GAME, OVER, SECOND
 
-from .helpers import make_deal, new, second, shoot
+from .helpers import make_deal, new, saved, second, shoot
 
 ALL_ANIMALS = {card: {"animal": True} for card in rules.target_ids()}
 
@@ -38,14 +38,14 @@ def refused(state, seat, action, message):
 def test_the_deal_gives_10_shots_each_one_at_a_time_from_the_dealers_left(players):
     state = GAME.new_state(players, seed=99)
     assert state.dealer == 0
-    assert [len(hand) for hand in state.hands] == [10] * players
-    held = [card for hand in state.hands for card in hand]
+    assert [len(hand) for hand in saved(state)["hands"]] == [10] * players
+    held = [card for hand in saved(state)["hands"] for card in hand]
     assert len(set(held)) == 10 * players
-    assert len(state.unused) == 48 - 10 * players
-    assert set(held) | set(state.unused) == set(rules.shot_ids())
+    assert len(saved(state)["unused"]) == 48 - 10 * players
+    assert set(held) | set(saved(state)["unused"]) == set(rules.shot_ids())
     deck = shuffled(rules.shot_ids(), rng(state.seed, "shots", 1))
     for i, card in enumerate(deck[: 10 * players]):
-        assert card in state.hands[(1 + i) % players]  # first card to the dealer's left
+        assert card in saved(state)["hands"][(1 + i) % players]  # first card to the dealer's left
 
 
 def test_four_players_play_as_teams_across_the_table_by_default():
@@ -61,7 +61,7 @@ def test_four_players_play_as_teams_across_the_table_by_default():
 
 def test_the_dealer_flips_two_targets_and_the_player_on_the_left_shoots_first():
     state = new(3, dealer=1, targets=["trap-T1", "skeet-T2"])
-    assert state.targets == ["trap-T1", "skeet-T2"]
+    assert saved(state)["targets"] == ["trap-T1", "skeet-T2"]
     assert state.holder == 2
     assert state.to_act() == [2]
     assert state.phase == FIRST
@@ -73,8 +73,9 @@ def test_each_round_the_holder_flips_the_next_two_and_passes_left_for_5_rounds()
     seen = []
     chooser = random.Random(3)
     while state.hand_no == 1 and not state.is_over():
-        if state.phase == FIRST and not any(state.shots):
-            seen.append((state.round_no, list(state.targets), state.holder, state.to_act()))
+        if state.phase == FIRST and not any(saved(state)["shots"]):
+            targets = saved(state)["targets"]
+            seen.append((state.round_no, targets, state.holder, state.to_act()))
         seat = chooser.choice(state.to_act())
         state.apply(seat, chooser.choice(state.legal_actions(seat)))
     assert [r for r, *_ in seen] == [1, 2, 3, 4, 5]
@@ -91,7 +92,7 @@ def test_the_deal_and_the_first_player_pass_left_every_hand():
     starts = []
 
     def note(s):
-        if s.phase == FIRST and s.round_no == 1 and not any(s.shots):
+        if s.phase == FIRST and s.round_no == 1 and not any(saved(s)["shots"]):
             starts.append((s.hand_no, s.dealer, s.to_act()))
 
     chooser = random.Random(1)
@@ -130,7 +131,7 @@ def test_the_first_shot_must_match_the_suit_of_its_target():
     refused(state, 1, {"type": "shoot", "card": "looper-8", "target": 0}, "match the target")
     refused(state, 1, {"type": "shoot", "card": "looper-8", "target": 1}, "match the target")
     shoot(state, 1, "trap-3", 0)
-    assert state.shots[0] == [[1, "trap-3"]]
+    assert saved(state)["shots"][0] == [[1, "trap-3"]]
 
 
 def test_holding_both_suits_allows_either_matching_target():
@@ -151,7 +152,7 @@ def test_two_targets_of_one_suit_take_a_matching_shot_on_either():
 
 def test_without_either_suit_any_card_goes_on_either_target():
     state = new(2, targets=["trap-T2", "skeet-T2"])
-    hand = state.hands[1]
+    hand = saved(state)["hands"][1]
     assert not any(rules.shot_suit(c) in ("trap", "skeet") for c in hand)
     legal = state.legal_actions(1)
     assert len(legal) == 20
@@ -194,7 +195,7 @@ def test_sealed_second_shots_are_picked_together_hidden_then_revealed():
     mine = state.view(2)
     assert mine["my_second"] == "crosser-6" and "crosser-6" not in mine["hand"]
     # A pick is final.
-    refused(state, 2, {"type": "second", "card": state.hands[2][0]}, "already picked")
+    refused(state, 2, {"type": "second", "card": saved(state)["hands"][2][0]}, "already picked")
     second(state, 1, "looper-6")
     second(state, 0, "incomer-7")
     # All revealed at once; each on the target the player did not shoot first.
@@ -227,9 +228,10 @@ def test_a_second_shot_need_not_match_its_target_even_when_it_could():
     state = new(2, cards=hands, targets=["trap-T2", "skeet-T2"])
     first_shots(state, [(1, "trap-3", 0), (0, "crosser-2", 0)])
     # Seat 1's second shot goes on the skeet target; it holds skeet-5 but may play anything.
-    assert state.legal_actions(1) == [{"type": "second", "card": c} for c in state.hands[1]]
+    hand = saved(state)["hands"][1]
+    assert state.legal_actions(1) == [{"type": "second", "card": c} for c in hand]
     second(state, 1, "looper-6")
-    assert state.shots[1] == [[1, "looper-6"]]
+    assert saved(state)["shots"][1] == [[1, "looper-6"]]
 
 
 def test_a_second_shot_names_only_its_card():
@@ -481,15 +483,15 @@ def test_views_show_only_what_a_seat_may_see():
     for seat in range(4):
         view = state.view(seat)
         text = json.dumps(view)
-        assert view["hand"] == state.hands[seat]
+        assert view["hand"] == saved(state)["hands"][seat]
         partner = (seat + 2) % 4
-        assert not any(f'"{c}"' in text for c in state.hands[partner])
-        assert not any(f'"{c}"' in text for c in state.unused)
-        assert not any(f'"{c}"' in text for c in state.target_deck)
+        assert not any(f'"{c}"' in text for c in saved(state)["hands"][partner])
+        assert not any(f'"{c}"' in text for c in saved(state)["unused"])
+        assert not any(f'"{c}"' in text for c in saved(state)["target_deck"])
     table = state.view(None)
     assert "hand" not in table and "my_second" not in table
     assert table["holder"] == 1 and table["dealer"] == 0
-    assert [t["card"] for t in table["targets"]] == state.targets
+    assert [t["card"] for t in table["targets"]] == saved(state)["targets"]
     assert table["hand_sizes"] == [10, 10, 10, 10]
     assert table["sides"] == [[0, 2], [1, 3]]
 
@@ -500,7 +502,7 @@ def test_views_carry_the_target_values_in_force_and_the_tables_changes():
     deal = {"targets": first + [t for t in rules.target_ids() if t not in first][:8]}
     state = GAME.new_state(2, {"targets": changes}, seed=3, deal=deal)
     plain = GAME.new_state(2, seed=3, deal=deal)
-    assert sorted(state.targets) == ["skeet-T1", "trap-T2"]
+    assert sorted(saved(state)["targets"]) == ["skeet-T1", "trap-T2"]
     for seat in (None, 0, 1):
         view = state.view(seat)
         assert view["target_changes"] == [

@@ -11,7 +11,7 @@ import pytest
 from companion.games.pull import rules
 from companion.games.pull.engine import FIRST, GAME, SECOND
 
-from .helpers import new, second, shoot
+from .helpers import new, saved, second, shoot
 
 FACES = GAME.card_faces()
 
@@ -65,7 +65,7 @@ def test_prompts_for_each_phase():
         "Second shot: pick a card for the Skeet target 10; all picks are shown together."
     )
     assert state.prompt(None) == "Hand 1, round 1: second shots."
-    second(state, 1, state.hands[1][0])
+    second(state, 1, saved(state)["hands"][1][0])
     assert state.prompt(1) == "Wait: the other second shots are still coming."
 
 
@@ -151,7 +151,7 @@ def test_an_old_snapshot_with_sides_stored_still_loads():
 def test_blocked_first_shots_say_why_for_the_own_hand_only():
     state = new(3, {1: ["trap-7"], 2: []}, ["trap-T2", "skeet-T3"])
     blocked = state.blocked(1)
-    hand = state.hands[1]
+    hand = saved(state)["hands"][1]
     suits = {"trap", "skeet"}
     assert set(blocked) == {c for c in hand if rules.shot_suit(c) not in suits}
     assert blocked, "the filler cards match neither target"
@@ -164,12 +164,14 @@ def test_blocked_first_shots_say_why_for_the_own_hand_only():
 
 
 def test_the_first_shot_prompt_says_an_before_a_vowel():
-    state = GAME.new_state(3, seed=1)
+    start = GAME.new_state(3, seed=1)
     for targets in (["incomer-T1", "skeet-T2"], ["trap-T1", "skeet-T2"]):
-        state.targets = targets
+        snapshot = start.to_dict()
+        snapshot["state"]["targets"] = targets
         suits = {t.split("-")[0] for t in targets}
-        seat = state.to_act()[0]
-        state.hands[seat] = [f"{sorted(suits)[0]}-3"]
+        seat = start.to_act()[0]
+        snapshot["state"]["hands"][seat] = [f"{sorted(suits)[0]}-3"]
+        state = GAME.state_from_dict(snapshot)
         prompt = state.prompt(seat)
         article = "an" if sorted(suits)[0][0] in "aeiou" else "a"
         assert prompt.startswith(f"First shot: you hold {article} "), prompt

@@ -1,0 +1,179 @@
+"""Pirate Tricks crew cards as small integers for the engine, and bitmask recruitment.
+
+A crew card is ``20 * suit + number - 1`` with suits red 0, green 1, blue 2: ``"R1"`` is
+0, ``"G3"`` 22, ``"B20"`` 59. Integer order is hand order (red, green, blue, each low to
+high), so a sorted list of indexes is a sorted hand. A set of cards is a bitmask (bit
+``i`` for card ``i``). Ids (strings) are what every action, view and snapshot carries;
+:data:`CARD` turns an index into its id, :data:`INDEX` an id into its index.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+
+from . import rules
+
+CARD: tuple[str, ...] = tuple(f"{s}{n}" for s in rules.SUITS for n in range(1, 21))
+INDEX: dict[str, int] = {card: i for i, card in enumerate(CARD)}
+SUIT: tuple[int, ...] = tuple(i // 20 for i in range(60))
+NUMBER: tuple[int, ...] = tuple(i % 20 + 1 for i in range(60))
+SUIT_LETTER: tuple[str, ...] = tuple(rules.SUITS)
+TRUMP = rules.SUITS.index(rules.TRUMP)
+#: Auction tie-break (``rules.reveal_key``) as one number: higher number, then red
+#: over green over blue.
+REVEAL: tuple[int, ...] = tuple(4 * NUMBER[i] + (3 - SUIT[i]) for i in range(60))
+
+
+def indexes(cards: list[str]) -> list[int]:
+    return [INDEX[c] for c in cards]
+
+
+def ids(cards: list[int]) -> list[str]:
+    return [CARD[c] for c in cards]
+
+
+def mask_of(cards: list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+@lru_cache(maxsize=8)
+def _deck(players: int) -> tuple[int, ...]:
+    return tuple(indexes(rules.crew_deck(players)))
+
+
+def deck(players: int) -> list[int]:
+    """The indexes of ``rules.crew_deck(players)``, in the same order (a new list)."""
+    return list(_deck(players))
+
+
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
+def shuffle(cards: list, generator: random.Random) -> list:
+    """``generator.shuffle(cards)`` (in place, and returned), with the same result: the
+    same swaps from the same draws of ``getrandbits``, without a call per card."""
+    bits = generator.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+# -- tricks -------------------------------------------------------------------------------
+
+
+def trick_winner(plays: list) -> int:
+    """The seat winning ``[seat, card]`` plays so far: the highest red, else the highest
+    card of the suit led (the cards of a trick are all different)."""
+    led = SUIT[plays[0][1]]
+    best_seat, best = plays[0][0], -1
+    for seat, card in plays:
+        suit = SUIT[card]
+        strength = 40 + card if suit == TRUMP else (20 + card % 20 if suit == led else -1)
+        if strength > best:
+            best_seat, best = seat, strength
+    return best_seat
+
+
+# -- filters and recruitment --------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _filter_mask(key: str) -> int:
+    card_filter = json.loads(key)
+    return mask_of([i for i in range(60) if rules.matches(card_filter, CARD[i])])
+
+
+def filter_mask(card_filter: dict) -> int:
+    """The cards that meet a (validated) filter, as a mask (cached)."""
+    return _filter_mask(json.dumps(card_filter, sort_keys=True))
+
+
+@lru_cache(maxsize=64)
+def candidates(shape: str, size: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every group of the whole deck as ``(mask, cards)``, in the order of
+    ``rules._candidates`` (which says what a group is)."""
+    groups = rules._candidates(shape, size, list(CARD))
+    return tuple((mask_of(indexes(list(g))), tuple(indexes(list(g)))) for g in groups)
+
+
+def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
+    """The largest number of disjoint groups of the cards in mask ``hand`` (each card in
+    one group at most). Among equally many, the same groups as the rules always chose:
+    the lowest card either starts one of the groups it belongs to (first such group
+    first) or is left out, whichever gives more."""
+    usable_all = [(m, g) for m, g in candidates(shape, size) if m & hand == m]
+    memo: dict[int, tuple] = {}
+
+    def best(available: int) -> tuple:
+        if available in memo:
+            return memo[available]
+        usable = [(m, g) for m, g in usable_all if m & available == m]
+        if not usable:
+            memo[available] = ()
+            return ()
+        union = 0
+        for m, _ in usable:
+            union |= m
+        pivot = union & -union  # the lowest card in any usable group
+        choice: tuple = ()
+        for m, g in usable:
+            if m & pivot:
+                option = (g, *best(available & ~m))
+                if len(option) > len(choice):
+                    choice = option
+        skip = best(available & ~pivot)
+        found = skip if len(skip) > len(choice) else choice
+        memo[available] = found
+        return found
+
+    return list(best(hand))
+
+
+def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
+    """``rules.recruitment_detail`` on indexes, for each hand of ``hands``: what it earns
+    from one recruitment card, the cards shown (in the hand's order) and the groups, all
+    named by id."""
+    plan = [
+        (effect, filter_mask(effect["filter"]) if effect["kind"] == "per_card" else 0)
+        for effect in carddef["effects"]
+    ]
+    details = []
+    for hand in hands:
+        mask = mask_of(hand)
+        loon = 0
+        shown = 0
+        groups: list[list[str]] = []
+        for effect, matching in plan:
+            if effect["kind"] == "per_card":
+                hits = mask & matching
+                loon += effect["loon"] * hits.bit_count()
+                if effect["loon"]:
+                    shown |= hits
+            elif effect["kind"] == "groups":
+                found = best_groups(effect["shape"], effect["size"], mask)
+                loon += effect["loon"] * len(found)
+                if effect["loon"]:
+                    for group in found:
+                        groups.append([CARD[c] for c in group])
+                        shown |= mask_of(list(group))
+        details.append(
+            {"loon": loon, "cards": [CARD[c] for c in hand if shown >> c & 1], "groups": groups}
+        )
+    return details
+
+
+def captured_counts(carddef: dict, won: list[int]) -> list[list[int]]:
+    """For each player (``won``: a mask of the cards each took), how many cards match
+    each filtered effect of a treasure or capture card (``rules.payout_lines`` counts)."""
+    masks = [filter_mask(e["filter"]) for e in rules.filtered_effects(carddef)]
+    return [[(taken & m).bit_count() for m in masks] for taken in won]

@@ -1,0 +1,97 @@
+"""PULL! cards as small integers for the engine, and the tables that read them.
+
+The engine keeps its live cards (hands, unused shots, the target deck, the two targets,
+the shots on them and the sealed picks) as indexes: a shot is its place in
+:func:`rules.shot_ids` (0-47), a target its place in :func:`rules.target_ids` (0-23).
+Suits and values are looked up in the tuples below instead of parsing ids. Ids (strings)
+are what every action, view and snapshot carries; :data:`SHOT` / :data:`TARGET` turn an
+index back into its id and :data:`SHOT_INDEX` / :data:`TARGET_INDEX` an id into its index.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import rules
+
+SHOT: tuple[str, ...] = tuple(rules.shot_ids())
+TARGET: tuple[str, ...] = tuple(rules.target_ids())
+SHOT_INDEX: dict[str, int] = {card: i for i, card in enumerate(SHOT)}
+TARGET_INDEX: dict[str, int] = {card: i for i, card in enumerate(TARGET)}
+
+SUIT_IDS: tuple[str, ...] = tuple(rules.suits())
+_SUIT_NO = {suit: i for i, suit in enumerate(SUIT_IDS)}
+#: Suit number (index into SUIT_IDS) and value of each shot; suit number of each target.
+SHOT_SUIT: tuple[int, ...] = tuple(_SUIT_NO[rules.shot_suit(c)] for c in SHOT)
+SHOT_VALUE: tuple[int, ...] = tuple(rules.shot_value(c) for c in SHOT)
+TARGET_SUIT: tuple[int, ...] = tuple(_SUIT_NO[rules.target_suit(c)] for c in TARGET)
+
+
+def shots_of(cards: list[str]) -> list[int]:
+    return [SHOT_INDEX[c] for c in cards]
+
+
+def targets_of(cards: list[str]) -> list[int]:
+    return [TARGET_INDEX[c] for c in cards]
+
+
+def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
+    """:func:`rules.resolve_target` on indexes: ``shots`` are ``[seat, shot index]`` pairs.
+
+    Returns the round's record of the target, cards named by id: ``card`` (the target),
+    ``shots`` (``[seat, id]``), ``side``, ``seat`` and ``winning_shot`` (None when nobody
+    takes it), ``cancelled`` (the 8s a Distraction cancelled) and ``void``."""
+    values = [SHOT_VALUE[card] for _, card in shots]
+    record: dict[str, Any] = {
+        "card": TARGET[target],
+        "shots": [[seat, SHOT[card]] for seat, card in shots],
+        "side": None,
+        "seat": None,
+        "winning_shot": None,
+        "cancelled": [],
+        "void": False,
+    }
+    if rules.DISTRACTION in values and rules.CANCELLED in values:
+        record["cancelled"] = [
+            SHOT[c] for (_, c), v in zip(shots, values, strict=True) if v == rules.CANCELLED
+        ]
+        live = [(shot, v) for shot, v in zip(shots, values, strict=True) if v != rules.CANCELLED]
+        shots, values = [shot for shot, _ in live], [v for _, v in live]
+    if not values:
+        return record
+    best = max(values)
+    if values.count(best) == 1:
+        seat, card = shots[values.index(best)]  # a single highest shot takes it
+    else:
+        tied = [shot for shot, v in zip(shots, values, strict=True) if v == best]
+        suit = TARGET_SUIT[target]
+        matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
+        if matching:
+            # One card per suit and value: at most one shot can match at the top value.
+            seat, card = matching[0]
+        elif all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
+            # Partners tied with no matching shot: their side still takes the target.
+            seat, card = tied[0]
+        else:
+            record["void"] = True
+            return record
+    record.update(side=side_of[seat], seat=seat, winning_shot=SHOT[card])
+    return record
+
+
+_BITS = tuple(n.bit_length() for n in range(64))
+
+
+def shuffle(cards: list, generator: random.Random) -> list:
+    """``generator.shuffle(cards)`` (in place, and returned), with the same result: the
+    same swaps from the same draws of ``getrandbits``, without a call per card."""
+    bits = generator.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = _BITS[n]
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
