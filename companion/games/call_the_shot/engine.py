@@ -65,7 +65,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from ..base import Action, Game, IllegalAction, State, plain_copy
+from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import deal_one_at_a_time, rng, shuffled
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
@@ -84,15 +84,25 @@ HONOUR = INDEX[MAN_OF_HONOUR]
 INT_DECK: list[int] = [INDEX[card] for card in DECK]
 
 
+# The fixed numbering of the actions: playing card c (an integer) claimed as k is id
+# c * 6 + k, calling the shot is CALL_ID. Ids in that order follow a sorted hand's
+# legal list: each card once, with every claim in listing order, then the call.
+ACTION_IDS = ActionIds(
+    [{"type": "play", "card": card, "claim": claim} for card in CARDS for claim in CARDS]
+    + [dict(CALL)]
+)
+CALL_ID = len(CARDS) * len(CARDS)
+
+
 @cache
-def _plays_of(hand: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
-    """The (card, claim) ids a hand may play: each card once, with every claim, except a
-    Man of Honour that can only be announced as one. A sorted hand is one of a few hundred
-    multisets of the 14 cards, so each is worked out once."""
+def _play_ids_of(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The ids of the plays a sorted hand may make: each card once, with every claim,
+    except a Man of Honour that can only be announced as one. A sorted hand is one of a
+    few hundred multisets of the 14 cards, so each is worked out once."""
     return tuple(
-        (CARDS[card], claim)
+        card * len(CARDS) + claim
         for card in dict.fromkeys(hand)
-        for claim in ([MAN_OF_HONOUR] if card == HONOUR else CARDS)
+        for claim in ([HONOUR] if card == HONOUR else range(len(CARDS)))
     )
 
 
@@ -147,6 +157,7 @@ def check_deal(deal: dict[str, Any]) -> None:
 class CallTheShotState(State):
     slug = SPEC.slug
     lower_wins = SPEC.lower_wins
+    action_ids = ACTION_IDS
 
     shots: list[int]
     first_challenger: int
@@ -218,29 +229,33 @@ class CallTheShotState(State):
     def _may_call(self) -> bool:
         return bool(self.played[0]) and bool(self.played[1])
 
-    def _legal(self, seat: int) -> list[Action]:
-        actions: list[Action] = [
-            {"type": "play", "card": card, "claim": claim}
-            for card, claim in _plays_of(tuple(self.hands[seat]))
-        ]
-        if self._may_call():
-            actions.append(dict(CALL))
-        return actions
+    def _legal_ids(self, seat: int) -> list[int]:
+        ids = list(_play_ids_of(tuple(self.hands[seat])))
+        if self.played[0] and self.played[1]:  # _may_call inline
+            ids.append(CALL_ID)
+        return ids
 
-    def _is_legal(self, seat: int, action: Action) -> bool:
-        """As ``action in self._legal(seat)`` (type-strict) for the seat to act."""
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        if action_id == CALL_ID:
+            return self._may_call()
+        card, claim = divmod(action_id, len(CARDS))
+        return card in self.hands[seat] and (card != HONOUR or claim == HONOUR)
+
+    @staticmethod
+    def _id_of(action: Action) -> int | None:
+        """The id of ``action`` as strictly as the table's look-up (exact types, keys)."""
         kind = action["type"]
         if kind == "play":
             if len(action) != 3:
-                return False
+                return None
             card, claim = action.get("card"), action.get("claim")
             if type(card) is not str or type(claim) is not str:
-                return False
+                return None
             card, claim = INDEX.get(card), INDEX.get(claim)
-            if card is None or claim is None or card not in self.hands[seat]:
-                return False
-            return card != HONOUR or claim == HONOUR
-        return kind == "call" and len(action) == 1 and self._may_call()
+            if card is None or claim is None:
+                return None
+            return card * len(CARDS) + claim
+        return CALL_ID if kind == "call" and len(action) == 1 else None
 
     def _explain(self, seat: int, action: Action) -> str:
         kind = action["type"]
@@ -277,14 +292,14 @@ class CallTheShotState(State):
     def _not_your_turn(self, seat: int) -> str:
         return "It is your opponent's turn."
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if action["type"] == "play":
-            card = INDEX[action["card"]]
-            self.hands[seat].remove(card)
-            self.played[seat].append([card, INDEX[action["claim"]]])
-            self.turn = 1 - seat
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        if action_id == CALL_ID:
+            self._showdown(caller=seat)
             return
-        self._showdown(caller=seat)
+        card, claim = divmod(action_id, len(CARDS))
+        self.hands[seat].remove(card)
+        self.played[seat].append([card, claim])
+        self.turn = 1 - seat
 
     def _played_ids(self) -> list[list[dict[str, str]]]:
         """The plays as the rules and the snapshot name them: ``{"card", "claim"}`` ids."""

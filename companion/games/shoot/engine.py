@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Game, IllegalAction, State, plain_copy
+from ..base import ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import (
     CARD_IDS,
     CARD_INDEX,
@@ -84,6 +84,15 @@ DECK = range(len(CARD_IDS))  # the integer cards; shuffled like standard_deck()
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+
+# The fixed numbering of Shoot!'s actions: a play's id is its integer card, a bid of n is
+# BIDS + n (no hand holds more than the 51 cards left beside the trump).
+BIDS = len(CARD_IDS)
+ACTION_IDS = ActionIds(
+    [{"type": "play", "card": card} for card in CARD_IDS]
+    + [{"type": "bid", "bid": bid} for bid in range(BIDS)]
+)
+BID_IDS = [tuple(range(BIDS, BIDS + size + 1)) for size in range(BIDS)]
 
 
 def sort_hand(hand: list[str]) -> list[str]:
@@ -127,6 +136,7 @@ class ShootState(State):
 
     slug = SPEC.slug
     lower_wins = SPEC.lower_wins
+    action_ids = ACTION_IDS
 
     phase: str
     draw: list | None
@@ -210,48 +220,58 @@ class ShootState(State):
             return EVERYONE[self.players]
         return ()
 
-    def _legal(self, seat: int) -> list[dict]:
-        if self.phase == PLAY and seat == self.turn:
+    # The id path: id c (0-51) plays card c, id BIDS + n bids n (see ACTION_IDS).
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        if self.phase == PLAY:
+            if seat != self.turn:
+                return []
             hand = self.hands[seat]
-            if self.trick:
-                hand = suit_run(hand, SUIT_INDEX[self.trick[0][1]]) or hand
-            return [{"type": "play", "card": CARD_IDS[card]} for card in hand]
+            trick = self.trick
+            if trick:
+                return suit_run(hand, SUIT_INDEX[trick[0][1]]) or hand[:]
+            return hand[:]  # the ids of plays are the cards themselves
         if self.phase == BID:
-            return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
+            return list(BID_IDS[self.hand_size])
         return []
 
-    def _is_legal(self, seat: int, action: dict) -> bool:
-        """As ``action in self._legal(seat)`` (type-strict) for a seat to act."""
-        if len(action) != 2:
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        if action_id >= BIDS:
+            return self.phase == BID and action_id - BIDS <= self.hand_size
+        if self.phase != PLAY:
             return False
+        hand = self.hands[seat]
+        if action_id not in hand:
+            return False
+        trick = self.trick
+        if not trick:
+            return True
+        led = SUIT_INDEX[trick[0][1]]
+        return SUIT_INDEX[action_id] == led or not suit_run(hand, led)
+
+    @staticmethod
+    def _id_of(action: dict) -> int | None:
+        """The id of ``action`` as strictly as the table's look-up (exact types, keys)."""
+        if len(action) != 2:
+            return None
         kind = action["type"]
         if kind == "play":
             card = action.get("card")
-            if self.phase != PLAY or type(card) is not str:
-                return False
-            card = CARD_INDEX.get(card)
-            hand = self.hands[seat]
-            if card not in hand:  # None (not a card) is in no hand
-                return False
-            trick = self.trick
-            if not trick:
-                return True
-            led = SUIT_INDEX[trick[0][1]]
-            return SUIT_INDEX[card] == led or not suit_run(hand, led)
+            return CARD_INDEX.get(card) if type(card) is str else None
         if kind == "bid":
             bid = action.get("bid")
-            return self.phase == BID and type(bid) is int and 0 <= bid <= self.hand_size
-        return False
+            return BIDS + bid if type(bid) is int and 0 <= bid < BIDS else None
+        return None
 
     def _led(self) -> int | None:
         """The suit led (0 clubs .. 3 spades), None before the first card of a trick."""
         return SUIT_INDEX[self.trick[0][1]] if self.trick else None
 
-    def _apply(self, seat: int, action: dict) -> None:
-        if action["type"] == "play":
-            self._apply_play(seat, CARD_INDEX[action["card"]])
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        if action_id < BIDS:
+            self._apply_play(seat, action_id)
         else:
-            self._apply_bid(seat, action["bid"])
+            self._apply_bid(seat, action_id - BIDS)
 
     def _apply_bid(self, seat: int, bid: int) -> None:
         self.bids[seat] = bid
