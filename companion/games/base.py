@@ -137,8 +137,8 @@ class ActionIds:
         self._lock = threading.Lock()
         #: Whether every action is a flat dict of scalars (then ``dict.copy`` copies it).
         self.flat = True
-        for action in actions:
-            if self.add(action) != len(self._actions) - 1:
+        for number, action in enumerate(actions):
+            if self.add(action) != number:
                 raise ValueError(f"{action!r} is in the table twice")
 
     def __len__(self) -> int:
