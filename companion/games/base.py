@@ -137,12 +137,13 @@ class ActionIds:
         self._lock = threading.Lock()
         #: Whether every action is a flat dict of scalars (then ``dict.copy`` copies it).
         self.flat = True
+        self.size = 0  # len(self), read without a call
         for number, action in enumerate(actions):
             if self.add(action) != number:
                 raise ValueError(f"{action!r} is in the table twice")
 
     def __len__(self) -> int:
-        return len(self._actions)
+        return self.size
 
     def action_of(self, action_id: int) -> Action:
         """A fresh copy of action ``action_id`` (:class:`KeyError` for an unknown id)."""
@@ -173,6 +174,7 @@ class ActionIds:
                 self._actions.append(plain_copy(action))
                 self.flat = self.flat and all(type(v) in _SCALAR_TYPES for v in action.values())
                 self._ids[key] = found
+                self.size = found + 1
             return found
 
 
@@ -226,19 +228,19 @@ class State:
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
         if type(action) is not dict or type(action.get("type")) is not str:
             raise IllegalAction('An action must be an object with a "type".')
-        if self.is_over():
-            raise IllegalAction("The game is over.")
-        if seat not in self._to_act():
-            raise IllegalAction(self._not_your_turn(seat))
         table = self.action_ids
         if table is not None:  # the game's own numbering: the dict is read as its id
             parse = self._id_of
             action_id = table.id_of(action) if parse is None else parse(action)
             if action_id is None or not self._id_legal(seat, action_id):
-                raise IllegalAction(self._refusal(seat, action))
+                raise self._refused(seat, action)
             self._apply_id(seat, action_id)
             self.log.append([seat, table.copy_of(action_id)])
             return
+        if self.is_over():
+            raise IllegalAction("The game is over.")
+        if seat not in self._to_act():
+            raise IllegalAction(self._not_your_turn(seat))
         is_legal = self._is_legal
         if is_legal is None:
             canonical = self._listed_copy(seat, action)
@@ -271,41 +273,57 @@ class State:
         i in state.legal_ids(seat)] == state.legal_actions(seat)``."""
         if type(seat) is not int or not 0 <= seat < self.players:
             return []
+        if self.action_ids is not None:
+            return self._legal_ids(seat)  # which answers [] for a seat not to act
         if self.is_over() or seat not in self._to_act():
             return []
-        if self.action_ids is None:
-            add = self.ids().add
-            return [add(action) for action in self._legal(seat)]
-        return self._legal_ids(seat)
+        add = self.ids().add
+        return [add(action) for action in self._legal(seat)]
 
     def apply_id(self, seat: int, action_id: int) -> None:
         """:meth:`apply` of the action with id ``action_id``: the same checks, refusals
         and log entry (a copy of the action, never the table's own dict)."""
-        table = self.ids()
-        if type(action_id) is not int or not 0 <= action_id < len(table):
-            raise IllegalAction(f"There is no action with the id {action_id!r:.20}.")
-        if self.action_ids is None:
+        table = self.action_ids
+        if table is None:
+            table = self.ids()
+            if type(action_id) is not int or not 0 <= action_id < table.size:
+                raise IllegalAction(f"There is no action with the id {action_id!r:.20}.")
             self.apply(seat, table._actions[action_id])  # apply logs its own copy
             return
-        if type(seat) is not int or not 0 <= seat < self.players:  # _is_seat inline
+        if (
+            type(seat) is int
+            and 0 <= seat < self.players
+            and type(action_id) is int
+            and 0 <= action_id < table.size
+            and self._id_legal(seat, action_id)  # which answers False for a seat not to act
+        ):
+            self._apply_id(seat, action_id)
+            action = table._actions[action_id]  # table.copy_of inline
+            self.log.append([seat, action.copy() if table.flat else plain_copy(action)])
+            return
+        if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if type(action_id) is not int or not 0 <= action_id < table.size:
+            raise IllegalAction(f"There is no action with the id {action_id!r:.20}.")
+        raise self._refused(seat, table.copy_of(action_id))
+
+    def _refused(self, seat: int, action: Action) -> IllegalAction:
+        """The refusal of an action found not legal for a valid seat, as apply words it."""
         if self.is_over():
-            raise IllegalAction("The game is over.")
+            return IllegalAction("The game is over.")
         if seat not in self._to_act():
-            raise IllegalAction(self._not_your_turn(seat))
-        if not self._id_legal(seat, action_id):
-            raise IllegalAction(self._refusal(seat, table.copy_of(action_id)))
-        self._apply_id(seat, action_id)
-        self.log.append([seat, table.copy_of(action_id)])
+            return IllegalAction(self._not_your_turn(seat))
+        return IllegalAction(self._refusal(seat, action))
 
     def _legal_ids(self, seat: int) -> list[int]:
-        """The ids ``seat`` (to act) may play, in the order of its legal list: a game
-        with ``action_ids`` implements it; a fresh list the caller may keep."""
+        """The ids ``seat`` (any seat of the table) may play now, in the order of its
+        legal list, [] when it may not act or the game is over (the base does not ask
+        ``to_act`` first): a game with ``action_ids`` implements it. A fresh list."""
         raise NotImplementedError
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
-        """Whether the id (one of the table's) is legal for ``seat`` (to act); a game may
-        answer without building the list."""
+        """Whether the id (one of the table's) is legal for ``seat`` (any seat of the
+        table: False when it may not act); a game may answer without the list."""
         return action_id in self._legal_ids(seat)
 
     def _apply_id(self, seat: int, action_id: int) -> None:

@@ -223,6 +223,10 @@ class CallTheShotState(State):
         """The opponent of the player who took the last shot; [] while the game goes on."""
         return [] if self.loser is None else [1 - self.loser]
 
+    def to_act(self) -> list[int]:
+        """As the base's (one call less: no turn once the game is over)."""
+        return [] if self.turn is None else [self.turn]
+
     def _to_act(self) -> list[int]:
         return [] if self.turn is None else [self.turn]
 
@@ -230,12 +234,16 @@ class CallTheShotState(State):
         return bool(self.played[0]) and bool(self.played[1])
 
     def _legal_ids(self, seat: int) -> list[int]:
+        if seat != self.turn:  # None once the game is over
+            return []
         ids = list(_play_ids_of(tuple(self.hands[seat])))
         if self.played[0] and self.played[1]:  # _may_call inline
             ids.append(CALL_ID)
         return ids
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
+        if seat != self.turn:
+            return False
         if action_id == CALL_ID:
             return self._may_call()
         card, claim = divmod(action_id, len(CARDS))

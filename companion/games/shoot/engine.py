@@ -213,6 +213,12 @@ class ShootState(State):
     def scores(self) -> list[int]:
         return list(self.totals)
 
+    def to_act(self) -> list[int]:
+        """As the base's (one call less: the phase says whether the game is over)."""
+        if self.phase == PLAY:
+            return [self.turn]
+        return list(EVERYONE[self.players]) if self.phase == BID else []
+
     def _to_act(self) -> list[int]:
         if self.phase == PLAY:
             return (self.turn,)
@@ -238,7 +244,7 @@ class ShootState(State):
     def _id_legal(self, seat: int, action_id: int) -> bool:
         if action_id >= BIDS:
             return self.phase == BID and action_id - BIDS <= self.hand_size
-        if self.phase != PLAY:
+        if self.phase != PLAY or seat != self.turn:
             return False
         hand = self.hands[seat]
         if action_id not in hand:
