@@ -292,8 +292,8 @@ class State:
             return
         if (
             type(seat) is int
-            and 0 <= seat < self.players
             and type(action_id) is int
+            and 0 <= seat < self.players
             and 0 <= action_id < table.size
             and self._id_legal(seat, action_id)  # which answers False for a seat not to act
         ):

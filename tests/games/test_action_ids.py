@@ -62,6 +62,13 @@ def test_ids_name_the_legal_actions_and_apply_alike(slug, players):
                 for other in range(len(state.action_ids)):
                     assert state._id_legal(seat, other) == (other in ids), other
             action_id = chooser.choice(ids)
+            size = len(game.state_class.ids())
+            wrong = [i for i in range(-1, size + 1) if i not in ids]
+            for bad in chooser.sample(wrong, min(3, len(wrong))):
+                before = state.to_dict()
+                with pytest.raises(IllegalAction):
+                    state.apply_id(seat, bad)
+                assert state.to_dict() == before, bad
             by_dict, by_id = fork(game, state), fork(game, state)
             by_dict.apply(seat, game.action_of(action_id))
             by_id.apply_id(seat, action_id)

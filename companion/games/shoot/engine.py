@@ -50,6 +50,7 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, plain_copy
@@ -92,7 +93,10 @@ ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD_IDS]
     + [{"type": "bid", "bid": bid} for bid in range(BIDS)]
 )
+ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
 BID_IDS = [tuple(range(BIDS, BIDS + size + 1)) for size in range(BIDS)]
+SUIT_SIZE = len(RANKS)
+SUIT_START = tuple(suit * SUIT_SIZE for suit in SUIT_INDEX)  # card -> its suit's first card
 
 
 def sort_hand(hand: list[str]) -> list[str]:
@@ -229,17 +233,53 @@ class ShootState(State):
     # The id path: id c (0-51) plays card c, id BIDS + n bids n (see ACTION_IDS).
 
     def _legal_ids(self, seat: int) -> list[int]:
+        """As the base's :meth:`legal_ids`, seat check included (so it is the method
+        itself: one call on a playout's hot path)."""
+        if type(seat) is not int:
+            return []
         if self.phase == PLAY:
             if seat != self.turn:
                 return []
             hand = self.hands[seat]
             trick = self.trick
-            if trick:
-                return suit_run(hand, SUIT_INDEX[trick[0][1]]) or hand[:]
+            if trick:  # the suit led if the hand holds it (suit_run inline), else any card
+                low = SUIT_START[trick[0][1]]
+                run = hand[bisect_left(hand, low) : bisect_left(hand, low + SUIT_SIZE)]
+                if run:
+                    return run
             return hand[:]  # the ids of plays are the cards themselves
-        if self.phase == BID:
+        if self.phase == BID and 0 <= seat < self.players:
             return list(BID_IDS[self.hand_size])
         return []
+
+    legal_ids = _legal_ids
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """As the base's, with the check of a legal play or bid inline (the hot path of a
+        playout); anything else goes to the base, which refuses it (or, should this
+        check be stricter than ``_id_legal``, applies it all the same)."""
+        if type(action_id) is int and type(seat) is int:
+            if 0 <= action_id < BIDS:  # a play: the id is the card
+                if self.phase == PLAY and seat == self.turn:
+                    hand = self.hands[seat]
+                    trick = self.trick
+                    if action_id in hand and (
+                        not trick
+                        or SUIT_START[action_id] == (low := SUIT_START[trick[0][1]])
+                        or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
+                    ):
+                        self._apply_id(seat, action_id)
+                        self.log.append([seat, ACTIONS[action_id].copy()])
+                        return
+            elif (
+                self.phase == BID
+                and 0 <= seat < self.players
+                and 0 <= action_id - BIDS <= self.hand_size
+            ):
+                self._apply_id(seat, action_id)
+                self.log.append([seat, ACTIONS[action_id].copy()])
+                return
+        super().apply_id(seat, action_id)
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
         if action_id >= BIDS:
@@ -274,24 +314,23 @@ class ShootState(State):
         return SUIT_INDEX[self.trick[0][1]] if self.trick else None
 
     def _apply_id(self, seat: int, action_id: int) -> None:
-        if action_id < BIDS:
-            self._apply_play(seat, action_id)
-        else:
-            self._apply_bid(seat, action_id - BIDS)
-
-    def _apply_bid(self, seat: int, bid: int) -> None:
-        self.bids[seat] = bid
-        if None not in self.bids:
-            self.phase = PLAY
-            self.turn = (self.dealer + 1) % self.players
-
-    def _apply_play(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
+        if action_id >= BIDS:
+            bids = self.bids
+            bids[seat] = action_id - BIDS
+            if None not in bids:
+                self.phase = PLAY
+                self.turn = (self.dealer + 1) % self.players
+            return
+        self.hands[seat].remove(action_id)  # a play: the id is the card
         trick = self.trick
-        trick.append([seat, card])
+        trick.append([seat, action_id])
         if len(trick) < self.players:
             self.turn = (seat + 1) % self.players
             return
+        self._take_trick()
+
+    def _take_trick(self) -> None:
+        trick = self.trick
         winner = trick_winner_ints(trick, SUIT_INDEX[self.trump])
         self.taken[winner] += 1
         self.played.extend(card for _, card in trick)
