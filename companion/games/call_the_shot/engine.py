@@ -91,7 +91,10 @@ ACTION_IDS = ActionIds(
     [{"type": "play", "card": card, "claim": claim} for card in CARDS for claim in CARDS]
     + [dict(CALL)]
 )
-CALL_ID = len(CARDS) * len(CARDS)
+SIZE = len(CARDS)
+CALL_ID = SIZE * SIZE
+HONOUR_ID = HONOUR * SIZE + HONOUR  # the Man of Honour claimed as one
+ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
 
 
 @cache
@@ -234,12 +237,33 @@ class CallTheShotState(State):
         return bool(self.played[0]) and bool(self.played[1])
 
     def _legal_ids(self, seat: int) -> list[int]:
-        if seat != self.turn:  # None once the game is over
+        """As the base's :meth:`legal_ids`, seat check included (so it is the method
+        itself: one call on a playout's hot path)."""
+        if seat != self.turn or type(seat) is not int:  # no turn once the game is over
             return []
         ids = list(_play_ids_of(tuple(self.hands[seat])))
         if self.played[0] and self.played[1]:  # _may_call inline
             ids.append(CALL_ID)
         return ids
+
+    legal_ids = _legal_ids
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """As the base's, with the check of a legal play or call inline (the hot path of
+        a playout); anything else goes to the base, which refuses it (or, should this
+        check be stricter than ``_id_legal``, applies it all the same)."""
+        if seat == self.turn and type(seat) is int and type(action_id) is int:
+            if 0 <= action_id < CALL_ID:
+                card = action_id // SIZE
+                if card in self.hands[seat] and (card != HONOUR or action_id == HONOUR_ID):
+                    self._apply_id(seat, action_id)
+                    self.log.append([seat, ACTIONS[action_id].copy()])
+                    return
+            elif action_id == CALL_ID and self.played[0] and self.played[1]:
+                self._showdown(caller=seat)
+                self.log.append([seat, {"type": "call"}])
+                return
+        super().apply_id(seat, action_id)
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
         if seat != self.turn:
@@ -318,7 +342,12 @@ class CallTheShotState(State):
 
     def _showdown(self, caller: int) -> None:
         hands = [_ids(hand) for hand in self.hands]
-        outcome = rules.resolve(caller, hands, self._played_ids())
+        # resolve reads the last two plays of each seat only (what is revealed).
+        last = [
+            [{"card": CARDS[card], "claim": CARDS[claim]} for card, claim in plays[-2:]]
+            for plays in self.played
+        ]
+        outcome = rules.resolve(caller, hands, last)
         shot = outcome["shot"]
         if shot is not None:
             self.shots[shot] += 1
