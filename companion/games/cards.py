@@ -92,7 +92,7 @@ def rng(seed: int, *parts: object) -> random.Random:
     Each deal gets its own stream derived from the game's seed, so a state needs to keep
     only the seed (never a generator's internal state) to stay reproducible.
     """
-    return random.Random(":".join(str(p) for p in (seed, *parts)))
+    return random.Random(":".join(map(str, (seed, *parts))))
 
 
 @cache

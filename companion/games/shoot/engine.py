@@ -111,18 +111,20 @@ def card_text(card: str) -> str:
 
 
 def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
-    """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw."""
+    """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw.
+
+    Drawn as integer cards (the same shuffles as of the ids; a rank is ``card % 13``)."""
     generator = rng(seed, "draw")
-    deck = shuffled(standard_deck(), generator)
+    deck = shuffled(DECK, generator)
     contenders = list(range(players))
     rounds: list[list[list]] = []
     while True:
         if len(deck) < len(contenders):
-            deck = shuffled(standard_deck(), generator)
-        this_round = [[seat, deck.pop()] for seat in contenders]
-        rounds.append(this_round)
-        top = max(rank_of(card) for _, card in this_round)
-        contenders = [seat for seat, card in this_round if rank_of(card) == top]
+            deck = shuffled(DECK, generator)
+        drawn = [(seat, deck.pop()) for seat in contenders]
+        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
+        top = max(card % SUIT_SIZE for _, card in drawn)
+        contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
         if len(contenders) == 1:
             return rounds
 
