@@ -29,8 +29,10 @@ The integer action path (:meth:`State.legal_ids`, :meth:`State.apply_id`,
 ``action_ids`` to an :class:`ActionIds` table of every action it can ever offer and
 implements ``_legal_ids(seat)``, ``_apply_id(seat, id)`` and optionally ``_id_of(action)``
 and ``_id_legal(seat, id)`` instead of ``_legal``, ``_is_legal`` and ``_apply``: the dict
-contract is then read through the same numbering, so the two cannot disagree. Any other
-game gets ids from a table that numbers each action the first time a legal list holds it.
+contract is then read through the same numbering, so the two cannot disagree. Such a
+game may take ``legal_ids``/``apply_id`` over for speed, handing whatever it does not
+apply itself to the base. Any other game gets ids from a table that numbers each action
+the first time a legal list holds it.
 
 A game may also give a rematch its first dealer or challenger (:meth:`Game.rematch_deal`).
 
