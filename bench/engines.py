@@ -5,15 +5,18 @@
 
 Every engine and ``oh_hell`` (driven through ``pyspiel``'s Python API in the same process)
 are played by the same random-playout driver: pick a uniformly random legal action for a
-seat to act, apply it, until the game is over. Each line gives actions per second and the
-ratio to ``oh_hell`` with the same number of players (``oh_hell`` needs 3 to 7: two-player
+seat to act, apply it, until the game is over. Our engines are driven twice: through the
+integer action path (``legal_ids`` / ``apply_id``, as ``oh_hell`` is driven through its
+integer ``legal_actions`` / ``apply_action``) and through the dict contract the API uses
+(``legal_actions`` / ``apply``). Each line gives actions per second of both and their
+ratios to ``oh_hell`` with the same number of players (``oh_hell`` needs 3 to 7: two-player
 games are compared with its three-player game), measured in turns with the engine (short
 slices of each, alternately), so that a change of load on the machine hits both alike;
 times are this process's CPU time, so other processes on a shared machine count less.
 ``oh_hell`` deals through chance nodes: they are played in its time (uniformly, like every
 deal here), but only players' decisions are counted as actions, as our engines deal
 inside ``apply``.
-Each line says whether the engine meets its goal: 0.5 times ``oh_hell`` unless ``--goal``
+Each line says whether the id path meets its goal: 0.5 times ``oh_hell`` unless ``--goal``
 sets another for a game (issue 10 asks 1.0 of its fastest trick-taker; see bench/README.md).
 """
 
@@ -33,26 +36,41 @@ DEFAULT_GOAL = 0.5
 OH_HELL_PLAYERS = range(3, 8)
 
 
-def playout(game, players: int, seed: int) -> int:
-    """One game of uniformly random legal actions; returns how many were applied."""
-    chooser = random.Random(seed)
+def id_playout(game, players: int, seed: int) -> int:
+    """One game of uniformly random legal actions through the integer action path
+    (``legal_ids`` / ``apply_id``, as ``oh_hell`` is driven); returns how many were
+    applied."""
+    choice = random.Random(seed).choice
     state = game.new_state(players, seed=seed)
     actions = 0
     while not state.is_over():
-        seat = chooser.choice(state.to_act())
-        state.apply(seat, chooser.choice(state.legal_actions(seat)))
+        seat = choice(state.to_act())
+        state.apply_id(seat, choice(state.legal_ids(seat)))
+        actions += 1
+    return actions
+
+
+def playout(game, players: int, seed: int) -> int:
+    """The same through the dict contract (``legal_actions`` / ``apply``), as the API
+    and the views use it."""
+    choice = random.Random(seed).choice
+    state = game.new_state(players, seed=seed)
+    actions = 0
+    while not state.is_over():
+        seat = choice(state.to_act())
+        state.apply(seat, choice(state.legal_actions(seat)))
         actions += 1
     return actions
 
 
 def oh_hell_playout(game, seed: int) -> int:
     """The same driver on a ``pyspiel`` state; returns the players' decisions applied."""
-    chooser = random.Random(seed)
+    choice = random.Random(seed).choice
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
         decisions += not state.is_chance_node()
-        state.apply_action(chooser.choice(state.legal_actions()))
+        state.apply_action(choice(state.legal_actions()))
     return decisions
 
 
@@ -114,26 +132,28 @@ def main() -> None:
         oh_hells[count] = pyspiel.load_game("oh_hell", {"players": count})
         check_uniform_chance(oh_hells[count])
     print(
-        f"{'game':<15}{'players':>8}{'actions/s':>12}{'games/s':>10}"
-        f"{'oh_hell':>10}{'actions/s':>12}{'ratio':>8}{'goal':>6}"
+        f"{'game':<15}{'players':>8}{'ids act/s':>12}{'ratio':>7}{'dicts act/s':>13}"
+        f"{'ratio':>7}{'games/s':>9}{'oh_hell':>9}{'actions/s':>11}{'goal':>6}"
     )
     for slug, game, players in cases:
         count = oh_hell_players(players)
-        (actions, games, elapsed), (base_actions, _, base_elapsed) = slices(
+        (ids, games, elapsed), (dicts, _, dict_elapsed), (base_actions, _, base_elapsed) = slices(
             [
+                lambda seed, g=game, n=players: id_playout(g, n, seed),
                 lambda seed, g=game, n=players: playout(g, n, seed),
                 lambda seed, g=oh_hells[count]: oh_hell_playout(g, seed),
             ],
             args.seconds,
             turns=4,
         )
-        per_action, base = actions / elapsed, base_actions / base_elapsed
-        ratio = per_action / base
+        base = base_actions / base_elapsed
+        per_id, per_dict = ids / elapsed, dicts / dict_elapsed
+        ratio = per_id / base
         goal = goals.get(slug, DEFAULT_GOAL)
         print(
-            f"{slug:<15}{players:>8}{per_action:>12,.0f}{games / elapsed:>10,.1f}"
-            f"{count:>9}p{base:>12,.0f}{ratio:>7.2f}x{goal:>5.1f}x "
-            f"{'met' if ratio >= goal else 'NOT met'}"
+            f"{slug:<15}{players:>8}{per_id:>12,.0f}{ratio:>6.2f}x{per_dict:>13,.0f}"
+            f"{per_dict / base:>6.2f}x{games / elapsed:>9,.1f}{count:>8}p{base:>11,.0f}"
+            f"{goal:>5.1f}x {'met' if ratio >= goal else 'NOT met'} (ids)"
         )
 
 

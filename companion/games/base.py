@@ -24,6 +24,16 @@ A subclass implements the underscored hooks:
 ``sealed_step()``        optional: the sealed step in progress, in words, for the host's
                          undo (see :meth:`Game.undo_point`)
 
+The integer action path (:meth:`State.legal_ids`, :meth:`State.apply_id`,
+:meth:`Game.action_of`, :meth:`Game.id_of`): a game that numbers its actions itself sets
+``action_ids`` to an :class:`ActionIds` table of every action it can ever offer and
+implements ``_legal_ids(seat)``, ``_apply_id(seat, id)`` and optionally ``_id_of(action)``
+and ``_id_legal(seat, id)`` instead of ``_legal``, ``_is_legal`` and ``_apply``: the dict
+contract is then read through the same numbering, so the two cannot disagree. Such a
+game may take ``legal_ids``/``apply_id`` over for speed, handing whatever it does not
+apply itself to the base. Any other game gets ids from a table that numbers each action
+the first time a legal list holds it.
+
 A game may also give a rematch its first dealer or challenger (:meth:`Game.rematch_deal`).
 
 A :class:`Game` declares its :class:`~companion.games.spec.Spec` (``spec``), its state
@@ -35,6 +45,7 @@ from __future__ import annotations
 
 import copy
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -113,6 +124,62 @@ def same_json(a: Any, b: Any) -> bool:
     return kind in _SCALAR_TYPES
 
 
+class ActionIds:
+    """A numbering of a game's actions: id ``i`` is the action ``actions[i]``.
+
+    A game with its own id path gives its whole table at once (ids fixed by the code, the
+    same in every process). The fallback for the others starts empty and numbers each
+    action the first time it is :meth:`add`-ed, so its ids hold for the life of the
+    process only. The table's dicts are never handed out: :meth:`action_of` copies.
+    """
+
+    def __init__(self, actions: Sequence[Action] = ()):
+        self._actions: list[Action] = []
+        self._ids: dict[Any, int] = {}
+        self._lock = threading.Lock()
+        #: Whether every action is a flat dict of scalars (then ``dict.copy`` copies it).
+        self.flat = True
+        self.size = 0  # len(self), read without a call
+        for number, action in enumerate(actions):
+            if self.add(action) != number:
+                raise ValueError(f"{action!r} is in the table twice")
+
+    def __len__(self) -> int:
+        return self.size
+
+    def action_of(self, action_id: int) -> Action:
+        """A fresh copy of action ``action_id`` (:class:`KeyError` for an unknown id)."""
+        if type(action_id) is not int or not 0 <= action_id < len(self._actions):
+            raise KeyError(f"no action has the id {action_id!r}")
+        return plain_copy(self._actions[action_id])
+
+    def id_of(self, action: Any) -> int | None:
+        """The id of ``action`` as JSON (:func:`action_key`: ``true`` is not ``1``), or
+        None when the table does not hold it."""
+        return self._ids.get(action_key(action))
+
+    def copy_of(self, action_id: int) -> Action:
+        """A fresh copy of action ``action_id``, an id known to be in the table."""
+        action = self._actions[action_id]
+        return action.copy() if self.flat else plain_copy(action)
+
+    def add(self, action: Action) -> int:
+        """The id of ``action``, numbering it first if the table does not hold it yet."""
+        key = action_key(action)
+        found = self._ids.get(key)
+        if found is not None:
+            return found
+        with self._lock:  # two threads numbering one new action give it one id
+            found = self._ids.get(key)
+            if found is None:
+                found = len(self._actions)
+                self._actions.append(plain_copy(action))
+                self.flat = self.flat and all(type(v) in _SCALAR_TYPES for v in action.values())
+                self._ids[key] = found
+                self.size = found + 1
+            return found
+
+
 def join_names(names: Sequence[str]) -> str:
     """``["Ada", "Bo", "Cy"]`` -> ``"Ada, Bo and Cy"``."""
     names = list(names)
@@ -163,6 +230,15 @@ class State:
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
         if type(action) is not dict or type(action.get("type")) is not str:
             raise IllegalAction('An action must be an object with a "type".')
+        table = self.action_ids
+        if table is not None:  # the game's own numbering: the dict is read as its id
+            parse = self._id_of
+            action_id = table.id_of(action) if parse is None else parse(action)
+            if action_id is None or not self._id_legal(seat, action_id):
+                raise self._refused(seat, action)
+            self._apply_id(seat, action_id)
+            self.log.append([seat, table.copy_of(action_id)])
+            return
         if self.is_over():
             raise IllegalAction("The game is over.")
         if seat not in self._to_act():
@@ -179,6 +255,88 @@ class State:
         self._apply(seat, canonical)
         self.log.append([seat, canonical])
 
+    # -- the integer action path ----------------------------------------------------------
+
+    #: The game's own numbering of every action it can offer (see the module docstring),
+    #: or None: then :meth:`ids` numbers actions as legal lists show them.
+    action_ids: ClassVar[ActionIds | None] = None
+
+    @classmethod
+    def ids(cls) -> ActionIds:
+        """The numbering of this game's actions: its own, or the fallback that numbers
+        each action the first time a legal list holds it (one table per state class)."""
+        if cls.action_ids is not None:
+            return cls.action_ids
+        table = _NUMBERED.get(cls)
+        return table if table is not None else _NUMBERED.setdefault(cls, ActionIds())
+
+    def legal_ids(self, seat: int) -> list[int]:
+        """The ids of ``legal_actions(seat)``, in the same order: ``[game.action_of(i) for
+        i in state.legal_ids(seat)] == state.legal_actions(seat)``."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
+        if self.action_ids is not None:
+            return self._legal_ids(seat)  # which answers [] for a seat not to act
+        if self.is_over() or seat not in self._to_act():
+            return []
+        add = self.ids().add
+        return [add(action) for action in self._legal(seat)]
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """:meth:`apply` of the action with id ``action_id``: the same checks, refusals
+        and log entry (a copy of the action, never the table's own dict)."""
+        table = self.action_ids
+        if table is None:
+            table = self.ids()
+            if type(action_id) is not int or not 0 <= action_id < table.size:
+                raise IllegalAction(f"There is no action with the id {action_id!r:.20}.")
+            self.apply(seat, table._actions[action_id])  # apply logs its own copy
+            return
+        if (
+            type(seat) is int
+            and type(action_id) is int
+            and 0 <= seat < self.players
+            and 0 <= action_id < table.size
+            and self._id_legal(seat, action_id)  # which answers False for a seat not to act
+        ):
+            self._apply_id(seat, action_id)
+            action = table._actions[action_id]  # table.copy_of inline
+            self.log.append([seat, action.copy() if table.flat else plain_copy(action)])
+            return
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        if type(action_id) is not int or not 0 <= action_id < table.size:
+            raise IllegalAction(f"There is no action with the id {action_id!r:.20}.")
+        raise self._refused(seat, table.copy_of(action_id))
+
+    def _refused(self, seat: int, action: Action) -> IllegalAction:
+        """The refusal of an action found not legal for a valid seat, as apply words it."""
+        if self.is_over():
+            return IllegalAction("The game is over.")
+        if seat not in self._to_act():
+            return IllegalAction(self._not_your_turn(seat))
+        return IllegalAction(self._refusal(seat, action))
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        """The ids ``seat`` (any seat of the table) may play now, in the order of its
+        legal list, [] when it may not act or the game is over (the base does not ask
+        ``to_act`` first): a game with ``action_ids`` implements it. A fresh list."""
+        raise NotImplementedError
+
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        """Whether the id (one of the table's) is legal for ``seat`` (any seat of the
+        table: False when it may not act); a game may answer without the list."""
+        return action_id in self._legal_ids(seat)
+
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        """Perform the legal action ``action_id``; like ``_apply`` it must not raise."""
+        raise NotImplementedError
+
+    #: Optional ``(action) -> int | None``: the id of ``action`` (a dict with a string
+    #: ``type``) read directly, as strictly as the table's :meth:`ActionIds.id_of`; None
+    #: looks the action up in the table.
+    _id_of: Any = None
+
     def _refusal(self, seat: int, action: Action) -> str:
         """The game's reason for refusing ``action``; the generic one if the game's own
         explanation trips over a value it did not expect (a refusal never fails)."""
@@ -190,6 +348,12 @@ class State:
     def _legal_copy(self, seat: int, action: Action) -> Action | None:
         """A private copy of ``action`` if it is legal for ``seat`` (to act), else None
         (what :meth:`apply` does inline)."""
+        table = self.action_ids
+        if table is not None:
+            action_id = table.id_of(action) if self._id_of is None else self._id_of(action)
+            if action_id is None or not self._id_legal(seat, action_id):
+                return None
+            return table.copy_of(action_id)
         if self._is_legal is None:
             return self._listed_copy(seat, action)
         return _private_copy(action) if self._is_legal(seat, action) else None
@@ -313,7 +477,11 @@ class State:
         raise NotImplementedError
 
     def _legal(self, seat: int) -> list[Action]:
-        raise NotImplementedError
+        table = self.action_ids
+        if table is None:
+            raise NotImplementedError
+        copy_of = table.copy_of  # a game with its own ids lists them as fresh dicts
+        return [copy_of(action_id) for action_id in self._legal_ids(seat)]
 
     #: Optional ``(seat, action) -> bool``: whether ``action`` is one of ``_legal(seat)``
     #: for a seat already known to be to act, without building the list. It must be as
@@ -343,6 +511,9 @@ class State:
 
     def _is_seat(self, seat: Any) -> bool:
         return type(seat) is int and 0 <= seat < self.players
+
+
+_NUMBERED: dict[type[State], ActionIds] = {}  # the fallback numbering of each state class
 
 
 class Game:
@@ -421,6 +592,17 @@ class Game:
         state = self.state_class.__new__(self.state_class)
         state.__dict__.update(plain_copy(d["state"]))
         return state
+
+    def action_of(self, action_id: int) -> Action:
+        """The action numbered ``action_id`` (a fresh dict), :class:`KeyError` if none is.
+        See :meth:`State.legal_ids`."""
+        return self.state_class.ids().action_of(action_id)
+
+    def id_of(self, action: Any) -> int | None:
+        """The id of ``action`` (the same JSON, :func:`action_key`), or None when it has
+        none: not an action of this game (or, for a game without its own numbering, not
+        yet offered by a legal list in this process)."""
+        return self.state_class.ids().id_of(action)
 
     def replay(self, state: State, upto: int | None = None) -> State:
         """A fresh state from ``state``'s settings with its first ``upto`` actions replayed."""

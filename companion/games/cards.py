@@ -17,6 +17,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -91,12 +92,30 @@ def rng(seed: int, *parts: object) -> random.Random:
     Each deal gets its own stream derived from the game's seed, so a state needs to keep
     only the seed (never a generator's internal state) to stay reproducible.
     """
-    return random.Random(":".join(str(p) for p in (seed, *parts)))
+    return random.Random(":".join(map(str, (seed, *parts))))
+
+
+@cache
+def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
+    """Random.shuffle's steps for ``size`` cards: (place, bits of the bound place + 1)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def shuffled(cards: Iterable[str], generator: random.Random) -> list[str]:
+    """A new list of ``cards`` in the order ``generator.shuffle`` gives them."""
     deck = list(cards)
-    generator.shuffle(deck)
+    if type(generator) is not random.Random:
+        generator.shuffle(deck)
+        return deck
+    # Random.shuffle's own loop and its _randbelow (the same getrandbits draws, hence the
+    # same order; tests/games/test_card_ints.py compares), without two calls per card:
+    # a deal's shuffle is a good part of an engine's playout.
+    getrandbits = generator.getrandbits
+    for i, bits in _shuffle_steps(len(deck)):
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -105,10 +124,9 @@ def deal_one_at_a_time(deck: Sequence[str], players: int, count: int, first: int
 
     Returns the hands by seat; the cards used are ``deck[: players * count]``.
     """
-    hands: list[list] = [[] for _ in range(players)]
-    for i in range(players * count):
-        hands[(first + i) % players].append(deck[i])
-    return hands
+    # Seat s gets every players-th card from its turn on: one slice each.
+    end = players * count
+    return [list(deck[(seat - first) % players : end : players]) for seat in range(players)]
 
 
 def follow_suit(

@@ -57,3 +57,32 @@ def test_suit_runs_and_trick_winners_match_the_id_versions(seed):
         ).winner
         assert trick_winner_ints(part, trump) == expected
     assert trick_winner_ints([], trump) is None
+
+
+def test_shuffled_gives_random_shuffles_order_and_dealing_goes_round_the_table():
+    from companion.games.cards import deal_one_at_a_time, rng, shuffled
+
+    for seed in range(300):
+        for size in (0, 1, 2, 5, 14, 52, 77):
+            deck = list(range(size))
+            expected = list(deck)
+            rng(seed, "deal", size).shuffle(expected)
+            generator = rng(seed, "deal", size)
+            assert shuffled(deck, generator) == expected, (seed, size)
+            assert generator.getstate() == _after_shuffle(seed, size)
+    deck = [f"c{i}" for i in range(30)]
+    for players in range(1, 6):
+        for count in range(0, 30 // players + 1):
+            for first in range(players):
+                hands = [[] for _ in range(players)]
+                for i in range(players * count):
+                    hands[(first + i) % players].append(deck[i])
+                assert deal_one_at_a_time(deck, players, count, first) == hands
+
+
+def _after_shuffle(seed, size):
+    from companion.games.cards import rng
+
+    generator = rng(seed, "deal", size)
+    generator.shuffle(list(range(size)))
+    return generator.getstate()

@@ -65,7 +65,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
-from ..base import Action, Game, IllegalAction, State, plain_copy
+from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import deal_one_at_a_time, rng, shuffled
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
@@ -84,15 +84,28 @@ HONOUR = INDEX[MAN_OF_HONOUR]
 INT_DECK: list[int] = [INDEX[card] for card in DECK]
 
 
+# The fixed numbering of the actions: playing card c (an integer) claimed as k is id
+# c * 6 + k, calling the shot is CALL_ID. Ids in that order follow a sorted hand's
+# legal list: each card once, with every claim in listing order, then the call.
+ACTION_IDS = ActionIds(
+    [{"type": "play", "card": card, "claim": claim} for card in CARDS for claim in CARDS]
+    + [dict(CALL)]
+)
+SIZE = len(CARDS)
+CALL_ID = SIZE * SIZE
+HONOUR_ID = HONOUR * SIZE + HONOUR  # the Man of Honour claimed as one
+ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
+
+
 @cache
-def _plays_of(hand: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
-    """The (card, claim) ids a hand may play: each card once, with every claim, except a
-    Man of Honour that can only be announced as one. A sorted hand is one of a few hundred
-    multisets of the 14 cards, so each is worked out once."""
+def _play_ids_of(hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The ids of the plays a sorted hand may make: each card once, with every claim,
+    except a Man of Honour that can only be announced as one. A sorted hand is one of a
+    few hundred multisets of the 14 cards, so each is worked out once."""
     return tuple(
-        (CARDS[card], claim)
+        card * len(CARDS) + claim
         for card in dict.fromkeys(hand)
-        for claim in ([MAN_OF_HONOUR] if card == HONOUR else CARDS)
+        for claim in ([HONOUR] if card == HONOUR else range(len(CARDS)))
     )
 
 
@@ -147,6 +160,7 @@ def check_deal(deal: dict[str, Any]) -> None:
 class CallTheShotState(State):
     slug = SPEC.slug
     lower_wins = SPEC.lower_wins
+    action_ids = ACTION_IDS
 
     shots: list[int]
     first_challenger: int
@@ -212,35 +226,68 @@ class CallTheShotState(State):
         """The opponent of the player who took the last shot; [] while the game goes on."""
         return [] if self.loser is None else [1 - self.loser]
 
+    def to_act(self) -> list[int]:
+        """As the base's (one call less: no turn once the game is over)."""
+        return [] if self.turn is None else [self.turn]
+
     def _to_act(self) -> list[int]:
         return [] if self.turn is None else [self.turn]
 
     def _may_call(self) -> bool:
         return bool(self.played[0]) and bool(self.played[1])
 
-    def _legal(self, seat: int) -> list[Action]:
-        actions: list[Action] = [
-            {"type": "play", "card": card, "claim": claim}
-            for card, claim in _plays_of(tuple(self.hands[seat]))
-        ]
-        if self._may_call():
-            actions.append(dict(CALL))
-        return actions
+    def _legal_ids(self, seat: int) -> list[int]:
+        """As the base's :meth:`legal_ids`, seat check included (so it is the method
+        itself: one call on a playout's hot path)."""
+        if seat != self.turn or type(seat) is not int:  # no turn once the game is over
+            return []
+        ids = list(_play_ids_of(tuple(self.hands[seat])))
+        if self.played[0] and self.played[1]:  # _may_call inline
+            ids.append(CALL_ID)
+        return ids
 
-    def _is_legal(self, seat: int, action: Action) -> bool:
-        """As ``action in self._legal(seat)`` (type-strict) for the seat to act."""
+    legal_ids = _legal_ids
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """As the base's, with the check of a legal play or call inline (the hot path of
+        a playout); anything else goes to the base, which refuses it (or, should this
+        check be stricter than ``_id_legal``, applies it all the same)."""
+        if seat == self.turn and type(seat) is int and type(action_id) is int:
+            if 0 <= action_id < CALL_ID:
+                card = action_id // SIZE
+                if card in self.hands[seat] and (card != HONOUR or action_id == HONOUR_ID):
+                    self._apply_id(seat, action_id)
+                    self.log.append([seat, ACTIONS[action_id].copy()])
+                    return
+            elif action_id == CALL_ID and self.played[0] and self.played[1]:
+                self._showdown(caller=seat)
+                self.log.append([seat, {"type": "call"}])
+                return
+        super().apply_id(seat, action_id)
+
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        if seat != self.turn:
+            return False
+        if action_id == CALL_ID:
+            return self._may_call()
+        card, claim = divmod(action_id, len(CARDS))
+        return card in self.hands[seat] and (card != HONOUR or claim == HONOUR)
+
+    @staticmethod
+    def _id_of(action: Action) -> int | None:
+        """The id of ``action`` as strictly as the table's look-up (exact types, keys)."""
         kind = action["type"]
         if kind == "play":
             if len(action) != 3:
-                return False
+                return None
             card, claim = action.get("card"), action.get("claim")
             if type(card) is not str or type(claim) is not str:
-                return False
+                return None
             card, claim = INDEX.get(card), INDEX.get(claim)
-            if card is None or claim is None or card not in self.hands[seat]:
-                return False
-            return card != HONOUR or claim == HONOUR
-        return kind == "call" and len(action) == 1 and self._may_call()
+            if card is None or claim is None:
+                return None
+            return card * len(CARDS) + claim
+        return CALL_ID if kind == "call" and len(action) == 1 else None
 
     def _explain(self, seat: int, action: Action) -> str:
         kind = action["type"]
@@ -277,14 +324,14 @@ class CallTheShotState(State):
     def _not_your_turn(self, seat: int) -> str:
         return "It is your opponent's turn."
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if action["type"] == "play":
-            card = INDEX[action["card"]]
-            self.hands[seat].remove(card)
-            self.played[seat].append([card, INDEX[action["claim"]]])
-            self.turn = 1 - seat
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        if action_id == CALL_ID:
+            self._showdown(caller=seat)
             return
-        self._showdown(caller=seat)
+        card, claim = divmod(action_id, len(CARDS))
+        self.hands[seat].remove(card)
+        self.played[seat].append([card, claim])
+        self.turn = 1 - seat
 
     def _played_ids(self) -> list[list[dict[str, str]]]:
         """The plays as the rules and the snapshot name them: ``{"card", "claim"}`` ids."""
@@ -295,7 +342,12 @@ class CallTheShotState(State):
 
     def _showdown(self, caller: int) -> None:
         hands = [_ids(hand) for hand in self.hands]
-        outcome = rules.resolve(caller, hands, self._played_ids())
+        # resolve reads the last two plays of each seat only (what is revealed).
+        last = [
+            [{"card": CARDS[card], "claim": CARDS[claim]} for card, claim in plays[-2:]]
+            for plays in self.played
+        ]
+        outcome = rules.resolve(caller, hands, last)
         shot = outcome["shot"]
         if shot is not None:
             self.shots[shot] += 1

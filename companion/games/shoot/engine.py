@@ -50,9 +50,10 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
-from ..base import Game, IllegalAction, State, plain_copy
+from ..base import ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import (
     CARD_IDS,
     CARD_INDEX,
@@ -85,6 +86,18 @@ EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 
+# The fixed numbering of Shoot!'s actions: a play's id is its integer card, a bid of n is
+# BIDS + n (no hand holds more than the 51 cards left beside the trump).
+BIDS = len(CARD_IDS)
+ACTION_IDS = ActionIds(
+    [{"type": "play", "card": card} for card in CARD_IDS]
+    + [{"type": "bid", "bid": bid} for bid in range(BIDS)]
+)
+ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
+BID_IDS = [tuple(range(BIDS, BIDS + size + 1)) for size in range(BIDS)]
+SUIT_SIZE = len(RANKS)
+SUIT_START = tuple(suit * SUIT_SIZE for suit in SUIT_INDEX)  # card -> its suit's first card
+
 
 def sort_hand(hand: list[str]) -> list[str]:
     """Suit by suit (clubs, diamonds, hearts, spades), low to high."""
@@ -98,18 +111,20 @@ def card_text(card: str) -> str:
 
 
 def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
-    """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw."""
+    """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw.
+
+    Drawn as integer cards (the same shuffles as of the ids; a rank is ``card % 13``)."""
     generator = rng(seed, "draw")
-    deck = shuffled(standard_deck(), generator)
+    deck = shuffled(DECK, generator)
     contenders = list(range(players))
     rounds: list[list[list]] = []
     while True:
         if len(deck) < len(contenders):
-            deck = shuffled(standard_deck(), generator)
-        this_round = [[seat, deck.pop()] for seat in contenders]
-        rounds.append(this_round)
-        top = max(rank_of(card) for _, card in this_round)
-        contenders = [seat for seat, card in this_round if rank_of(card) == top]
+            deck = shuffled(DECK, generator)
+        drawn = [(seat, deck.pop()) for seat in contenders]
+        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
+        top = max(card % SUIT_SIZE for _, card in drawn)
+        contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
         if len(contenders) == 1:
             return rounds
 
@@ -127,6 +142,7 @@ class ShootState(State):
 
     slug = SPEC.slug
     lower_wins = SPEC.lower_wins
+    action_ids = ACTION_IDS
 
     phase: str
     draw: list | None
@@ -203,6 +219,12 @@ class ShootState(State):
     def scores(self) -> list[int]:
         return list(self.totals)
 
+    def to_act(self) -> list[int]:
+        """As the base's (one call less: the phase says whether the game is over)."""
+        if self.phase == PLAY:
+            return [self.turn]
+        return list(EVERYONE[self.players]) if self.phase == BID else []
+
     def _to_act(self) -> list[int]:
         if self.phase == PLAY:
             return (self.turn,)
@@ -210,62 +232,107 @@ class ShootState(State):
             return EVERYONE[self.players]
         return ()
 
-    def _legal(self, seat: int) -> list[dict]:
-        if self.phase == PLAY and seat == self.turn:
+    # The id path: id c (0-51) plays card c, id BIDS + n bids n (see ACTION_IDS).
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        """As the base's :meth:`legal_ids`, seat check included (so it is the method
+        itself: one call on a playout's hot path)."""
+        if type(seat) is not int:
+            return []
+        if self.phase == PLAY:
+            if seat != self.turn:
+                return []
             hand = self.hands[seat]
-            if self.trick:
-                hand = suit_run(hand, SUIT_INDEX[self.trick[0][1]]) or hand
-            return [{"type": "play", "card": CARD_IDS[card]} for card in hand]
-        if self.phase == BID:
-            return [{"type": "bid", "bid": bid} for bid in range(self.hand_size + 1)]
+            trick = self.trick
+            if trick:  # the suit led if the hand holds it (suit_run inline), else any card
+                low = SUIT_START[trick[0][1]]
+                run = hand[bisect_left(hand, low) : bisect_left(hand, low + SUIT_SIZE)]
+                if run:
+                    return run
+            return hand[:]  # the ids of plays are the cards themselves
+        if self.phase == BID and 0 <= seat < self.players:
+            return list(BID_IDS[self.hand_size])
         return []
 
-    def _is_legal(self, seat: int, action: dict) -> bool:
-        """As ``action in self._legal(seat)`` (type-strict) for a seat to act."""
-        if len(action) != 2:
+    legal_ids = _legal_ids
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """As the base's, with the check of a legal play or bid inline (the hot path of a
+        playout); anything else goes to the base, which refuses it (or, should this
+        check be stricter than ``_id_legal``, applies it all the same)."""
+        if type(action_id) is int and type(seat) is int:
+            if 0 <= action_id < BIDS:  # a play: the id is the card
+                if self.phase == PLAY and seat == self.turn:
+                    hand = self.hands[seat]
+                    trick = self.trick
+                    if action_id in hand and (
+                        not trick
+                        or SUIT_START[action_id] == (low := SUIT_START[trick[0][1]])
+                        or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
+                    ):
+                        self._apply_id(seat, action_id)
+                        self.log.append([seat, ACTIONS[action_id].copy()])
+                        return
+            elif (
+                self.phase == BID
+                and 0 <= seat < self.players
+                and 0 <= action_id - BIDS <= self.hand_size
+            ):
+                self._apply_id(seat, action_id)
+                self.log.append([seat, ACTIONS[action_id].copy()])
+                return
+        super().apply_id(seat, action_id)
+
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        if action_id >= BIDS:
+            return self.phase == BID and action_id - BIDS <= self.hand_size
+        if self.phase != PLAY or seat != self.turn:
             return False
+        hand = self.hands[seat]
+        if action_id not in hand:
+            return False
+        trick = self.trick
+        if not trick:
+            return True
+        led = SUIT_INDEX[trick[0][1]]
+        return SUIT_INDEX[action_id] == led or not suit_run(hand, led)
+
+    @staticmethod
+    def _id_of(action: dict) -> int | None:
+        """The id of ``action`` as strictly as the table's look-up (exact types, keys)."""
+        if len(action) != 2:
+            return None
         kind = action["type"]
         if kind == "play":
             card = action.get("card")
-            if self.phase != PLAY or type(card) is not str:
-                return False
-            card = CARD_INDEX.get(card)
-            hand = self.hands[seat]
-            if card not in hand:  # None (not a card) is in no hand
-                return False
-            trick = self.trick
-            if not trick:
-                return True
-            led = SUIT_INDEX[trick[0][1]]
-            return SUIT_INDEX[card] == led or not suit_run(hand, led)
+            return CARD_INDEX.get(card) if type(card) is str else None
         if kind == "bid":
             bid = action.get("bid")
-            return self.phase == BID and type(bid) is int and 0 <= bid <= self.hand_size
-        return False
+            return BIDS + bid if type(bid) is int and 0 <= bid < BIDS else None
+        return None
 
     def _led(self) -> int | None:
         """The suit led (0 clubs .. 3 spades), None before the first card of a trick."""
         return SUIT_INDEX[self.trick[0][1]] if self.trick else None
 
-    def _apply(self, seat: int, action: dict) -> None:
-        if action["type"] == "play":
-            self._apply_play(seat, CARD_INDEX[action["card"]])
-        else:
-            self._apply_bid(seat, action["bid"])
-
-    def _apply_bid(self, seat: int, bid: int) -> None:
-        self.bids[seat] = bid
-        if None not in self.bids:
-            self.phase = PLAY
-            self.turn = (self.dealer + 1) % self.players
-
-    def _apply_play(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        if action_id >= BIDS:
+            bids = self.bids
+            bids[seat] = action_id - BIDS
+            if None not in bids:
+                self.phase = PLAY
+                self.turn = (self.dealer + 1) % self.players
+            return
+        self.hands[seat].remove(action_id)  # a play: the id is the card
         trick = self.trick
-        trick.append([seat, card])
+        trick.append([seat, action_id])
         if len(trick) < self.players:
             self.turn = (seat + 1) % self.players
             return
+        self._take_trick()
+
+    def _take_trick(self) -> None:
+        trick = self.trick
         winner = trick_winner_ints(trick, SUIT_INDEX[self.trump])
         self.taken[winner] += 1
         self.played.extend(card for _, card in trick)

@@ -539,3 +539,32 @@ def test_round_trip_and_replay_of_a_scripted_game():
     assert restored.to_dict() == state.to_dict()
     assert GAME.replay(state).to_dict() == state.to_dict()
     assert rules.trick_winner(state.last_trick["plays"], "D") == 0
+
+
+def _draw_with_ids(seed, players):
+    """The one-card draw as it was written with card ids, to compare the integer one."""
+    from companion.games.cards import rank_of, rng, shuffled, standard_deck
+
+    generator = rng(seed, "draw")
+    deck = shuffled(standard_deck(), generator)
+    contenders = list(range(players))
+    rounds = []
+    while True:
+        if len(deck) < len(contenders):
+            deck = shuffled(standard_deck(), generator)
+        this_round = [[seat, deck.pop()] for seat in contenders]
+        rounds.append(this_round)
+        top = max(rank_of(card) for _, card in this_round)
+        contenders = [seat for seat, card in this_round if rank_of(card) == top]
+        if len(contenders) == 1:
+            return rounds
+
+
+def test_the_draw_with_integer_cards_is_the_draw_with_ids():
+    ties = 0
+    for seed in range(400):
+        for players in (2, 3, 4, 5):
+            rounds = draw_for_dealer(seed, players)
+            assert rounds == _draw_with_ids(seed, players), (seed, players)
+            ties += len(rounds) > 1
+    assert ties > 10  # redraws (and a reshuffle's path) are exercised
