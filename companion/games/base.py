@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, SheetError
@@ -41,6 +43,23 @@ from .spec import PLAY, SCORE, Field, Spec, Step, check_options, read_fields, wi
 Action = dict[str, Any]
 
 _SCALARS = (str, int, float, bool, type(None))
+
+# Set by :func:`shared_json` for the service's save and load path (see there).
+_SHARED = ContextVar("shared_json", default=False)
+
+
+@contextmanager
+def shared_json() -> Iterator[None]:
+    """Within this block :meth:`State.to_dict` and :meth:`Game.state_from_dict` share
+    lists and dicts with the state instead of copying them. Only for data nobody else
+    holds: a dict just parsed from JSON, a snapshot serialised before the state changes
+    again (the service's load and save; SQLAlchemy must then be told the column changed,
+    since the loaded value and the new one share their contents)."""
+    token = _SHARED.set(True)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def plain_copy(value: Any) -> Any:
@@ -82,7 +101,14 @@ class State:
     options: dict[str, Any]
     seed: int
     deal: dict[str, Any] | None
-    log: list[list[Any]]
+    #: Every action applied since the start, ``[seat, action]``; the snapshot leaves it
+    #: out (the service keeps it in its action table), so a state restored from one has
+    #: ``None`` here until someone who has the log sets it (the host's undo does).
+    log: list[list[Any]] | None
+    #: How many actions the game has had (the log's length, kept in the snapshot).
+    moves: int
+    #: The last action applied, ``[seat, action]`` (None before the first).
+    last_action: list[Any] | None
 
     def __init__(self, players: int, options: dict[str, Any], seed: int, deal: dict | None):
         self.players = players
@@ -90,6 +116,8 @@ class State:
         self.seed = seed
         self.deal = copy.deepcopy(deal)
         self.log = []
+        self.moves = 0
+        self.last_action = None
 
     # -- the contract -------------------------------------------------------------------
 
@@ -119,7 +147,10 @@ class State:
             raise IllegalAction(self._explain(seat, action)) from None
         canonical = plain_copy(canonical)
         self._apply(seat, canonical)
-        self.log.append([seat, canonical])
+        self.moves += 1
+        self.last_action = [seat, canonical]
+        if self.log is not None:
+            self.log.append(self.last_action)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (or the table, ``None``) may see: the common block that every
@@ -219,7 +250,9 @@ class State:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.slug, "state": plain_copy(vars(self))}
+        """The snapshot: every attribute but the log (see :func:`shared_json`)."""
+        state = {key: value for key, value in vars(self).items() if key != "log"}
+        return {"game": self.slug, "state": state if _SHARED.get() else plain_copy(state)}
 
     # -- hooks for subclasses -----------------------------------------------------------
 
@@ -327,13 +360,18 @@ class Game:
         if d.get("game") != self.slug:
             raise ValueError(f"not a {self.slug} state: {d.get('game')!r}")
         state = self.state_class.__new__(self.state_class)
-        state.__dict__.update(plain_copy(d["state"]))
+        state.__dict__.update(d["state"] if _SHARED.get() else plain_copy(d["state"]))
+        # Snapshots saved before the log left them hold it; a hand-written one may hold
+        # neither the log nor the counters.
+        log = state.__dict__.setdefault("log", None)
+        state.__dict__.setdefault("moves", len(log) if log else 0)
+        state.__dict__.setdefault("last_action", log[-1] if log else None)
         return state
 
     def replay(self, state: State, upto: int | None = None) -> State:
         """A fresh state from ``state``'s settings with its first ``upto`` actions replayed."""
         fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
-        for seat, action in state.log[:upto]:
+        for seat, action in _log_of(state)[:upto]:
             fresh.apply(seat, action)
         return fresh
 
@@ -344,7 +382,7 @@ class Game:
         log, and after the last one: one replay of the log."""
         fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
         steps: list[str | None] = []
-        for seat, action in state.log:
+        for seat, action in _log_of(state):
             steps.append(fresh.sealed_step())
             fresh.apply(seat, action)
         steps.append(fresh.sealed_step())
@@ -358,10 +396,10 @@ class Game:
         have been shown, so one of them alone must not open again (its player would
         choose again knowing the others). The whole step goes back instead, every choice
         of it open again. A game that would rather refuse overrides this."""
-        if not state.log:
+        if not state.moves:
             raise IllegalAction("There is nothing to undo.")
         steps = steps if steps is not None else self.sealed_steps(state)
-        point = len(state.log) - 1
+        point = state.moves - 1
         step = steps[point]
         if step is None or steps[-1] == step:
             return point
@@ -374,7 +412,7 @@ class Game:
         phone is told, in words that name no choice still sealed after the undo."""
         steps = self.sealed_steps(state)
         point = self.undo_point(state, steps)
-        undone = state.log[point:]
+        undone = _log_of(state)[point:]
 
         def name(seat: int) -> str:
             return (names[seat] if seat < len(names) else None) or f"Seat {seat + 1}"
@@ -416,6 +454,12 @@ class Game:
         if self.sheet_class is None:
             raise SheetError(f"{self.name} has no score sheet.")
         return self.sheet_class(names, options)
+
+
+def _log_of(state: State) -> list[list[Any]]:
+    if state.log is None:
+        raise ValueError("this state was restored from a snapshot without its log; set the log")
+    return state.log
 
 
 class Sheet:

@@ -340,7 +340,7 @@ class CallTheShotGame(Game):
 
     def undo_point(self, state: State, steps: list[str | None] | None = None) -> int:
         """As the base, but a call is never taken back: it showed both cards."""
-        if state.log and state.log[-1][1]["type"] == "call":
+        if state.last_action and state.last_action[1]["type"] == "call":
             raise IllegalAction(
                 "The shot was called and both cards were shown, so that duel cannot be "
                 "taken back: its result stands."
