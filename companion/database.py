@@ -18,7 +18,7 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_migrate import upgrade
 from sqlalchemy import Select, event, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session
 
 from .extensions import db
@@ -109,6 +109,30 @@ def locked(query: Select) -> Any:
             session.info.pop(_HELD).release()
         raise
     return session.scalar(query.with_for_update().execution_options(populate_existing=True))
+
+
+def reads_alone() -> None:
+    """On PostgreSQL, let the session's next reads run without a transaction (autocommit:
+    no BEGIN and ROLLBACK round trips) unless one is already open. For requests that only
+    read; :func:`locked` rolls back first, so a write after it gets a transaction of its
+    own on a connection whose isolation level the pool has reset."""
+    session = db.session()
+    if session.in_transaction() or session.get_bind().dialect.name != "postgresql":
+        return
+    session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
+def retry_if_disconnected(run: Any) -> Any:
+    """``run()`` (the first statement of a transaction), once more on a fresh connection
+    if the pooled one turned out dead (a restarted database server). Instead of the pool's
+    pre-ping, a round trip on every checkout; SQLAlchemy invalidates the dead pool."""
+    try:
+        return run()
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+        db.session.rollback()
+        return run()
 
 
 def tune_sqlite(app: Flask) -> None:

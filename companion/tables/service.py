@@ -28,10 +28,11 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import flag_modified
 
 from .. import codes, live, names
-from ..database import locked
+from ..database import locked, reads_alone, retry_if_disconnected
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State, shared_json
@@ -131,8 +132,19 @@ def normalise_code(code: str) -> str:
     return codes.normalise(code)
 
 
-def get_table(code: str) -> Table:
-    table = db.session.scalar(select(Table).where(Table.code == normalise_code(code)))
+def get_table(code: str, read_only: bool = False) -> Table:
+    """The table with its seats, in one query. ``read_only`` (a request that writes
+    nothing, like a view): outside a transaction, the query runs without one (no BEGIN
+    and ROLLBACK round trips on PostgreSQL); a later write starts its own (``locked``)."""
+    query = select(Table).where(Table.code == normalise_code(code))
+
+    def load() -> Table | None:
+        if read_only:
+            reads_alone()
+        found = db.session.execute(query.options(joinedload(Table.seats)))
+        return found.unique().scalar_one_or_none()
+
+    table = retry_if_disconnected(load)
     if table is None:
         raise TableError(404, "There is no table with that code.")
     return table
@@ -141,7 +153,8 @@ def get_table(code: str) -> Table:
 def lock_table(code: str) -> Table:
     """Start a write transaction holding the table's row lock and load the table."""
     try:
-        table = locked(select(Table).where(Table.code == normalise_code(code)))
+        query = select(Table).where(Table.code == normalise_code(code))
+        table = retry_if_disconnected(lambda: locked(query))
     except OperationalError:
         # The lock wait timed out (a very busy SQLite file): nothing was changed.
         db.session.rollback()
