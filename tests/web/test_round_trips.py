@@ -24,7 +24,7 @@ class Trace:
     one file; a round trip ends with the server's ReadyForQuery."""
 
     def __init__(self, app):
-        self.file = tempfile.TemporaryFile("w+")
+        self.file = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed by the fixture)
         self.statements = 0
         with app.app_context():
             db.engine.dispose()  # every connection from now on is traced
