@@ -24,6 +24,10 @@ server:
 3. **A long game**: one table played by a single client; the median time of a move
    (the POST alone) around action 10 and around action 200, and their ratio.
 
+First, in this process (``--snapshot-only`` stops there): the service's restore + save of
+one state at action 10 and at action 200, as today (``shared_json``, no log) and as
+before (the log in the snapshot, ``plain_copy`` at both ends), with JSON both ways.
+
 Each request uses its own connection (``Connection: close``), for the baseline alike.
 """
 
@@ -437,6 +441,48 @@ async def long_game_part(http: Http, args) -> dict:
     }
 
 
+def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200)) -> None:
+    sys.path.insert(0, str(ROOT))
+    from companion.games import GAMES
+    from companion.games.base import plain_copy, shared_json
+
+    game = GAMES[game_slug]
+    rng = random.Random(4)
+    state = game.new_state(players, seed=4)
+    print(f"\n## snapshot restore + save, {game_slug} x {players}, in process")
+    for action in range(1, max(at) + 1):
+        if state.is_over():
+            print(f"(the game ended at action {action - 1})")
+            break
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if action not in at:
+            continue
+        now_text = json.dumps(state.to_dict())
+        old_text = json.dumps({"game": game.slug, "state": plain_copy(vars(state))})
+
+        def now(now_text: str = now_text) -> None:
+            with shared_json():
+                json.dumps(game.state_from_dict(json.loads(now_text)).to_dict())
+
+        def before(old_text: str = old_text) -> None:
+            loaded = game.state_from_dict(json.loads(old_text))
+            json.dumps({"game": game.slug, "state": plain_copy(vars(loaded))})
+
+        rounds = 300
+        timing = {}
+        for name, run_once in (("before", before), ("now", now)):
+            start = time.perf_counter()
+            for _ in range(rounds):
+                run_once()
+            timing[name] = (time.perf_counter() - start) / rounds * 1000
+        print(
+            f"action {action}: snapshot {len(now_text)} B (with log {len(old_text)} B); "
+            f"restore + save {timing['now']:.3f} ms, before {timing['before']:.3f} ms "
+            f"({timing['now'] / timing['before']:.2f}x)"
+        )
+
+
 async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
     server = Server(setup, workdir, root)
     try:
@@ -484,7 +530,11 @@ def main() -> None:
     parser.add_argument(
         "--baseline", type=Path, help="another checkout, run the same way after this one"
     )
+    parser.add_argument("--snapshot-only", action="store_true")
     args = parser.parse_args()
+    snapshot_part(args.game, args.phones)
+    if args.snapshot_only:
+        return
     setups = ["default", "scaled"] if args.setup == "both" else [args.setup]
     roots = [ROOT] + ([args.baseline.resolve()] if args.baseline else [])
     with tempfile.TemporaryDirectory() as tmp:
