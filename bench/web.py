@@ -1,7 +1,7 @@
 """Load run of engine mode over HTTP against a real server on 127.0.0.1.
 
     python bench/web.py [--setup default|scaled|both] [--tables 20] [--phones 5]
-                        [--seconds 20] [--interval 2] [--concurrency 16] [--game shoot]
+                        [--seconds 20] [--interval 2] [--concurrency 16] [--game SLUG]
 
 ``default`` starts the README's default command (``flask --app companion run``: one
 process, SQLite file); ``scaled`` the README's scaled one (gunicorn with the repository's
@@ -526,12 +526,22 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--rate-seconds", type=float, default=4)
     parser.add_argument("--long", type=int, default=210, help="actions in the long game")
-    parser.add_argument("--game", default="shoot")
+    parser.add_argument(
+        "--game", help="a game's slug; by default the first registered one that seats --phones"
+    )
     parser.add_argument(
         "--baseline", type=Path, help="another checkout, run the same way after this one"
     )
     parser.add_argument("--snapshot-only", action="store_true")
     args = parser.parse_args()
+    if args.game is None:
+        sys.path.insert(0, str(ROOT))
+        from companion.games import GAMES
+
+        fits = [g for g in GAMES.values() if g.min_players <= args.phones <= g.max_players]
+        if not fits:
+            raise SystemExit(f"no game seats {args.phones} players")
+        args.game = fits[0].slug
     snapshot_part(args.game, args.phones)
     if args.snapshot_only:
         return
