@@ -139,8 +139,8 @@ def test_to_dict_and_state_from_dict_copy_unless_told_the_json_is_fresh():
 
 
 def test_every_accepted_move_is_stored_though_the_state_shares_the_loaded_row(app):
-    """The service's state takes over the loaded row's lists (no copy): the saved snapshot
-    must still be written (the column is flagged), each move one action row."""
+    """The service's state takes over the loaded row's lists (no copy): every move's
+    snapshot is still written, with its move count equal to the action rows."""
     players = TablePlayers(app, "shoot").join_all()
     rng = random.Random(9)
     for moves in range(1, 6):
