@@ -1,203 +1,556 @@
-"""Requests per second of engine mode's JSON API, next to a baseline from the same run.
+"""Load run of engine mode over HTTP against a real server on 127.0.0.1.
 
-    python bench/web.py [--seconds 2] [--game shoot] [--players 4] [--server]
+    python bench/web.py [--setup default|scaled|both] [--tables 20] [--phones 5]
+                        [--seconds 20] [--interval 2] [--concurrency 16] [--game SLUG]
 
-Measured against the app's test client (no network, the whole Flask stack, a SQLite file
-database as in the embedded default):
+``default`` starts the README's default command (``flask --app companion run``: one
+process, SQLite file); ``scaled`` the README's scaled one (gunicorn with the repository's
+``gunicorn.conf.py`` if there is one, else 2 gthread workers x 32 threads; PostgreSQL in a
+fresh schema of the local ``test`` database, Redis db 15). Servers get a free port,
+``RATELIMIT_ENABLED=0`` and are stopped at the end. Three parts, each against the same
+server:
 
-* baseline: ``GET /offline`` (a small rendered page) and ``GET`` of a static file;
-* view: ``GET /api/tables/<code>/view`` with a seat token (envelope of a game in progress);
-* action: the phone's round trip — fetch its view, post one random legal action
-  (one locked transaction: lock, version check, apply, store snapshot + log row, commit,
-  announce). A finished game is replaced by a new table.
+1. **Phones**: ``--tables`` tables of ``--phones`` seats. Every phone holds its event
+   stream (``GET /events`` with its seat token as Bearer, which the streams work accepts
+   too; the data may be a bare version or a JSON envelope with ``version``) and on every
+   event refetches its view, as the real client does; the phone whose seat is to act then
+   posts a move, at most one move per table every ``--interval`` seconds. Reported:
+   events delivered (each phone should see every version its table reached), p50/p95 of
+   move → every phone (from sending the move to the last phone of the table holding a
+   view of that version), 5xx count.
+2. **Rates** at ``--concurrency`` clients for a few seconds each: a trivial route
+   (``GET /offline``), a view, and a phone's move round trip (the view that gives its
+   legal actions, then the move), each as a ratio of the trivial route's rate.
+3. **A long game**: one table played by a single client; the median time of a move
+   (the POST alone) around action 10 and around action 200, and their ratio.
 
-Each figure is also printed as a ratio to the page baseline, so runs on different machines
-compare. ``--server`` repeats the measurements over HTTP against a real threaded server on
-127.0.0.1 (a free port; one connection per request).
+First, in this process (``--snapshot-only`` stops there): the service's restore + save of
+one state at action 10 and at action 200, as today (``shared_json``, no log) and as
+before (the log in the snapshot, ``plain_copy`` at both ends), with JSON both ways.
+
+Each request uses its own connection (``Connection: close``), for the baseline alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
+import os
 import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.request
-from collections.abc import Callable
+import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from companion import create_app  # noqa: E402
-from companion.extensions import db  # noqa: E402
-from companion.games import GAMES  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
 
 
-class TestClientTransport:
-    def __init__(self, app):
-        self.client = app.test_client()
-
-    def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = self.client.get(path, headers=headers)
-        return response.status_code, response.data
-
-    def post(self, path: str, body: dict, token: str | None = None) -> tuple[int, bytes]:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = self.client.post(path, json=body, headers=headers)
-        return response.status_code, response.data
+# -- a minimal HTTP/1.1 client (asyncio streams; no third-party client needed) ----------
 
 
-class HttpTransport:
-    def __init__(self, base: str):
-        self.base = base
+class Http:
+    def __init__(self, port: int):
+        self.port = port
+        self.errors_5xx = 0
+        self.failures = 0
 
-    def _send(self, request: urllib.request.Request) -> tuple[int, bytes]:
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, error.read()
-
-    def get(self, path: str, token: str | None = None) -> tuple[int, bytes]:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return self._send(urllib.request.Request(self.base + path, headers=headers))
-
-    def post(self, path: str, body: dict, token: str | None = None) -> tuple[int, bytes]:
-        headers = {"Content-Type": "application/json"}
+    async def request(
+        self, method: str, path: str, body: object = None, token: str | None = None
+    ) -> tuple[int, object]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}", "Connection: close"]
         if token:
-            headers["Authorization"] = f"Bearer {token}"
-        data = json.dumps(body).encode()
-        return self._send(urllib.request.Request(self.base + path, data=data, headers=headers))
+            head.append(f"Authorization: Bearer {token}")
+        if body is not None:
+            head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+        try:
+            reader, writer = await asyncio.open_connection(HOST, self.port)
+            writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+            await writer.drain()
+            raw = await reader.read()
+            writer.close()
+        except OSError:
+            self.failures += 1
+            return 0, None
+        status, payload = parse_response(raw)
+        if status >= 500:
+            self.errors_5xx += 1
+        return status, payload
+
+    async def stream(self, path: str, token: str, on_data) -> None:
+        """Hold a server-sent-events stream, calling ``on_data(text)`` for every event."""
+        head = [
+            f"GET {path} HTTP/1.1",
+            f"Host: {HOST}:{self.port}",
+            f"Authorization: Bearer {token}",
+            "Accept: text/event-stream",
+        ]
+        reader, writer = await asyncio.open_connection(HOST, self.port)
+        try:
+            writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+            await writer.drain()
+            status_line = await reader.readline()
+            status = int(status_line.split()[1])
+            if status >= 500:
+                self.errors_5xx += 1
+            if status != 200:
+                return
+            chunked = False
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"transfer-encoding:") and b"chunked" in line.lower():
+                    chunked = True
+            buffer = ""
+            while True:
+                if chunked:
+                    size_line = await reader.readline()
+                    if not size_line:
+                        return
+                    size = int(size_line.strip() or b"0", 16)
+                    if size == 0:
+                        return
+                    chunk = await reader.readexactly(size + 2)
+                    buffer += chunk[:-2].decode()
+                else:
+                    chunk = await reader.read(65536)
+                    if not chunk:
+                        return
+                    buffer += chunk.decode()
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    data = [ln[5:].strip() for ln in block.split("\n") if ln.startswith("data:")]
+                    if data:
+                        on_data("\n".join(data))
+        finally:
+            writer.close()
 
 
-class Table:
-    """A table with every seat taken, played at random one action at a time."""
+def parse_response(raw: bytes) -> tuple[int, object]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    try:
+        status = int(lines[0].split()[1])
+    except (IndexError, ValueError):
+        return 0, None
+    if any(ln.lower().startswith(b"transfer-encoding:") and b"chunked" in ln for ln in lines):
+        out, rest = b"", body
+        while rest:
+            size_line, _, rest = rest.partition(b"\r\n")
+            size = int(size_line or b"0", 16)
+            if size == 0:
+                break
+            out, rest = out + rest[:size], rest[size + 2 :]
+        body = out
+    try:
+        return status, json.loads(body) if body else None
+    except ValueError:
+        return status, body
 
-    def __init__(self, transport, game: str, players: int, rng: random.Random):
-        self.transport, self.game, self.players, self.rng = transport, game, players, rng
-        status, body = transport.post("/api/tables", {"game": game, "players": players})
-        assert status == 201, body
-        self.code = json.loads(body)["code"]
-        self.tokens = []
-        for i in range(players):
-            status, body = transport.post(f"/api/tables/{self.code}/seats", {"name": f"P{i}"})
-            assert status == 201, body
-            self.tokens.append(json.loads(body)["token"])
 
-    def envelope(self, seat: int | None) -> dict:
-        token = None if seat is None else self.tokens[seat]
-        status, body = self.transport.get(f"/api/tables/{self.code}/view", token)
-        assert status == 200, body
-        return json.loads(body)
+def version_of(data: str) -> int | None:
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    if isinstance(value, dict):
+        value = value.get("version")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-    def step(self) -> bool:
-        """One phone's round trip; False when the game is over."""
-        public = self.envelope(None)
-        if public["over"]:
-            return False
-        seat = self.rng.choice(public["to_act"])
-        env = self.envelope(seat)
-        action = self.rng.choice(env["legal"])
-        status, body = self.transport.post(
-            f"/api/tables/{self.code}/actions",
-            {"action": action, "version": env["version"]},
-            self.tokens[seat],
+
+# -- servers ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def tool(name: str) -> str:
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else (shutil.which(name) or name)
+
+
+class Server:
+    def __init__(self, setup: str, workdir: Path, root: Path = ROOT):
+        self.setup = setup
+        self.port = free_port()
+        self.schema = None
+        env = {
+            **os.environ,
+            "RATELIMIT_ENABLED": "0",
+            "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "PYTHONPATH": str(root),
+        }
+        env.pop("REDIS_URL", None)
+        if setup == "default":
+            env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+            command = [tool("flask"), "--app", "companion", "run", "--host", HOST]
+            command += ["--port", str(self.port)]
+        else:
+            import psycopg
+
+            self.schema = f"bench_{uuid.uuid4().hex[:10]}"
+            with psycopg.connect(f"host={HOST} dbname=test", autocommit=True) as conn:
+                conn.execute(f'CREATE SCHEMA "{self.schema}"')
+            env["DATABASE_URL"] = (
+                f"postgresql://{HOST}:5432/test?options=-csearch_path%3D{self.schema}"
+            )
+            env["REDIS_URL"] = f"redis://{HOST}:6379/15"
+            command = [tool("gunicorn")]
+            if (root / "gunicorn.conf.py").exists():
+                command += ["-c", str(root / "gunicorn.conf.py"), "--workers", "2"]
+            else:
+                command += ["--worker-class", "gthread", "--workers", "2", "--threads", "32"]
+            command += ["--bind", f"{HOST}:{self.port}", "wsgi:app"]
+        self.log = open(workdir / f"{setup}-{root.name}.log", "w")  # noqa: SIM115 (in stop)
+        self.process = subprocess.Popen(
+            command, cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((HOST, self.port), timeout=1):
+                    return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.2)
+        self.stop()
+        raise SystemExit(f"the {setup} server did not start; see {self.log.name}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+        if self.schema:
+            import psycopg
+
+            with psycopg.connect(f"host={HOST} dbname=test", autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA "{self.schema}" CASCADE')
+
+
+# -- tables ----------------------------------------------------------------------------
+
+
+async def new_table(http: Http, game: str, players: int) -> tuple[str, list[str]]:
+    status, body = await http.request("POST", "/api/tables", {"game": game, "players": players})
+    assert status == 201, (status, body)
+    code = body["code"]
+    tokens = []
+    for seat in range(players):
+        status, joined = await http.request(
+            "POST", f"/api/tables/{code}/seats", {"name": f"P{seat}", "seat": seat}
         )
-        assert status == 200, body
-        return True
+        assert status == 201, (status, joined)
+        tokens.append(joined["token"])
+    return code, tokens
 
 
-def rate(work: Callable[[], int], seconds: float) -> float:
-    """Units of work per second (``work`` returns how many units it did)."""
-    done, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        done += work()
-    return done / (time.perf_counter() - start)
+class PhoneTable:
+    """One table in the phones part: its phones' streams, views and paced moves."""
+
+    def __init__(self, http: Http, code: str, tokens: list[str], interval: float, rng):
+        self.http, self.code, self.tokens = http, code, tokens
+        self.interval, self.rng = interval, rng
+        self.sent: dict[int, float] = {}  # version a move made -> when it was sent
+        self.seen: dict[int, dict[int, float]] = {}  # version -> phone -> view fetched
+        self.received: list[set[int]] = [set() for _ in tokens]
+        self.moving = False
+        self.tasks: set[asyncio.Task] = set()
+        self.next_move = time.monotonic() + rng.random() * interval
+        self.top = 0  # the highest version the table reached
+
+    async def phone(self, seat: int, stop: float) -> None:
+        def on_data(text: str) -> None:
+            version = version_of(text)
+            if version is not None:
+                self.received[seat].add(version)
+                task = asyncio.ensure_future(self.refetch(seat, version, stop))
+                self.tasks.add(task)
+                task.add_done_callback(self.tasks.discard)
+
+        with contextlib.suppress(TimeoutError, OSError, asyncio.IncompleteReadError):
+            await asyncio.wait_for(
+                self.http.stream(f"/api/tables/{self.code}/events", self.tokens[seat], on_data),
+                timeout=max(0.1, stop - time.monotonic() + 3),
+            )
+
+    async def refetch(self, seat: int, version: int, stop: float) -> None:
+        status, env = await self.http.request(
+            "GET", f"/api/tables/{self.code}/view", token=self.tokens[seat]
+        )
+        if status != 200 or not isinstance(env, dict):
+            return
+        now = time.monotonic()
+        for v in range(version, env["version"] + 1):
+            self.seen.setdefault(v, {}).setdefault(seat, now)
+        self.top = max(self.top, env["version"])
+        if env["over"] or now >= stop or seat not in env["to_act"] or not env["legal"]:
+            return
+        if self.moving:
+            return
+        self.moving = True
+        try:
+            await asyncio.sleep(max(0.0, self.next_move - time.monotonic()))
+            if time.monotonic() >= stop:
+                return
+            self.next_move = time.monotonic() + self.interval
+            action = self.rng.choice(env["legal"])
+            sent = time.monotonic()
+            status, answer = await self.http.request(
+                "POST",
+                f"/api/tables/{self.code}/actions",
+                {"action": action, "version": env["version"]},
+                self.tokens[seat],
+            )
+            if status == 200:
+                self.sent[answer["version"]] = sent
+                self.top = max(self.top, answer["version"])
+        finally:
+            self.moving = False
 
 
-def run(label: str, transport, args) -> None:
+async def phones_part(http: Http, args) -> dict:
     rng = random.Random(1)
-    static_path = "/static/css/app.css"
+    tables = []
+    for _ in range(args.tables):
+        code, tokens = await new_table(http, args.game, args.phones)
+        tables.append(PhoneTable(http, code, tokens, args.interval, rng))
+    stop = time.monotonic() + args.seconds
+    await asyncio.gather(*(t.phone(s, stop) for t in tables for s in range(args.phones)))
+    pending = [task for t in tables for task in t.tasks]
+    if pending:
+        await asyncio.wait(pending, timeout=10)
+    delivered = expected = 0
+    latencies = []
+    for t in tables:
+        for version, sent in t.sent.items():
+            got = t.seen.get(version, {})
+            if len(got) == len(t.tokens):
+                latencies.append(max(got.values()) - sent)
+        # Every version from the first one each phone saw to the table's last.
+        for seat in range(len(t.tokens)):
+            first = min(t.received[seat], default=t.top)
+            wanted = set(range(first, t.top + 1))
+            expected += len(wanted)
+            delivered += len(wanted & t.received[seat])
+    moves = sum(len(t.sent) for t in tables)
+    return {
+        "moves": moves,
+        "delivered": 100.0 * delivered / expected if expected else 0.0,
+        "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
+        "p95": percentile(latencies, 95) * 1000,
+        "complete": len(latencies),
+    }
 
-    def page() -> int:
-        status, _ = transport.get("/offline")
-        assert status == 200
-        return 1
 
-    def static() -> int:
-        status, _ = transport.get(static_path)
-        assert status == 200
-        return 1
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p / 100))]
 
-    table = Table(transport, args.game, args.players, rng)
-    for _ in range(3):  # into the game, past the first deal
-        table.step()
-    seat = (table.envelope(None)["to_act"] or [0])[0]
 
-    def view() -> int:
-        table.envelope(seat)
-        return 1
+async def closed_loop(seconds: float, workers: int, step) -> float:
+    """Completed steps per second with ``workers`` clients each running ``step`` in a loop."""
+    done = 0
+    stop = time.monotonic() + seconds
 
-    current = {"table": Table(transport, args.game, args.players, rng)}
+    async def worker(index: int) -> None:
+        nonlocal done
+        while time.monotonic() < stop:
+            if await step(index):
+                done += 1
 
-    def action() -> int:
-        # A round trip is 3 requests: public view (whose turn), seat view, the action.
-        if not current["table"].step():
-            current["table"] = Table(transport, args.game, args.players, rng)
-        return 1
+    start = time.monotonic()
+    await asyncio.gather(*(worker(i) for i in range(workers)))
+    return done / (time.monotonic() - start)
 
-    baseline = rate(page, args.seconds)
-    figures = [
-        ("baseline: GET /offline (page)", baseline),
-        (f"baseline: GET {static_path} (static)", rate(static, args.seconds)),
-        (f"view: GET /api/tables/<code>/view ({args.game})", rate(view, args.seconds)),
-        (f"action round trip ({args.game}, 3 requests)", rate(action, args.seconds)),
-    ]
-    print(f"\n{label}")
-    for name, value in figures:
-        print(f"  {name:<52} {value:9.1f} /s   x{value / baseline:5.2f} of baseline")
+
+async def rates_part(http: Http, args) -> dict:
+    workers = args.concurrency
+    tables = [await new_table(http, args.game, args.phones) for _ in range(workers)]
+    rng = random.Random(2)
+
+    async def trivial(_i: int) -> bool:
+        return (await http.request("GET", "/offline"))[0] == 200
+
+    async def view(i: int) -> bool:
+        code, tokens = tables[i]
+        return (await http.request("GET", f"/api/tables/{code}/view", token=tokens[0]))[0] == 200
+
+    async def move(i: int) -> bool:
+        code, tokens = tables[i]
+        status, env = await http.request("GET", f"/api/tables/{code}/view")
+        if status != 200:
+            return False
+        if env["over"]:
+            tables[i] = await new_table(http, args.game, args.phones)
+            return False
+        seat = rng.choice(env["to_act"])
+        status, mine = await http.request("GET", f"/api/tables/{code}/view", token=tokens[seat])
+        if status != 200 or not mine["legal"]:
+            return False
+        body = {"action": rng.choice(mine["legal"]), "version": mine["version"]}
+        status, _ = await http.request("POST", f"/api/tables/{code}/actions", body, tokens[seat])
+        return status == 200
+
+    seconds = args.rate_seconds
+    out = {"trivial": await closed_loop(seconds, workers, trivial)}
+    out["view"] = await closed_loop(seconds, workers, view)
+    out["move"] = await closed_loop(seconds, workers, move)
+    return out
+
+
+async def long_game_part(http: Http, args) -> dict:
+    rng = random.Random(3)
+    code, tokens = await new_table(http, args.game, args.phones)
+    times: dict[int, float] = {}
+    for action in range(1, args.long + 1):
+        status, env = await http.request("GET", f"/api/tables/{code}/view")
+        if env["over"]:
+            break
+        seat = rng.choice(env["to_act"])
+        _, mine = await http.request("GET", f"/api/tables/{code}/view", token=tokens[seat])
+        body = {"action": rng.choice(mine["legal"]), "version": mine["version"]}
+        start = time.perf_counter()
+        status, _ = await http.request("POST", f"/api/tables/{code}/actions", body, tokens[seat])
+        times[action] = time.perf_counter() - start
+        assert status == 200, status
+    early = [times[a] for a in range(1, 21) if a in times]
+    late = [times[a] for a in range(args.long - 19, args.long + 1) if a in times]
+    return {
+        "reached": max(times, default=0),
+        "early": statistics.median(early) * 1000 if early else float("nan"),
+        "late": statistics.median(late) * 1000 if late else float("nan"),
+    }
+
+
+def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200)) -> None:
+    sys.path.insert(0, str(ROOT))
+    from companion.games import GAMES
+    from companion.games.base import plain_copy, shared_json
+
+    game = GAMES[game_slug]
+    rng = random.Random(4)
+    state = game.new_state(players, seed=4)
+    print(f"\n## snapshot restore + save, {game_slug} x {players}, in process")
+    for action in range(1, max(at) + 1):
+        if state.is_over():
+            print(f"(the game ended at action {action - 1})")
+            break
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if action not in at:
+            continue
+        now_text = json.dumps(state.to_dict())
+        old_text = json.dumps({"game": game.slug, "state": plain_copy(vars(state))})
+
+        def now(now_text: str = now_text) -> None:
+            with shared_json():
+                json.dumps(game.state_from_dict(json.loads(now_text)).to_dict())
+
+        def before(old_text: str = old_text) -> None:
+            loaded = game.state_from_dict(json.loads(old_text))
+            json.dumps({"game": game.slug, "state": plain_copy(vars(loaded))})
+
+        rounds = 300
+        timing = {}
+        for name, run_once in (("before", before), ("now", now)):
+            start = time.perf_counter()
+            for _ in range(rounds):
+                run_once()
+            timing[name] = (time.perf_counter() - start) / rounds * 1000
+        print(
+            f"action {action}: snapshot {len(now_text)} B (with log {len(old_text)} B); "
+            f"restore + save {timing['now']:.3f} ms, before {timing['before']:.3f} ms "
+            f"({timing['now'] / timing['before']:.2f}x)"
+        )
+
+
+async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
+    server = Server(setup, workdir, root)
+    try:
+        http = Http(server.port)
+        phones = await phones_part(http, args)
+        rates = await rates_part(http, args)
+        long = await long_game_part(http, args)
+    finally:
+        server.stop()
+    print(
+        f"\n## {setup} ({root}): {args.tables} tables x {args.phones} phones, "
+        f"{args.seconds:g} s, one move per table every {args.interval:g} s"
+    )
+    print(
+        f"moves {phones['moves']}, events delivered {phones['delivered']:.1f} %, "
+        f"move -> every phone p50 {phones['p50']:.0f} ms, p95 {phones['p95']:.0f} ms "
+        f"({phones['complete']} moves seen by every phone)"
+    )
+    print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
+    base = rates["trivial"]
+    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
+    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
+    print(
+        f"  move round trip (2 views + the move) {rates['move']:.0f}/s = "
+        f"{rates['move'] / base:.2f}x trivial"
+    )
+    print(
+        f"long game ({long['reached']} actions): move POST median around action 10 "
+        f"{long['early']:.1f} ms, around action {args.long - 10} {long['late']:.1f} ms, "
+        f"ratio {long['late'] / long['early']:.2f}"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--game", default=next(iter(GAMES)), choices=sorted(GAMES))
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--server", action="store_true", help="also over HTTP on 127.0.0.1")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup", choices=["default", "scaled", "both"], default="default")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--phones", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--interval", type=float, default=2.0)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--rate-seconds", type=float, default=4)
+    parser.add_argument("--long", type=int, default=210, help="actions in the long game")
+    parser.add_argument(
+        "--game", help="a game's slug; by default the first registered one that seats --phones"
+    )
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout, run the same way after this one"
+    )
+    parser.add_argument("--snapshot-only", action="store_true")
     args = parser.parse_args()
-    args.players = args.players or GAMES[args.game].min_players
+    if args.game is None:
+        sys.path.insert(0, str(ROOT))
+        from companion.games import GAMES
 
-    import logging
-
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {
-                "INSTANCE_PATH": folder,
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite3",
-            }
-        )
-        print(f"engine-mode web benchmark: {args.game}, {args.players} players, SQLite file")
-        run("test client (no network)", TestClientTransport(app), args)
-        if args.server:
-            from werkzeug.serving import make_server
-
-            server = make_server("127.0.0.1", 0, app, threaded=True)
-            thread = threading.Thread(target=server.serve_forever, daemon=True)
-            thread.start()
-            try:
-                base = f"http://127.0.0.1:{server.server_port}"
-                run(f"werkzeug threaded server at {base}", HttpTransport(base), args)
-            finally:
-                server.shutdown()
-                server.server_close()
-        with app.app_context():
-            db.engine.dispose()
+        fits = [g for g in GAMES.values() if g.min_players <= args.phones <= g.max_players]
+        if not fits:
+            raise SystemExit(f"no game seats {args.phones} players")
+        args.game = fits[0].slug
+    snapshot_part(args.game, args.phones)
+    if args.snapshot_only:
+        return
+    setups = ["default", "scaled"] if args.setup == "both" else [args.setup]
+    roots = [ROOT] + ([args.baseline.resolve()] if args.baseline else [])
+    with tempfile.TemporaryDirectory() as tmp:
+        for setup in setups:
+            for root in roots:
+                asyncio.run(run(setup, args, Path(tmp), root))
 
 
 if __name__ == "__main__":

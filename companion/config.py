@@ -88,7 +88,9 @@ def defaults(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        # No pre-ping (a round trip per checkout): a dead connection is retried once
+        # (database.retry_if_disconnected); recycled before servers' idle timeouts.
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 1800},
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
         "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/") or None,
         # Bring the schema up to date on start (the embedded default needs no extra command).

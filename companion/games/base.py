@@ -46,7 +46,9 @@ from __future__ import annotations
 import copy
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, SheetError
@@ -58,6 +60,23 @@ _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_TYPES = frozenset(_SCALARS)
 _CONTAINERS = frozenset((dict, list))
 _JSON_TYPES = _SCALAR_TYPES | _CONTAINERS
+
+# Set by :func:`shared_json` for the service's save and load path (see there).
+_SHARED = ContextVar("shared_json", default=False)
+
+
+@contextmanager
+def shared_json() -> Iterator[None]:
+    """Within this block :meth:`State.to_dict` and :meth:`Game.state_from_dict` share
+    lists and dicts with the state instead of copying them. Only for data nobody else
+    holds: a dict just parsed from JSON, a snapshot serialised before the state changes
+    again (the service's load and save; SQLAlchemy must then be told the column changed,
+    since the loaded value and the new one share their contents)."""
+    token = _SHARED.set(True)
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def plain_copy(value: Any) -> Any:
@@ -198,7 +217,14 @@ class State:
     options: dict[str, Any]
     seed: int
     deal: dict[str, Any] | None
-    log: list[list[Any]]
+    #: Every action applied since the start, ``[seat, action]``; the snapshot leaves it
+    #: out (the service keeps it in its action table), so a state restored from one has
+    #: ``None`` here until someone who has the log sets it (the host's undo does).
+    log: list[list[Any]] | None
+    #: How many actions the game has had (the log's length, kept in the snapshot).
+    moves: int
+    #: The last action applied, ``[seat, action]`` (None before the first).
+    last_action: list[Any] | None
 
     def __init__(self, players: int, options: dict[str, Any], seed: int, deal: dict | None):
         self.players = players
@@ -206,6 +232,8 @@ class State:
         self.seed = seed
         self.deal = copy.deepcopy(deal)
         self.log = []
+        self.moves = 0
+        self.last_action = None
 
     # -- the contract -------------------------------------------------------------------
 
@@ -237,7 +265,7 @@ class State:
             if action_id is None or not self._id_legal(seat, action_id):
                 raise self._refused(seat, action)
             self._apply_id(seat, action_id)
-            self.log.append([seat, table.copy_of(action_id)])
+            self._record([seat, table.copy_of(action_id)])
             return
         if self.is_over():
             raise IllegalAction("The game is over.")
@@ -253,7 +281,15 @@ class State:
         if canonical is None:
             raise IllegalAction(self._refusal(seat, action))
         self._apply(seat, canonical)
-        self.log.append([seat, canonical])
+        self._record([seat, canonical])
+
+    def _record(self, entry: list[Any]) -> None:
+        """Count an applied action ``[seat, action]`` (a private copy) and keep it as
+        the last action, and in the log when this state holds one."""
+        self.moves += 1
+        self.last_action = entry
+        if self.log is not None:
+            self.log.append(entry)
 
     # -- the integer action path ----------------------------------------------------------
 
@@ -301,7 +337,7 @@ class State:
         ):
             self._apply_id(seat, action_id)
             action = table._actions[action_id]  # table.copy_of inline
-            self.log.append([seat, action.copy() if table.flat else plain_copy(action)])
+            self._record([seat, action.copy() if table.flat else plain_copy(action)])
             return
         if type(seat) is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"There is no seat {seat!r} at this table.")
@@ -469,7 +505,9 @@ class State:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.slug, "state": plain_copy(vars(self))}
+        """The snapshot: every attribute but the log (see :func:`shared_json`)."""
+        state = {key: value for key, value in vars(self).items() if key != "log"}
+        return {"game": self.slug, "state": state if _SHARED.get() else plain_copy(state)}
 
     # -- hooks for subclasses -----------------------------------------------------------
 
@@ -590,7 +628,12 @@ class Game:
         if d.get("game") != self.slug:
             raise ValueError(f"not a {self.slug} state: {d.get('game')!r}")
         state = self.state_class.__new__(self.state_class)
-        state.__dict__.update(plain_copy(d["state"]))
+        state.__dict__.update(d["state"] if _SHARED.get() else plain_copy(d["state"]))
+        # Snapshots saved before the log left them hold it; a hand-written one may hold
+        # neither the log nor the counters.
+        log = state.__dict__.setdefault("log", None)
+        state.__dict__.setdefault("moves", len(log) if log else 0)
+        state.__dict__.setdefault("last_action", log[-1] if log else None)
         return state
 
     def action_of(self, action_id: int) -> Action:
@@ -607,7 +650,7 @@ class Game:
     def replay(self, state: State, upto: int | None = None) -> State:
         """A fresh state from ``state``'s settings with its first ``upto`` actions replayed."""
         fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
-        for seat, action in state.log[:upto]:
+        for seat, action in _log_of(state)[:upto]:
             fresh.apply(seat, action)
         return fresh
 
@@ -618,7 +661,7 @@ class Game:
         log, and after the last one: one replay of the log."""
         fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
         steps: list[str | None] = []
-        for seat, action in state.log:
+        for seat, action in _log_of(state):
             steps.append(fresh.sealed_step())
             fresh.apply(seat, action)
         steps.append(fresh.sealed_step())
@@ -632,10 +675,10 @@ class Game:
         have been shown, so one of them alone must not open again (its player would
         choose again knowing the others). The whole step goes back instead, every choice
         of it open again. A game that would rather refuse overrides this."""
-        if not state.log:
+        if not state.moves:
             raise IllegalAction("There is nothing to undo.")
         steps = steps if steps is not None else self.sealed_steps(state)
-        point = len(state.log) - 1
+        point = state.moves - 1
         step = steps[point]
         if step is None or steps[-1] == step:
             return point
@@ -648,7 +691,7 @@ class Game:
         phone is told, in words that name no choice still sealed after the undo."""
         steps = self.sealed_steps(state)
         point = self.undo_point(state, steps)
-        undone = state.log[point:]
+        undone = _log_of(state)[point:]
 
         def name(seat: int) -> str:
             return (names[seat] if seat < len(names) else None) or f"Seat {seat + 1}"
@@ -690,6 +733,12 @@ class Game:
         if self.sheet_class is None:
             raise SheetError(f"{self.name} has no score sheet.")
         return self.sheet_class(names, options)
+
+
+def _log_of(state: State) -> list[list[Any]]:
+    if state.log is None:
+        raise ValueError("this state was restored from a snapshot without its log; set the log")
+    return state.log
 
 
 class Sheet:

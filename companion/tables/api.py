@@ -105,7 +105,7 @@ def api_join(code: str):
 @bp.get("/api/tables/<code>/view")
 def api_view(code: str):
     token = bearer_token()
-    table = service.get_table(code)
+    table = service.get_table(code, read_only=True)
     who = service.identify(table, token)
     mine = cache.envelope(table, who)
     # ``?private=<version>``: the caller has that version's public envelope (its stream

@@ -28,12 +28,14 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.attributes import flag_modified
 
 from .. import codes, live, names
-from ..database import locked
+from ..database import locked, reads_alone, retry_if_disconnected
 from ..extensions import db
 from ..games import GAMES, IllegalAction
-from ..games.base import Game, State
+from ..games.base import Game, State, shared_json
 from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket
 from ..network import base_url
 from ..rules import has_rules, rule_url
@@ -130,8 +132,19 @@ def normalise_code(code: str) -> str:
     return codes.normalise(code)
 
 
-def get_table(code: str) -> Table:
-    table = db.session.scalar(select(Table).where(Table.code == normalise_code(code)))
+def get_table(code: str, read_only: bool = False) -> Table:
+    """The table with its seats, in one query. ``read_only`` (a request that writes
+    nothing, like a view): outside a transaction, the query runs without one (no BEGIN
+    and ROLLBACK round trips on PostgreSQL); a later write starts its own (``locked``)."""
+    query = select(Table).where(Table.code == normalise_code(code))
+
+    def load() -> Table | None:
+        if read_only:
+            reads_alone()
+        found = db.session.execute(query.options(joinedload(Table.seats)))
+        return found.unique().scalar_one_or_none()
+
+    table = retry_if_disconnected(load)
     if table is None:
         raise TableError(404, "There is no table with that code.")
     return table
@@ -140,7 +153,8 @@ def get_table(code: str) -> Table:
 def lock_table(code: str) -> Table:
     """Start a write transaction holding the table's row lock and load the table."""
     try:
-        table = locked(select(Table).where(Table.code == normalise_code(code)))
+        query = select(Table).where(Table.code == normalise_code(code))
+        table = retry_if_disconnected(lambda: locked(query))
     except OperationalError:
         # The lock wait timed out (a very busy SQLite file): nothing was changed.
         db.session.rollback()
@@ -172,7 +186,34 @@ def game_of(table: Table) -> Game:
 
 
 def state_of(table: Table) -> State:
-    return game_of(table).state_from_dict(table.state)
+    """The table's state, restored from its snapshot without the log (see
+    :func:`log_of`). The snapshot dict was just parsed from the database and nothing else
+    keeps it, so the state takes its lists over instead of copying them: when the state
+    changes, so does the row's loaded value, which is why :func:`save` flags the column."""
+    with shared_json():
+        return game_of(table).state_from_dict(table.state)
+
+
+def full_state(table: Table) -> State:
+    """The table's state with its log read from the action table (for the host's undo,
+    and for checks that need every action)."""
+    state = state_of(table)
+    state.log = log_of(table)
+    return state
+
+
+def log_of(table: Table) -> list[list[Any]]:
+    """The game's actions so far, ``[seat, action]``, from the action table (the undos
+    applied): what the snapshot leaves out, read only when needed (the host's undo)."""
+    steps: list[list[Any]] = []
+    for row in db.session.scalars(
+        select(Action).where(Action.table_id == table.id).order_by(Action.version)
+    ):
+        if row.seat is None and row.action.get("type") == UNDO["type"]:
+            del steps[row.action.get("to", len(steps) - 1) :]
+        else:
+            steps.append([row.seat, row.action])
+    return steps
 
 
 def started(table: Table) -> bool:
@@ -589,7 +630,7 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
             state.apply(who.seat, action)
         except IllegalAction as error:
             raise TableError(422, error.message) from None
-        seat, canonical = state.log[-1]
+        seat, canonical = state.last_action
         save(table, state, seat, canonical)
         answer = envelope(table, who, state)
     return answer
@@ -608,20 +649,27 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
         if version is not None:
             check_version(table, version)
         state = state_of(table)
-        if not state.log:
+        if not state.moves:
             raise TableError(422, "There is nothing to undo.")
+        state.log = log_of(table)  # undo is rare: only it reads the whole log
         try:
             previous, text = game_of(table).undo(state, seat_names(table))
         except IllegalAction as error:
             raise TableError(422, error.message) from None
-        save(table, previous, None, {**UNDO, "to": len(previous.log), "text": text})
+        save(table, previous, None, {**UNDO, "to": previous.moves, "text": text})
         table.last_undo = {"text": text, "version": table.version}
         answer = envelope(table, who, previous)
     return answer
 
 
 def save(table: Table, state: State, seat: int | None, action: dict) -> None:
-    table.state = state.to_dict()
+    """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
+    log) and the next version. The snapshot shares its lists with the state (serialised
+    at the flush, before the state could change again); the column is flagged, since
+    the loaded value may share them too and would compare equal."""
+    with shared_json():
+        table.state = state.to_dict()
+    flag_modified(table, "state")
     table.version += 1
     db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
     if state.is_over() or seat is None:  # only an undo can take a finished game back
@@ -642,7 +690,7 @@ def keep_record(table: Table, state: State) -> None:
     record.names = [name or f"Seat {seat + 1}" for seat, name in enumerate(seat_names(table))]
     record.scores = list(state.scores())
     record.winners = list(state.winners())
-    record.moves = len(state.log)
+    record.moves = state.moves
 
 
 def records_of(codes_: list[str]) -> list[GameRecord]:
@@ -723,15 +771,7 @@ def replay_log(table: Table) -> State:
     """The state rebuilt from the settings and the stored action log (undo included)."""
     game = game_of(table)
     state = game.new_state(table.players, table.options, seed=table.seed, deal=table.deal)
-    steps: list[list[Any]] = []
-    for row in db.session.scalars(
-        select(Action).where(Action.table_id == table.id).order_by(Action.version)
-    ):
-        if row.seat is None and row.action.get("type") == UNDO["type"]:
-            del steps[row.action.get("to", len(steps) - 1) :]
-        else:
-            steps.append([row.seat, row.action])
-    for seat, action in steps:
+    for seat, action in log_of(table):
         state.apply(seat, action)
     return state
 
@@ -759,7 +799,7 @@ def envelope(table: Table, who: Who, state: State | None = None) -> dict[str, An
         "players": seat_names(table),
         "started": is_started,
         "host": who.host,
-        "can_undo": who.host and bool(state.log),
+        "can_undo": who.host and state.moves > 0,
         "labels": [state.describe(action) for action in legal],
         "blocked": blocked_cards(table.game, state, seat) if is_started else {},
         "scores": body_view["scores"] if over else None,
@@ -783,7 +823,7 @@ def seat_news(table: Table, who: Who, state: State, is_started: bool) -> dict[st
         for seat in range(table.players)
         if seat not in taken
     ]
-    begun = is_started or bool(state.log) or any(m["name"] for m in missing)
+    begun = is_started or state.moves > 0 or any(m["name"] for m in missing)
     names = seat_names(table)
     moment = now().isoformat()
     requests = [

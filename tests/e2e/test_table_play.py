@@ -341,7 +341,7 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
         from companion.tables import service
 
         table = service.get_table(code)
-        state = GAMES[game].state_from_dict(table.state)
+        state = service.full_state(table)
         assert len(state.log) == moves  # every confirmed tap is exactly one engine action
         assert service.replay_log(table).to_dict() == table.state
         kinds = {action["type"] for _, action in state.log}

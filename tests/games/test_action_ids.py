@@ -28,7 +28,9 @@ def same_actions(a: list, b: list) -> bool:
 
 
 def fork(game, state: State) -> State:
-    return game.state_from_dict(state.to_dict())
+    copy = game.state_from_dict(state.to_dict())
+    copy.log = []  # the snapshot holds no log: keep the fork's own actions
+    return copy
 
 
 def test_shoot_and_call_the_shot_number_their_own_actions():

@@ -113,8 +113,10 @@ class TablePlayers:
             return table
 
     def state(self):
-        table = self.row()
-        return GAMES[self.game].state_from_dict(table.state)
+        """The stored state with its log (read from the action table)."""
+        with self.app.app_context():
+            table = db.session.scalar(db.select(Table).where(Table.code == self.code))
+            return service.full_state(table)
 
     def snapshot(self) -> tuple[int, dict, int, int]:
         """Everything an accepted change would alter: version, state, log and seats."""

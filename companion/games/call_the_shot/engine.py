@@ -257,11 +257,11 @@ class CallTheShotState(State):
                 card = action_id // SIZE
                 if card in self.hands[seat] and (card != HONOUR or action_id == HONOUR_ID):
                     self._apply_id(seat, action_id)
-                    self.log.append([seat, ACTIONS[action_id].copy()])
+                    self._record([seat, ACTIONS[action_id].copy()])
                     return
             elif action_id == CALL_ID and self.played[0] and self.played[1]:
                 self._showdown(caller=seat)
-                self.log.append([seat, {"type": "call"}])
+                self._record([seat, {"type": "call"}])
                 return
         super().apply_id(seat, action_id)
 
@@ -471,7 +471,7 @@ class CallTheShotGame(Game):
 
     def undo_point(self, state: State, steps: list[str | None] | None = None) -> int:
         """As the base, but a call is never taken back: it showed both cards."""
-        if state.log and state.log[-1][1]["type"] == "call":
+        if state.last_action and state.last_action[1]["type"] == "call":
             raise IllegalAction(
                 "The shot was called and both cards were shown, so that duel cannot be "
                 "taken back: its result stands."

@@ -271,7 +271,7 @@ class ShootState(State):
                         or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
                     ):
                         self._apply_id(seat, action_id)
-                        self.log.append([seat, ACTIONS[action_id].copy()])
+                        self._record([seat, ACTIONS[action_id].copy()])
                         return
             elif (
                 self.phase == BID
@@ -279,7 +279,7 @@ class ShootState(State):
                 and 0 <= action_id - BIDS <= self.hand_size
             ):
                 self._apply_id(seat, action_id)
-                self.log.append([seat, ACTIONS[action_id].copy()])
+                self._record([seat, ACTIONS[action_id].copy()])
                 return
         super().apply_id(seat, action_id)
 

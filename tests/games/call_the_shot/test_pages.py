@@ -262,8 +262,8 @@ def test_the_play_pages_embed_the_card_faces_and_the_board_module(app, client):
     faces = GAMES["call_the_shot"].card_faces({"shots_to_lose": 3})
     for url in (f"/t/{code}", f"/t/{code}/seat"):
         parsed = page(client.get(url))
-        assert len(parsed.data_blocks) == 1
-        assert json.loads(parsed.data_blocks[0]) == faces
+        assert len(parsed.data_blocks) == 2  # the import map, then the card faces
+        assert json.loads(parsed.data_blocks[1]) == faces
         assert any(
             "js/games/call_the_shot.js" in (a.get("data-board") or "") for _, a in parsed.tags
         )

@@ -111,7 +111,7 @@ def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(make_app, bro
 
         with server.app.app_context():
             table = service.get_table(code)
-            state = GAMES["pirate_tricks"].state_from_dict(table.state)
+            state = service.full_state(table)
             assert len(state.log) == moves  # every confirmed tap is exactly one action
             assert service.replay_log(table).to_dict() == table.state
             assert {action["type"] for _, action in state.log} >= {"bid", "ditch"}

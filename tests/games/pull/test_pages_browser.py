@@ -59,7 +59,6 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
 
 
 def test_a_pull_table_with_a_house_value_and_fixed_hands_played_by_buttons(server, browser):
-    from companion.games import GAMES
     from companion.tables import service
 
     errors: list[str] = []
@@ -95,7 +94,7 @@ def test_a_pull_table_with_a_house_value_and_fixed_hands_played_by_buttons(serve
         check(phone, f"pull-seat-{index}")
     with server.app.app_context():
         table = service.get_table(code)
-        state = GAMES["pull"].state_from_dict(table.state)
+        state = service.full_state(table)
         assert len(state.log) == moves  # every confirmed tap is exactly one engine action
         assert {action["type"] for _, action in state.log} >= {"shoot"}
         assert state.options["hands"] == 3 and state.options["goal"] is None
