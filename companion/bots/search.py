@@ -75,7 +75,8 @@ def monte_carlo(
             counts[index] += 1
         if time.perf_counter() >= deadline:
             break
-    means = [total / count if count else -math.inf for total, count in zip(totals, counts)]
+    pairs = zip(totals, counts, strict=True)
+    means = [total / count if count else -math.inf for total, count in pairs]
     return legal[max(range(len(legal)), key=means.__getitem__)]
 
 

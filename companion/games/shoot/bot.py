@@ -9,7 +9,6 @@ hand. A playout runs to the end of the current deal (the next deal is a fresh sh
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from companion.bots import GameBot
@@ -40,9 +39,7 @@ def expected_tricks(hand: list[str], trump_card: str, players: int, leads: bool)
     for card in hand:
         suit = card[1]
         higher = sum(
-            1
-            for r in RANKS[rank(card) + 1 :]
-            if r + suit not in mine and r + suit != trump_card
+            1 for r in RANKS[rank(card) + 1 :] if r + suit not in mine and r + suit != trump_card
         )
         chance = (1 - share) ** higher
         if suit != trump:
@@ -92,11 +89,7 @@ def play_card(
         if wants:
             # lead a master (nothing higher of its suit is still out), side suits first
             seen = gone | set(hand)
-            masters = [
-                c
-                for c in playable
-                if all(r + c[1] in seen for r in RANKS[rank(c) + 1 :])
-            ]
+            masters = [c for c in playable if all(r + c[1] in seen for r in RANKS[rank(c) + 1 :])]
             if masters:
                 return max(masters, key=lambda c: (c[1] != trump, rank(c)))
             if need >= left:
@@ -129,7 +122,8 @@ def finished_tricks(view: dict[str, Any]) -> list[list[list]]:
     leader = (view["dealer"] + 1) % players
     tricks = []
     for start in range(0, len(played), players):
-        plays = [[(leader + i) % players, card] for i, card in enumerate(played[start : start + players])]
+        chunk = played[start : start + players]
+        plays = [[(leader + i) % players, card] for i, card in enumerate(chunk)]
         tricks.append(plays)
         leader = trick_winner(plays, trump)
     return tricks
@@ -168,7 +162,8 @@ class ShootBot(GameBot):
         need = view["bids"][seat] - view["taken"][seat]
         if need > len(hand):
             need = len(hand)  # the bid is lost: take what can be taken, each trick a point
-        card = play_card(hand, playable, view["trick"], view["trump"][1], view["players"], need, gone)
+        trump = view["trump"][1]
+        card = play_card(hand, playable, view["trick"], trump, view["players"], need, gone)
         return {"type": "play", "card": card}
 
     # -- the searches' worlds ----------------------------------------------------------
@@ -188,12 +183,12 @@ class ShootBot(GameBot):
         rng.shuffle(stock)
         if view["phase"] == BID:
             leader = (view["dealer"] + 1) % n
+            # a sealed bid already in: the easy bid of the sampled hand
             bids = [
-                view["my_bid"]
-                if s == seat
-                else (easy_bid(hands[s], view["trump"], n, s == leader) if view["bids_in"][s] else None)
+                easy_bid(hands[s], view["trump"], n, s == leader) if view["bids_in"][s] else None
                 for s in range(n)
             ]
+            bids[seat] = view["my_bid"]
         else:
             bids = list(view["bids"])
         index = view["deal"] - 1
