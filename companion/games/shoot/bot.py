@@ -46,6 +46,8 @@ def expected_tricks(hand: list[str], trump_card: str, players: int, leads: bool)
             length = sum(1 for c in hand if c[1] == suit)
             # the longer my suit, the sooner the others run out of it and trump
             chance *= max(0.2, 1 - 0.03 * (players - 1) * min(length, size) * size / 5)
+            # a low card wins mostly when nobody else has its suit: rarer than it looks
+            chance *= 0.5 + 0.5 * rank(card) / 12
         total += chance
     if size == 1:
         card = hand[0]
