@@ -35,8 +35,8 @@ LEVELS = ("easy", "normal", "strong")
 # iterations: samples (normal: each tries every legal action once) or tree iterations
 # (strong); seconds: a cap on thinking time whatever the iterations.
 BUDGETS: dict[str, dict[str, float]] = {
-    "normal": {"iterations": 60, "seconds": 0.35},
-    "strong": {"iterations": 400, "seconds": 0.35},
+    "normal": {"iterations": 24, "seconds": 0.3},
+    "strong": {"iterations": 500, "seconds": 0.4},
 }
 
 _BOTS: dict[str, GameBot | None] = {}

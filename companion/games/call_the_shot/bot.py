@@ -49,6 +49,8 @@ def coward_may_be_with_opponent(view: dict[str, Any]) -> bool:
 
 
 class CallTheShotBot(GameBot):
+    bench = {"players": 2, "options": {"shots_to_lose": 3}}
+
     def should_act(self, view):
         return not view["over"] and view["turn"] == view["seat"]
 
@@ -132,6 +134,12 @@ class CallTheShotBot(GameBot):
             "loser": view["loser"],
         }
         return {"game": "call_the_shot", "state": state}
+
+    def observe(self, action, mover, seat):
+        """A card goes down face down: the other player sees only the claim."""
+        if mover != seat and action["type"] == "play":
+            return ("play", action["claim"])
+        return (action["type"], action.get("card"), action.get("claim"))
 
     def done(self, start, state):
         return state.is_over() or state.duel != start["duel"] - 1
