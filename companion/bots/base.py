@@ -52,6 +52,12 @@ class GameBot:
 
     # -- refinements with defaults -----------------------------------------------------
 
+    def weight(self, view: View, world: dict[str, Any]) -> float:
+        """How likely the sampled ``world`` is given what the other seats did in the open
+        (e.g. the bids they revealed), up to a constant; the strong level draws several
+        samples and keeps one in proportion to this. Default: all alike."""
+        return 1.0
+
     def should_act(self, view: View) -> bool:
         """Whether the viewing seat has a move to make (default: it is in ``to_act``)."""
         return view.get("seat") in view.get("to_act", ())

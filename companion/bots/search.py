@@ -108,6 +108,25 @@ def _others_move(
     raise RuntimeError(f"a {state.slug} playout did not reach its horizon")
 
 
+INFERENCE_DRAWS = 6  # samples drawn per world the strong level keeps (by their weight)
+
+
+def inferred_sample(bot: GameBot, view: View, rng: random.Random) -> dict[str, Any]:
+    """One of several samples, chosen in proportion to :meth:`GameBot.weight`: worlds that
+    explain the others' open moves better come up more often."""
+    worlds = [bot.sample(view, rng) for _ in range(INFERENCE_DRAWS)]
+    weights = [bot.weight(view, world) for world in worlds]
+    total = sum(weights)
+    if total <= 0:
+        return worlds[0]
+    pick = rng.random() * total
+    for world, weight in zip(worlds, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            return world
+    return worlds[-1]
+
+
 def ismcts(
     bot: GameBot,
     game: Any,
@@ -117,69 +136,81 @@ def ismcts(
     limits: Mapping[str, float],
 ) -> Action:
     """Information-set MCTS (after Cowling, Powley and Whitehouse, 2012) over the deciding
-    seat's own information sets. Each iteration samples a world and walks the tree: at each
-    of the seat's decisions UCB chooses among the actions legal in that world (with
-    availability counts); the other seats answer with the rollout policy, and what the
-    seat saw of their moves (:meth:`GameBot.observe`: a hidden card stays hidden) picks
-    the next decision node. One node is added per iteration, then the playout runs to the
-    horizon and the seat's value is backed up along the path."""
+    seat's own information sets.
+
+    Each iteration samples a world and, as the normal level does, tries every legal action
+    of the decision in it (the actions are compared on the same cards). Below that first
+    move a tree grows over the seat's later decisions: the other seats answer with the
+    rollout policy, and what the seat saw of their moves (:meth:`GameBot.observe`, a hidden
+    card stays hidden) picks the next decision node. At a node, the move the rollout
+    policy would make is tried first, then the others, then UCB (with availability counts,
+    as only the actions legal in the world compete) chooses. One node is added per walk,
+    the playout runs to the horizon and the seat's value is backed up along the path. So
+    the seat plays its own later moves at least as well as the rollout policy does, and
+    better where the tree has learnt it. Worlds are drawn by :func:`inferred_sample`."""
     seat = view["seat"]
     iterations, deadline = _limits(limits)
-    root = _Decision()
+    root = [_Edge() for _ in legal]
     low, high = math.inf, -math.inf
     for _ in range(iterations):
-        state = game.state_from_dict(bot.sample(view, rng))
-        node, options, path = root, legal, []
-        while True:
-            pairs = [(action_key(action), action) for action in options]
-            untried = []
-            for key, action in pairs:
-                edge = node.actions.get(key)
-                if edge is None:
-                    untried.append((key, action))
-                else:
-                    edge.avail += 1
-            if untried:
-                key, action = untried[rng.randrange(len(untried))]
-                edge = node.actions[key] = _Edge()
-            else:
-                spread = max(high - low, 1e-9)
-                best_score = -math.inf
-                for candidate_key, candidate in pairs:
-                    candidate_edge = node.actions[candidate_key]
-                    score = candidate_edge.total / candidate_edge.visits / spread
-                    score += EXPLORATION * math.sqrt(
-                        math.log(candidate_edge.avail) / candidate_edge.visits
-                    )
-                    if score > best_score:
-                        key, action, edge, best_score = (
-                            candidate_key,
-                            candidate,
-                            candidate_edge,
-                            score,
-                        )
+        world = inferred_sample(bot, view, rng)
+        for first, action in zip(root, legal, strict=True):
+            state = game.state_from_dict(world)
             state.apply(seat, action)
-            path.append(edge)
+            path = [first]
+            edge = first
             seen, finished = _others_move(bot, view, state, seat, rng)
-            if untried or finished:
-                break
-            node = edge.after.get(seen)
-            if node is None:
-                node = edge.after[seen] = _Decision()
-            options = state.legal_actions(seat)
-        playout(bot, view, state, rng)
-        value = bot.value(state, seat)
-        low, high = min(low, value), max(high, value)
-        for edge in path:
-            edge.visits += 1
-            edge.total += value
+            while not finished:
+                node = edge.after.get(seen)
+                if node is None:
+                    node = edge.after[seen] = _Decision()
+                edge, action, grown = _choose(bot, node, state, seat, rng, high - low)
+                state.apply(seat, action)
+                path.append(edge)
+                seen, finished = _others_move(bot, view, state, seat, rng)
+                if grown:
+                    break
+            playout(bot, view, state, rng)
+            value = bot.value(state, seat)
+            low, high = min(low, value), max(high, value)
+            for visited in path:
+                visited.visits += 1
+                visited.total += value
         if time.perf_counter() >= deadline:
             break
-    best, best_rank = legal[0], (-1, -math.inf)
-    for action in legal:
-        edge = root.actions.get(action_key(action))
-        if edge is not None and edge.visits:
-            rank = (edge.visits, edge.total / edge.visits)
-            if rank > best_rank:
-                best, best_rank = action, rank
-    return best
+    means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
+    return legal[max(range(len(legal)), key=means.__getitem__)]
+
+
+def _choose(
+    bot: GameBot, node: _Decision, state: Any, seat: int, rng: random.Random, spread: float
+) -> tuple[_Edge, Action, bool]:
+    """The seat's move at ``node`` in this world: the rollout policy's move if untried,
+    else another untried one, else by UCB. Returns (edge, action, whether it is new)."""
+    pairs = [(action_key(action), action) for action in state.legal_actions(seat)]
+    untried = []
+    for key, action in pairs:
+        edge = node.actions.get(key)
+        if edge is None:
+            untried.append((key, action))
+        else:
+            edge.avail += 1
+    if untried:
+        preferred = bot.rollout(state, seat, rng)
+        key, action = next(
+            ((k, a) for k, a in untried if a == preferred),
+            untried[rng.randrange(len(untried))],
+        )
+        edge = node.actions[key] = _Edge()
+        return edge, action, True
+    spread = max(spread, 1e-9)
+    best = None
+    best_score = -math.inf
+    for key, action in pairs:
+        edge = node.actions[key]
+        score = edge.total / edge.visits / spread + EXPLORATION * math.sqrt(
+            math.log(edge.avail) / edge.visits
+        )
+        if score > best_score:
+            best, best_score = (edge, action), score
+    return best[0], best[1], False

@@ -21,7 +21,7 @@ from tests import fifth_game
 from tests.games.test_sweep import checks_of
 
 # small budgets: reproducible iteration counts, no time cap
-BUDGET = {"normal": {"iterations": 4, "seconds": 1e9}, "strong": {"iterations": 30, "seconds": 1e9}}
+BUDGET = {"normal": {"iterations": 4, "seconds": 1e9}, "strong": {"iterations": 4, "seconds": 1e9}}
 BOT_GAMES = [slug for slug, game in GAMES.items() if has_bot(game)]
 CASES = [
     pytest.param(slug, players, id=f"{slug}-{players}")

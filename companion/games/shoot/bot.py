@@ -9,6 +9,7 @@ hand. A playout runs to the end of the current deal (the next deal is a fresh sh
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from companion.bots import GameBot
@@ -18,6 +19,7 @@ from .engine import BID, PLAY, sort_hand
 from .rules import trick_winner
 
 RANK = {rank: index for index, rank in enumerate(RANKS)}
+BID_SPREAD = 1.0  # how far (in tricks) a bid strays from the hand's estimate, roughly
 
 
 def rank(card: str) -> int:
@@ -243,6 +245,27 @@ class ShootBot(GameBot):
             "chips": view["chips"],
         }
         return {"game": "shoot", "state": state}
+
+    def weight(self, view, world):
+        """Worlds in which each revealed bid is near what the bidder's hand (as it was
+        when bidding: what it holds now and what it has played this deal) would bid."""
+        if view["phase"] != PLAY:
+            return 1.0
+        data = world["state"]
+        n = view["players"]
+        leader = (view["dealer"] + 1) % n
+        played: list[list[str]] = [[] for _ in range(n)]
+        for plays in [*finished_tricks(view), view["trick"]]:
+            for s, card in plays:
+                played[s].append(card)
+        misfit = 0.0
+        for s in range(n):
+            if s == view["seat"]:
+                continue
+            held = data["hands"][s] + played[s]
+            guess = expected_tricks(held, view["trump"], n, s == leader)
+            misfit += (guess - view["bids"][s]) ** 2
+        return math.exp(-misfit / (2 * BID_SPREAD**2))
 
     @staticmethod
     def _deal(pool, sizes, lacking, seat, rng) -> list[list[str]]:
