@@ -9,6 +9,9 @@ Everything can be overridden from the environment:
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
 ``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
 
+``BOT_BUDGETS`` (``instance/config.py`` only) the bots' thinking per level, as
+``companion.bots.BUDGETS``: ``{"normal": {"iterations": n, "seconds": s}, ...}``.
+
 ``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
 environment.
 """
@@ -18,6 +21,8 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+
+from .bots import BUDGETS as BOT_BUDGETS
 
 
 def normalise_database_url(url: str) -> str:
@@ -69,4 +74,6 @@ def defaults(instance_path: str) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
+        # Bots' thinking per level: sampled worlds and a cap in seconds (companion.bots).
+        "BOT_BUDGETS": {level: dict(budget) for level, budget in BOT_BUDGETS.items()},
     }
