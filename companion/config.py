@@ -12,6 +12,9 @@ Everything can be overridden from the environment:
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
 
+``BOT_BUDGETS`` (``instance/config.py`` only) the bots' thinking per level, as
+``companion.bots.BUDGETS``: ``{"normal": {"iterations": n, "seconds": s}, ...}``.
+
 ``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
 environment.
 """
@@ -23,6 +26,7 @@ import secrets
 from pathlib import Path
 
 from . import limits
+from .bots import BUDGETS as BOT_BUDGETS
 
 
 def normalise_database_url(url: str) -> str:
@@ -103,4 +107,6 @@ def defaults(instance_path: str) -> dict:
         "WTF_CSRF_TIME_LIMIT": None,
         **limits.settings(os.environ),
         **COMPRESSION,
+        # Bots' thinking per level: sampled worlds and a cap in seconds (companion.bots).
+        "BOT_BUDGETS": {level: dict(budget) for level, budget in BOT_BUDGETS.items()},
     }

@@ -25,7 +25,8 @@ totals): ``phase``, ``deal`` / ``deals`` / ``schedule``, ``hand_size``, ``dealer
 ``draw`` (rounds of ``[seat, card]``, or null with an explicit dealer), ``trump`` /
 ``trump_suit``, ``hand_sizes``, ``bids_in`` (who has locked a bid), ``bids`` (all null
 until revealed), ``bid_total`` against ``tricks_available``, ``trick`` (``[seat, card]`` in
-order), ``led``, ``winning``, ``last_trick``, ``taken``, ``turn``, ``results`` (one row per
+order), ``played`` (the cards of this deal's finished tricks, in order), ``led``,
+``winning``, ``last_trick``, ``taken``, ``turn``, ``results`` (one row per
 finished deal: cards, dealer, trump, bids, tricks, points, totals, and chips), ``chips``
 (pot, stacks, stake, shared at the end; null without the option). A seat's view adds
 ``hand``, ``my_bid``, ``legal_cards`` and ``max_bid``.
@@ -501,6 +502,7 @@ class ShootState(State):
             "bid_total": sum(self.bids) if revealed else None,
             "tricks_available": self.hand_size,
             "trick": [[seat, CARD_IDS[card]] for seat, card in self.trick],
+            "played": card_ids(self.played),
             "led": None if led is None else SUITS[led],
             "winning": trick_winner_ints(self.trick, SUIT_INDEX[self.trump]),
             "last_trick": self.last_trick,

@@ -89,3 +89,32 @@ def conservation_check(state) -> None:
 def sweep_options(players, chooser):
     pick = chooser.randrange(4)
     return None if pick == 0 else {"shots_to_lose": pick}
+
+
+# The bots' honesty test (tests/games/test_bots.py): another state that ``seat`` cannot
+# tell from ``state``, as a snapshot.
+def perturb(state, seat, rng):
+    """``state``'s snapshot with the cards ``seat`` cannot see (the other hand, the other
+    player's face-down plays, the two cards set aside face down) dealt again among
+    themselves, keeping Man of Honour plays claimed as such: ``view(seat)`` is the same."""
+    snapshot = state.to_dict()
+    data = snapshot["state"]
+    other = 1 - seat
+    plays = data["played"][other]
+    free = [p for p in plays if p["claim"] != "man_of_honour"]
+    # cards that may move anywhere except onto a play claimed as something else
+    pool = data["hands"][other] + data["face_down"] + [p["card"] for p in free]
+    rng.shuffle(pool)
+    for play in free:
+        index = next(i for i, card in enumerate(pool) if card != "man_of_honour")
+        play["card"] = pool.pop(index)
+    count = len(data["hands"][other])
+    data["hands"][other] = sorted(pool[:count], key=CARDS.index)
+    data["face_down"] = pool[count:]
+    data["seed"] = rng.getrandbits(52)
+    return snapshot
+
+
+# Short games for the bots' full-game tests.
+def bot_options(players):
+    return {"shots_to_lose": 2}

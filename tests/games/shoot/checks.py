@@ -108,3 +108,33 @@ def sweep_options(players, chooser):
     elif shape == 3:
         options["schedule"] = list(range(1, 8)) + list(range(6, 0, -1))
     return options
+
+
+# The bots' honesty test (tests/games/test_bots.py): another state that ``seat`` cannot
+# tell from ``state``, as a snapshot.
+def perturb(state, seat, rng):
+    """``state``'s snapshot with the other hands and the stock dealt again from the same
+    unseen cards and every other seat's sealed bid changed: ``view(seat)`` is the same."""
+    snapshot = state.to_dict()
+    data = snapshot["state"]
+    others = [s for s in range(state.players) if s != seat]
+    pool = list(data["stock"]) + [c for s in others for c in data["hands"][s]]
+    rng.shuffle(pool)
+    for s in others:
+        size = len(data["hands"][s])
+        data["hands"][s], pool = sort_hand(pool[:size]), pool[size:]
+    data["stock"] = pool
+    if data["phase"] == "bid":
+        data["bids"] = [
+            b
+            if s == seat or b is None
+            else (b + 1 + rng.randrange(data["hand_size"])) % (data["hand_size"] + 1)
+            for s, b in enumerate(data["bids"])
+        ]
+    data["seed"] = rng.getrandbits(52)
+    return snapshot
+
+
+# Short games for the bots' full-game tests.
+def bot_options(players):
+    return {"schedule": [3, 1]}

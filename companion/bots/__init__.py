@@ -1,0 +1,110 @@
+"""Bots that fill empty seats: one decision function for every game, three levels.
+
+    action = decide(game, view, legal, level, rng)
+
+``view`` is ``state.view(seat)`` and ``legal`` is ``state.legal_actions(seat)``; ``rng`` is the
+bot's own seeded :class:`random.Random`. :func:`decide` never sees the state, so a bot is
+honest by construction: it knows what the seat's phone shows and nothing more.
+
+Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting ``BOT``, a
+:class:`GameBot`), found here by itself like the games are. The levels:
+
+``easy``    the game's rule-of-thumb player (:meth:`GameBot.easy`);
+``normal``  determinized Monte Carlo (:mod:`.search`): sample hidden worlds consistent with
+            the view, try every legal action in each, play on with the rollout policy to
+            the game's horizon, keep the best mean value;
+``strong``  single-observer information-set MCTS over the same samples (:mod:`.search`).
+
+Searches count iterations (seeded, so a decision is reproducible) and also stop at a time
+cap; both come from :data:`BUDGETS` (the app's ``BOT_BUDGETS`` config overrides them).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import Action, GameBot, View
+from .search import ismcts, monte_carlo
+
+LEVELS = ("easy", "normal", "strong")
+
+# iterations: sampled worlds, in each of which every legal action is tried once (strong:
+# each try also grows the tree below); seconds: a cap on thinking time whatever the count.
+BUDGETS: dict[str, dict[str, float]] = {
+    "normal": {"iterations": 24, "seconds": 0.3},
+    "strong": {"iterations": 48, "seconds": 0.4},
+}
+
+_BOTS: dict[str, GameBot | None] = {}
+
+
+def bot_for(game: Any) -> GameBot | None:
+    """The :class:`GameBot` of ``game`` (its package's ``bot`` module), or None."""
+    slug = game.slug
+    if slug not in _BOTS:
+        package = type(game).__module__.rpartition(".")[0] or type(game).__module__
+        name = f"{package}.bot"
+        found = None
+        try:
+            if importlib.util.find_spec(name) is not None:
+                found = getattr(importlib.import_module(name), "BOT", None)
+        except ModuleNotFoundError:
+            found = None
+        if found is not None and not isinstance(found, GameBot):
+            raise TypeError(f"{name}.BOT must be a GameBot, not {type(found).__name__}")
+        if found is not None:
+            found.game = game
+        _BOTS[slug] = found
+    return _BOTS[slug]
+
+
+def has_bot(game: Any) -> bool:
+    return bot_for(game) is not None
+
+
+def should_act(game: Any, view: View) -> bool:
+    """Whether the seat of ``view`` has a move to make now (a seat that has sealed its
+    choice in a phase where everyone acts at once may still change it: a bot does not)."""
+    bot = bot_for(game)
+    if bot is None:
+        return False
+    return bot.should_act(view)
+
+
+def decide(
+    game: Any,
+    view: View,
+    legal: Sequence[Action],
+    level: str,
+    rng: random.Random,
+    budget: Mapping[str, float] | None = None,
+) -> Action:
+    """One element of ``legal``: the move of a ``level`` bot seeing ``view``."""
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}: choose one of {', '.join(LEVELS)}.")
+    if not legal:
+        raise ValueError("The bot has no legal action: it is not this seat's turn.")
+    bot = bot_for(game)
+    if bot is None:
+        raise ValueError(f"{game.name} has no bot yet.")
+    legal = list(legal)
+    if len(legal) == 1:
+        return legal[0]
+    if level == "easy":
+        choice = bot.easy(view, legal, rng)
+    else:
+        limits = dict(BUDGETS[level])
+        limits.update(budget or {})
+        search = monte_carlo if level == "normal" else ismcts
+        choice = search(bot, game, view, legal, rng, limits)
+    for action in legal:
+        if action == choice:
+            return action
+    raise RuntimeError(f"the {game.slug} bot chose {choice!r}, which is not legal")
+
+
+__all__ = ["BUDGETS", "LEVELS", "GameBot", "bot_for", "decide", "has_bot", "should_act"]

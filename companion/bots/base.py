@@ -1,0 +1,94 @@
+"""The interface a game's bot module implements (``companion/games/<slug>/bot.py``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+
+def action_key(action: Action) -> tuple:
+    """A hashable key for a JSON action (lists become tuples)."""
+    return tuple(sorted((key, _frozen(value)) for key, value in action.items()))
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return action_key(value)
+    return value
+
+
+class GameBot:
+    """One game's player. Subclasses implement :meth:`easy` and :meth:`sample`; the rest
+    has working defaults that a game refines for speed or a nearer horizon.
+
+    The search (normal and strong levels) never reads the real state: it builds worlds
+    with :meth:`sample` (a snapshot in the game's ``to_dict`` format, hidden parts drawn at
+    random) and ``game.state_from_dict``, and plays them on with :meth:`rollout` until
+    :meth:`done`, scoring each seat with :meth:`value`.
+    """
+
+    game: Any = None  # the Game object, set when the bot is found (companion.bots.bot_for)
+
+    #: The table ``bench/bots.py`` measures on: ``{"players": n, "options": {...}}`` (a
+    #: shorter game than the default where the game allows, so 500 games stay affordable).
+    bench: dict[str, Any] = {}
+
+    # -- what every game provides ------------------------------------------------------
+
+    def easy(self, view: View, legal: list[Action], rng: random.Random) -> Action:
+        """The rule-of-thumb player: one element of ``legal``, from the view alone."""
+        raise NotImplementedError
+
+    def sample(self, view: View, rng: random.Random) -> dict[str, Any]:
+        """A snapshot (``{"game", "state"}``) consistent with every fact of ``view``: the
+        hidden parts (other hands, the stock, sealed choices) drawn with ``rng``, so that
+        ``game.state_from_dict(sample).view(seat) == view``."""
+        raise NotImplementedError
+
+    # -- refinements with defaults -----------------------------------------------------
+
+    def weight(self, view: View, world: dict[str, Any]) -> float:
+        """How likely the sampled ``world`` is given what the other seats did in the open
+        (e.g. the bids they revealed), up to a constant; the strong level draws several
+        samples and keeps one in proportion to this. Default: all alike."""
+        return 1.0
+
+    def should_act(self, view: View) -> bool:
+        """Whether the viewing seat has a move to make (default: it is in ``to_act``)."""
+        return view.get("seat") in view.get("to_act", ())
+
+    def actor(self, state: Any) -> int | None:
+        """In a sampled world, the seat that moves next (None: nobody). A game where
+        several seats act at once names the next one still owing its choice."""
+        to_act = state.to_act()
+        return to_act[0] if to_act else None
+
+    def rollout(self, state: Any, seat: int, rng: random.Random) -> Action:
+        """The fast policy inside a sampled world (it may read that world's state, which is
+        not the real one). Default: the easy player on the world's view."""
+        return self.easy(state.view(seat), state.legal_actions(seat), rng)
+
+    def observe(self, action: Action, mover: int, seat: int) -> Any:
+        """What ``seat`` sees of ``mover``'s ``action`` (hashable; the strong search keys
+        its information sets by it). Default: all of it; a game hides what is hidden (a
+        card played face down, a sealed choice never shown)."""
+        return action_key(action)
+
+    def done(self, start: View, state: Any) -> bool:
+        """Whether a playout from the decision seen as ``start`` has reached its horizon."""
+        return state.is_over()
+
+    def value(self, state: Any, seat: int) -> float:
+        """The payoff of ``seat`` at the horizon: by default its score ahead of the mean of
+        the others (a constant offset does not matter: actions are compared); behind it
+        in a game where the lower score wins."""
+        scores = state.scores()
+        others = [s for i, s in enumerate(scores) if i != seat]
+        mean = sum(others) / len(others) if others else 0.0
+        ahead = float(scores[seat]) - mean
+        return -ahead if state.lower_wins else ahead

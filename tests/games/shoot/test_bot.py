@@ -1,0 +1,119 @@
+"""The Shoot! bot: its easy bids and plays, its sampled worlds, its searches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.bots import bot_for, decide, should_act
+from companion.games import GAMES
+
+GAME = GAMES["shoot"]
+BOT = bot_for(GAME)
+BUDGET = {"iterations": 40, "seconds": 1e9}
+
+
+def one_card(hands, trump, dealer=0):
+    deal = {"dealer": dealer, "hands": hands, "trump": trump}
+    return GAME.new_state(len(hands), {"schedule": [1]}, seed=5, deal=deal)
+
+
+def bid_of(state, seat, level="easy"):
+    view = state.view(seat)
+    return decide(GAME, view, state.legal_actions(seat), level, random.Random(1), BUDGET)["bid"]
+
+
+def test_easy_bids_the_last_deal_as_the_rulebook_advises():
+    # seat 1 leads (dealer 0): it bids 1 even with a low card; a non-trump ace without
+    # the lead bids 0; any trump without the lead bids 1
+    state = one_card([["AC"], ["2H"], ["2S"], ["KD"]], trump="5S")
+    assert [bid_of(state, seat) for seat in range(4)] == [0, 1, 1, 0]
+
+
+def test_easy_bids_more_with_high_trumps():
+    strong = [["AS", "KS", "QS", "AH", "AD"], ["2C", "3C", "4C", "5C", "7D"]]
+    state = GAME.new_state(
+        2, {"schedule": [5]}, seed=1, deal={"dealer": 0, "hands": strong, "trump": "9S"}
+    )
+    assert bid_of(state, 0) >= 4
+    assert bid_of(state, 1) <= 1
+
+
+def played_to(state, plays):
+    for seat, action in plays:
+        state.apply(seat, action)
+    return state
+
+
+def test_easy_ducks_with_its_highest_losing_card_once_its_bid_is_made():
+    hands = [["KC", "2D", "3D"], ["AC", "QC", "2C"], ["4D", "5D", "6D"]]
+    state = GAME.new_state(
+        3, {"schedule": [3]}, seed=1, deal={"dealer": 2, "hands": hands, "trump": "9H"}
+    )
+    played_to(state, [(0, {"type": "bid", "bid": 1}), (1, {"type": "bid", "bid": 0})])
+    played_to(state, [(2, {"type": "bid", "bid": 0}), (0, {"type": "play", "card": "KC"})])
+    # seat 1 bid 0: the queen loses to the king and is the highest card that loses
+    assert decide(GAME, state.view(1), state.legal_actions(1), "easy", random.Random(1)) == {
+        "type": "play",
+        "card": "QC",
+    }
+
+
+def test_easy_wins_as_cheaply_as_it_can_when_last():
+    hands = [["TC", "2D", "3D"], ["4D", "5D", "6D"], ["AC", "JC", "2C"]]
+    state = GAME.new_state(
+        3, {"schedule": [3]}, seed=1, deal={"dealer": 2, "hands": hands, "trump": "9H"}
+    )
+    for seat, bid in ((0, 0), (1, 0), (2, 2)):
+        state.apply(seat, {"type": "bid", "bid": bid})
+    played_to(state, [(0, {"type": "play", "card": "TC"}), (1, {"type": "play", "card": "4D"})])
+    action = decide(GAME, state.view(2), state.legal_actions(2), "easy", random.Random(1))
+    assert action == {"type": "play", "card": "JC"}
+
+
+def test_samples_keep_the_voids_shown_and_the_cards_played():
+    hands = [["AH", "2C", "3C"], ["2S", "3S", "4S"], ["KH", "5D", "6D"]]
+    state = GAME.new_state(
+        3, {"schedule": [3]}, seed=1, deal={"dealer": 2, "hands": hands, "trump": "9D"}
+    )
+    for seat in range(3):
+        state.apply(seat, {"type": "bid", "bid": 1})
+    played_to(state, [(0, {"type": "play", "card": "AH"}), (1, {"type": "play", "card": "2S"})])
+    view = state.view(2)
+    rng = random.Random(3)
+    for _ in range(200):
+        world = GAME.state_from_dict(BOT.sample(view, rng))
+        assert not any(card.endswith("H") for card in world.hand_of(1)), "seat 1 showed no heart"
+        assert "AH" not in world.hand_of(0) and "2S" not in world.hand_of(1)
+        assert world.view(2) == view
+
+
+def test_should_act_only_while_owing_a_bid_or_on_turn():
+    state = one_card([["AC"], ["2H"]], trump="5S")
+    assert should_act(GAME, state.view(0))
+    state.apply(0, {"type": "bid", "bid": 0})
+    assert not should_act(GAME, state.view(0)), "a bid is in: the bot does not bid again"
+    state.apply(1, {"type": "bid", "bid": 1})
+    assert should_act(GAME, state.view(1)) and not should_act(GAME, state.view(0))
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_searches_bid_one_with_the_ace_of_trumps_and_zero_with_a_low_card(level):
+    # dealer 3: seat 0 leads; seat 2 holds the ace of trumps, seat 3 a low card off trump
+    state = one_card([["9C"], ["KD"], ["AS"], ["3H"]], trump="5S", dealer=3)
+    assert bid_of(state, 2, level) == 1
+    assert bid_of(state, 3, level) == 0
+
+
+def test_the_fast_rollout_plays_as_the_easy_player():
+    from tests.games.test_bots import positions
+
+    checked = 0
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view, legal = state.view(seat), state.legal_actions(seat)
+            fast = BOT.rollout(state, seat, random.Random(index))
+            assert fast == BOT.easy(view, legal, random.Random(index)), (view, fast)
+            checked += 1
+    assert checked > 10

@@ -1,0 +1,166 @@
+"""The bots of every game that has one (``companion/games/<slug>/bot.py``), generically.
+
+- ``sample`` builds a world the seat cannot tell from the real one: the same view and the
+  same legal actions (and the game's conservation check holds in it);
+- honesty: ``decide`` gives the same action, at every level and with the same seed, in the
+  real state and in one whose hidden parts differ (``perturb(state, seat, rng)`` in the
+  game's ``tests/games/<slug>/checks.py``), in every phase met in play;
+- every level plays complete games of every player count with legal actions only (short
+  games from the checks' ``bot_options(players)`` and small search budgets).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.bots import LEVELS, bot_for, decide, has_bot, should_act
+from companion.games import GAMES
+from tests import fifth_game
+from tests.games.test_sweep import checks_of
+
+# small budgets: reproducible iteration counts, no time cap
+BUDGET = {"normal": {"iterations": 4, "seconds": 1e9}, "strong": {"iterations": 4, "seconds": 1e9}}
+BOT_GAMES = [slug for slug, game in GAMES.items() if has_bot(game)]
+CASES = [
+    pytest.param(slug, players, id=f"{slug}-{players}")
+    for slug in BOT_GAMES
+    for players in range(GAMES[slug].min_players, GAMES[slug].max_players + 1)
+]
+
+
+def options_for(slug, players):
+    checks = checks_of(slug)
+    hook = getattr(checks, "bot_options", None)
+    return hook(players) if hook else None
+
+
+def next_mover(game, state):
+    """The first seat with a move to make (a bot's turn), failing if the game is stuck."""
+    for seat in state.to_act():
+        if should_act(game, state.view(seat)):
+            return seat
+    raise AssertionError(f"nobody wants to act, yet {state.to_act()} may: a stuck game")
+
+
+def play(game, players, levels, seed, options=None, visit=None):
+    """A complete game with seat ``s`` played at ``levels[s]``; ``visit(state, seat)`` is
+    called before each decision. Returns the final state."""
+    state = game.new_state(players, options, seed=seed)
+    rngs = [random.Random(seed * 10 + s) for s in range(players)]
+    for _ in range(5000):
+        if state.is_over():
+            return state
+        seat = next_mover(game, state)
+        if visit is not None:
+            visit(state, seat)
+        view, legal = state.view(seat), state.legal_actions(seat)
+        level = levels[seat]
+        action = decide(game, view, legal, level, rngs[seat], BUDGET.get(level))
+        assert action in legal
+        state.apply(seat, action)  # raises IllegalAction for an illegal move
+    raise AssertionError("the game did not end")
+
+
+def positions(slug, players, count=2):
+    """(state, seat) pairs met while easy bots play ``count`` games: every decision."""
+    game = GAMES[slug]
+    found = []
+    for seed in range(count):
+        play(
+            game,
+            players,
+            ["easy"] * players,
+            seed,
+            options_for(slug, players),
+            lambda state, seat: found.append((game.state_from_dict(state.to_dict()), seat)),
+        )
+    return found
+
+
+def test_there_are_bots():
+    assert BOT_GAMES, "no game has a bot"
+
+
+def test_decide_refuses_what_it_cannot_do():
+    slug = BOT_GAMES[0]
+    game = GAMES[slug]
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=1)
+    seat = next_mover(game, state)
+    view, legal = state.view(seat), state.legal_actions(seat)
+    with pytest.raises(ValueError, match="Unknown bot level"):
+        decide(game, view, legal, "genius", random.Random(1))
+    with pytest.raises(ValueError, match="no legal action"):
+        decide(game, view, [], "easy", random.Random(1))
+    assert not has_bot(fifth_game.GAME)
+    with pytest.raises(ValueError, match="has no bot"):
+        decide(fifth_game.GAME, {}, [{"type": "x"}], "easy", random.Random(1))
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_samples_cannot_be_told_from_the_real_state(slug, players):
+    game = GAMES[slug]
+    bot = bot_for(game)
+    checks = checks_of(slug)
+    rng = random.Random(players)
+    for state, seat in positions(slug, players):
+        view = state.view(seat)
+        for _ in range(3):
+            world = game.state_from_dict(bot.sample(view, rng))
+            assert world.view(seat) == view
+            assert world.legal_actions(seat) == state.legal_actions(seat)
+            if hasattr(checks, "conservation_check"):
+                checks.conservation_check(world)
+
+
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_decisions_depend_on_the_view_only(slug, players):
+    game = GAMES[slug]
+    checks = checks_of(slug)
+    assert hasattr(checks, "perturb"), f"tests/games/{slug}/checks.py needs perturb()"
+    rng = random.Random(100 + players)
+    differed = 0
+    for index, (state, seat) in enumerate(positions(slug, players, count=1)):
+        twin = game.state_from_dict(checks.perturb(state, seat, rng))
+        view = state.view(seat)
+        assert twin.view(seat) == view, "perturb() changed what the seat sees"
+        differed += twin.to_dict() != state.to_dict()
+        legal = state.legal_actions(seat)
+        assert twin.legal_actions(seat) == legal
+        for level in LEVELS:
+            if level != "easy" and index % 3:
+                continue  # the searches on every third position: enough, and quick
+            budget = BUDGET.get(level)
+            mine = decide(game, view, legal, level, random.Random(index), budget)
+            theirs = decide(game, twin.view(seat), legal, level, random.Random(index), budget)
+            assert mine == theirs, f"{level} decided differently on hidden information"
+    assert differed, "perturb() never changed any hidden information"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("slug", "players"), CASES)
+def test_every_level_plays_complete_games(slug, players, level):
+    game = GAMES[slug]
+    levels = [level] * players
+    final = play(game, players, levels, seed=players, options=options_for(slug, players))
+    assert final.is_over() and final.to_act() == []
+
+
+def test_budgets_are_in_the_config_and_a_budget_bounds_the_search(app, monkeypatch):
+    from companion import bots
+
+    assert app.config["BOT_BUDGETS"] == bots.BUDGETS
+    assert app.config["BOT_BUDGETS"] is not bots.BUDGETS, "the app's copy is its own"
+    # the budget given is the one used: count the worlds sampled
+    slug = BOT_GAMES[0]
+    game = GAMES[slug]
+    bot = bot_for(game)
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=3)
+    seat = next_mover(game, state)
+    calls = []
+    real = bot.sample
+    monkeypatch.setattr(bot, "sample", lambda view, rng: calls.append(1) or real(view, rng))
+    view, legal = state.view(seat), state.legal_actions(seat)
+    decide(game, view, legal, "normal", random.Random(1), {"iterations": 7, "seconds": 1e9})
+    assert len(calls) == 7
