@@ -118,20 +118,38 @@ def easy_bid(
 def easy_ditch(hand: list[str], score_cards: dict, players: int) -> list[str]:
     """The two cards whose loss costs the hand least (pairs among the five cards that
     cost least alone, so that a pair in a recruitment group is not broken blindly)."""
+    return ditch_ranking(hand, score_cards, players)[0]
+
+
+def ditch_ranking(hand: list[str], score_cards: dict, players: int) -> list[list[str]]:
+    """Pairs of cards to ditch, best first (pairs among the five cards that cost least
+    alone), each in hand order."""
     whole = hand_value(hand, score_cards, players)
     alone = sorted(
         hand, key=lambda c: whole - hand_value([x for x in hand if x != c], score_cards, players)
     )
     few = alone[:5]
-    best, best_value = few[:2], None
+    order = {card: i for i, card in enumerate(hand)}
+    pairs = []
     for i, a in enumerate(few):
         for b in few[i + 1 :]:
             kept = [x for x in hand if x != a and x != b]
-            value = hand_value(kept, score_cards, players)
-            if best_value is None or value > best_value:
-                best, best_value = [a, b], value
-    order = {card: i for i, card in enumerate(hand)}
-    return sorted(best, key=order.__getitem__)
+            pairs.append(
+                (-hand_value(kept, score_cards, players), i, sorted([a, b], key=order.get))
+            )
+    pairs.sort(key=lambda entry: entry[:2])
+    return [pair for _, _, pair in pairs]
+
+
+def quick_value(card: str, score_cards: dict, players: int) -> float:
+    """A fast stand-in for what one card adds to a hand (playouts): its trick chance at a
+    trick's worth plus what the per-card recruitment effects pay for it (groups left out)."""
+    value = trick_worth(score_cards, players) * power(card, players) * _scale(players)
+    for carddef in score_cards["recruitment"]:
+        for effect in carddef["effects"]:
+            if effect["kind"] == "per_card" and rules.matches(effect["filter"], card):
+                value += effect["loon"]
+    return value
 
 
 def _key(card: str, led: str | None) -> tuple[int, int]:
@@ -292,6 +310,65 @@ class PirateTricksBot(GameBot):
         card = play_card(hand, playable, trick, n, wants, gone, cards_in_play)
         return {"type": "play", "card": card}
 
+    def candidates(self, view, legal, rng):
+        """The searches try a few bids around the easy one, the easy player's six best
+        pairs to ditch and predictions near its own, not every amount and every pair."""
+        phase = view["phase"]
+        seat, n, hand = view["seat"], view["players"], view["hand"]
+        if phase == BID:
+            have = view["loon"][seat]
+            bid = easy_bid(hand, view["rows"], view["auction"]["row"], have, view["score_cards"], n)
+            amounts = {0, bid // 2, bid, bid + 2, 2 * bid + 1}
+            return [a for a in legal if a["loon"] in amounts]
+        if phase == DITCH:
+            pairs = ditch_ranking(hand, view["score_cards"], n)[:6]
+            return [a for a in legal if a["cards"] in pairs]
+        if phase == PREDICT:
+            guess = expected_tricks(hand, n)
+            return [a for a in legal if abs(a["tricks"] - guess) <= 2] or legal
+        return legal
+
+    def rollout(self, state, seat, rng):
+        """The easy player's ways, reading the sampled world directly and with the fast
+        stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: a
+        playout is many times faster. An engine keeping cards in another form than the
+        snapshot's strings takes the view path."""
+        hand = state.hand_of(seat)
+        if not hand or not isinstance(hand[0], str):
+            return super().rollout(state, seat, rng)
+        n = state.players
+        phase = state.phase
+        in_play = state._score_cards()
+        if phase == BID:
+            a = state.auction
+            rows = state.rows
+
+            def worth(r: int) -> float:
+                row = rows[r]
+                return sum(quick_value(c, in_play, n) for c in row["up"]) + row["loon"]
+
+            others = [r for r, row in enumerate(rows) if row["owner"] is None and r != a["row"]]
+            have = state.loon[seat]
+            gain = worth(a["row"]) - sum(map(worth, others)) / len(others) if others else 0.0
+            bid = max(0, min(int(gain * BID_SHARE + 0.5), int(have * BID_CAP))) if gain > 0 else 0
+            return {"type": "bid", "loon": min(bid, have)}
+        if phase == REVEAL:
+            return {"type": "reveal", "card": max(hand, key=rules.reveal_key)}
+        if phase == ASSIGN:
+            return {"type": "assign", "seat": seat}
+        if phase == DITCH:
+            low = sorted(hand, key=lambda c: quick_value(c, in_play, n))[:2]
+            return {"type": "ditch", "cards": sorted(low, key=hand.index)}
+        if phase == PREDICT:
+            guess = int(expected_tricks(hand, n) + 0.5)
+            return {"type": "predict", "tricks": max(0, min(rules.TRICKS, guess))}
+        trick = state.trick
+        playable = [a["card"] for a in state.legal_actions(seat)]
+        gone = set(hand) | {c for pile in state.won for c in pile} | {c for _, c in trick}
+        predictions = state.predictions if state._predicting(in_play) else None
+        wants = wants_tricks(seat, in_play, predictions, state.tricks, n)
+        return {"type": "play", "card": play_card(hand, playable, trick, n, wants, gone, in_play)}
+
     # -- the searches' worlds ------------------------------------------------------------
 
     def sample(self, view, rng):
@@ -338,7 +415,7 @@ class PirateTricksBot(GameBot):
         hands[seat] = hand
         ditched[seat] = list(view["ditched"]) if view["ditched"] else None
         rows = []
-        for r, row in enumerate(view["rows"]):
+        for row in view["rows"]:
             owner = row["owner"]
             if owner is None:
                 down = downs.pop()
