@@ -100,7 +100,7 @@ def decide(
         limits = dict(BUDGETS[level])
         limits.update(budget or {})
         search = monte_carlo if level == "normal" else ismcts
-        choice = search(bot, game, view, legal, rng, limits)
+        choice = search(bot, game, view, bot.candidates(view, legal, rng), rng, limits)
     for action in legal:
         if action == choice:
             return action

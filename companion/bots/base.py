@@ -58,6 +58,12 @@ class GameBot:
         samples and keeps one in proportion to this. Default: all alike."""
         return 1.0
 
+    def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
+        """The legal actions the searches try (each on every sampled world). Default: all
+        of them; a game with many near-equal choices (a bid of any amount, any two cards)
+        keeps the few its rules of thumb rank best, so each is tried on more worlds."""
+        return legal
+
     def should_act(self, view: View) -> bool:
         """Whether the viewing seat has a move to make (default: it is in ``to_act``)."""
         return view.get("seat") in view.get("to_act", ())

@@ -58,6 +58,9 @@ own loon only, the others None, until the game is over) and, from ``_view``:
                             ``groups``; None until scored
 ``trick``                   during play: ``leader``, ``plays``, ``winning``, ``led``
 ``last_trick``, ``tricks``  the last finished trick and tricks taken per seat
+``won``                     per seat, the crew cards of the tricks it took this round (every
+                            player saw them played; a bot reads them instead of remembering)
+``catalog``                 the table's changes to the score cards (the ``catalog`` option)
 ``history``                 per finished round: score card ids, ``top_ups``, ``go_first``,
                             ``paid_for_rows``, ``recruitment``, ``predictions``, ``tricks``,
                             ``treasure``, ``capture``, ``paid`` (changes, never totals)
@@ -780,6 +783,8 @@ class PirateTricksState(State):
             "trick": trick,
             "last_trick": plain_copy(self.last_trick),
             "tricks": list(self.tricks),
+            "won": [list(pile) for pile in self.won],
+            "catalog": plain_copy(self.options.get("catalog")),
             "history": plain_copy(self.history),
         }
 

@@ -71,7 +71,9 @@ Our reading of the rulebook where it is silent or ambiguous:
   and shots, the table's changes to house values (``target_changes``: card, left value
   and what changed), who has picked a sealed shot (not which card) and your own pick,
   each side's score pile for this hand, fouls, each side's score (``side_scores``, and
-  ``winning_sides`` once over) and the result of the last round. Never the unused shots,
+  ``winning_sides`` once over) and the result of the last round; the shots of this hand's
+  finished rounds (``played``) and the targets nobody took (``void_targets``), which
+  every player saw (a bot reads them instead of remembering). Never the unused shots,
   the target deck's order, nor another player's hand or sealed pick. ``scores()`` gives
   each seat its side's total (partners share one); ``winners()`` both partners of a
   winning side.
@@ -530,6 +532,9 @@ class PullState(State):
             ],
             "picked": [pick is not None for pick in self.sealed],
             "hand_sizes": [len(hand) for hand in self.hands],
+            # Shots of this hand's finished rounds (all were shown) and targets nobody took.
+            "played": list(self.shot_discards),
+            "void_targets": list(self.void),
             "piles": [
                 [
                     {

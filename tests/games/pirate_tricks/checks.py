@@ -156,3 +156,52 @@ def conservation_check(state) -> None:
 # The options the shared sweep (tests/games/test_sweep.py) plays this game with.
 def sweep_options(players, chooser):
     return {"rounds": chooser.choice([3, 4, 5])}
+
+
+# The bots' honesty test (tests/games/test_bots.py): another state that ``seat`` cannot
+# tell from ``state``, as a snapshot.
+def perturb(state, seat, rng):
+    """``state``'s snapshot with the cards only others know dealt again: the other seats'
+    unseen cards (their first five, the face-down cards of their rows, their ditched cards)
+    and the face-down cards of the open rows change places, and every other seat's loon,
+    sealed bid and sealed reveal change: ``view(seat)`` is the same."""
+    snapshot = state.to_dict()
+    data = snapshot["state"]
+    n = state.players
+    known = known_to(state, seat)
+    others = [s for s in range(n) if s != seat]
+    # Swap unseen cards between the other seats' hands and ditches and the open rows.
+    places = [("hands", s) for s in others] + [("ditched", s) for s in others]
+    places += [("rows", r) for r, row in enumerate(data["rows"]) if row["owner"] is None]
+
+    def cards_at(place):
+        kind, k = place
+        if kind == "rows":
+            return data["rows"][k]["down"]
+        return data[kind][k] or []
+
+    pool = [c for place in places for c in cards_at(place) if c not in known]
+    rng.shuffle(pool)
+    for place in places:
+        cards = cards_at(place)
+        for i, card in enumerate(cards):
+            if card not in known:
+                cards[i] = pool.pop()
+    for s in others:
+        data["hands"][s].sort(key=rules.sort_key)
+        if data["ditched"][s]:
+            data["ditched"][s].sort(key=rules.sort_key)
+    a = data["auction"]
+    for s in others:
+        data["loon"][s] += 1 + rng.randrange(5)
+        if state.phase == BID and a["bids"][s] is not None:
+            a["bids"][s] = rng.randrange(data["loon"][s] + 1)
+        if state.phase == REVEAL and a["reveals"][s] is not None:
+            a["reveals"][s] = rng.choice(data["hands"][s])
+    data["seed"] = rng.getrandbits(52)
+    return snapshot
+
+
+# Short games for the bots' full-game tests.
+def bot_options(players):
+    return {"rounds": 3}

@@ -83,3 +83,33 @@ def sweep_options(players, chooser):
     if chooser.random() < 0.1:
         opts["targets"] = {"trap-T1": {"animal": True, "double": -3}}
     return opts
+
+
+# The bots' honesty test (tests/games/test_bots.py): another state that ``seat`` cannot
+# tell from ``state``, as a snapshot.
+def perturb(state, seat, rng):
+    """``state``'s snapshot with the other hands, their sealed picks and the unused shots
+    dealt again from the same unseen cards, and the target deck shuffled: ``view(seat)``
+    is the same."""
+    snapshot = state.to_dict()
+    data = snapshot["state"]
+    others = [s for s in range(state.players) if s != seat]
+    picks = [s for s in others if data["sealed"][s] is not None]
+    pool = list(data["unused"]) + [c for s in others for c in data["hands"][s]]
+    pool += [data["sealed"][s] for s in picks]
+    rng.shuffle(pool)
+    order = {card: i for i, card in enumerate(rules.shot_ids())}
+    for s in others:
+        size = len(data["hands"][s])
+        data["hands"][s], pool = sorted(pool[:size], key=order.__getitem__), pool[size:]
+    for s in picks:
+        data["sealed"][s], pool = pool[0], pool[1:]
+    data["unused"] = pool
+    rng.shuffle(data["target_deck"])
+    data["seed"] = rng.getrandbits(52)
+    return snapshot
+
+
+# Short games for the bots' full-game tests.
+def bot_options(players):
+    return {"hands": 1}

@@ -1,0 +1,615 @@
+"""The Pirate Tricks bot: bids for the row that improves its hand most, ditches what adds
+least, predicts and plays its tricks by the score cards in play.
+
+The easy player values a hand as what the two recruitment cards pay for it plus the tricks
+it should take (red is trump; high numbers win) times what a trick pays this round. It bids
+on a row a share of how much more the row adds than the other open rows would (never a
+big share of its loon), shows its highest card in a tie, ditches the two cards whose loss
+costs least, predicts the tricks it expects, and plays to take tricks while they pay (and
+its prediction is not yet made), ducking them otherwise.
+
+For the searches, :meth:`PirateTricksBot.sample` deals the unseen crew cards (the other
+hands, their ditched cards, the face-down row cards) at random, keeping every public
+fact: the row cards each player took, the cards shown in a tie or for recruitment (still
+held unless played), the cards each player took in tricks, the suit a seat showed it
+lacks in the current or last trick. Loon behind the screens is worked out from the open
+payments (bids paid, loon found on rows, recruitment, score cards, top-ups), sealed bids
+and reveals not yet shown are the easy player's for the sampled hand, and the score cards
+of later rounds are shuffled. A playout runs to the end of the round.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from companion.bots import GameBot
+
+from . import rules
+from .engine import (
+    ASSIGN,
+    BID,
+    DITCH,
+    HAND_SIZE,
+    OVER,
+    PLAY,
+    PREDICT,
+    REVEAL,
+    ROW_DOWN,
+    ROW_UP,
+    _index,
+)
+
+BID_SHARE = 0.5  # of the loon a row is worth above the others, bid on it
+BID_CAP = 0.4  # never more than this share of one's loon on a row
+TRICK_GUESS = 1.5  # loon a trick is guessed to be worth when no card pays for tricks
+
+
+@functools.lru_cache(maxsize=8)
+def _scale(players: int) -> float:
+    """Makes :func:`expected_tricks` of an average ten-card hand 10 / players."""
+    deck = rules.crew_deck(players)
+    mean = sum(power(card, players) for card in deck) / len(deck)
+    return 1.0 / (players * mean)
+
+
+def power(card: str, players: int) -> float:
+    """How likely ``card`` is to take a trick, before scaling: reds far more than others,
+    high numbers far more than low ones."""
+    low = rules.LOWEST[players]
+    share = (rules.number(card) - low) / (20 - low)
+    if rules.suit(card) == rules.TRUMP:
+        return 0.3 + 0.7 * share**2
+    return 0.5 * share**4
+
+
+def expected_tricks(hand: list[str], players: int) -> float:
+    return sum(power(card, players) for card in hand) * _scale(players)
+
+
+def trick_worth(score_cards: dict, players: int) -> float:
+    """What one more trick pays this round, roughly, from the treasure and capture cards."""
+    worth = 0.0
+    for kind in ("treasure", "capture"):
+        for effect in score_cards[kind]["effects"]:
+            if effect["kind"] == "per_trick":
+                worth += effect["loon"]
+            elif effect["kind"] == "trick_rank":
+                worth += effect["payouts"][0] / 3
+            elif effect["kind"] == "fewest_tricks":
+                worth -= effect["loon"] / 4
+    return worth if worth else TRICK_GUESS
+
+
+def taken_worth(cards: list[str], score_cards: dict) -> float:
+    """What capturing ``cards`` pays through the per-card capture effects."""
+    total = 0.0
+    for kind in ("treasure", "capture"):
+        for effect in score_cards[kind]["effects"]:
+            if effect["kind"] == "per_captured":
+                total += effect["loon"] * sum(rules.matches(effect["filter"], c) for c in cards)
+    return total
+
+
+def hand_value(hand: list[str], score_cards: dict, players: int) -> float:
+    """Recruitment loon for ``hand`` plus its expected tricks at a trick's worth."""
+    recruited = sum(rules.recruitment_loon(card, hand) for card in score_cards["recruitment"])
+    return recruited + trick_worth(score_cards, players) * expected_tricks(hand, players)
+
+
+def easy_bid(
+    hand: list[str], rows: list[dict], row: int, loon: int, score_cards: dict, players: int
+) -> int:
+    """A share of how much more ``row`` adds to ``hand`` than the other open rows would."""
+    open_rows = [r for r, entry in enumerate(rows) if entry["owner"] is None]
+    others = [r for r in open_rows if r != row]
+    if not others or loon <= 0:
+        return 0
+
+    def with_row(r: int) -> float:
+        return hand_value(hand + rows[r]["up"], score_cards, players) + rows[r]["loon"]
+
+    gain = with_row(row) - sum(with_row(r) for r in others) / len(others)
+    if gain <= 0:
+        return 0
+    return max(0, min(int(gain * BID_SHARE + 0.5), int(loon * BID_CAP)))
+
+
+def easy_ditch(hand: list[str], score_cards: dict, players: int) -> list[str]:
+    """The two cards whose loss costs the hand least (pairs among the five cards that
+    cost least alone, so that a pair in a recruitment group is not broken blindly)."""
+    return ditch_ranking(hand, score_cards, players)[0]
+
+
+def ditch_ranking(hand: list[str], score_cards: dict, players: int) -> list[list[str]]:
+    """Pairs of cards to ditch, best first (pairs among the five cards that cost least
+    alone), each in hand order."""
+    whole = hand_value(hand, score_cards, players)
+    alone = sorted(
+        hand, key=lambda c: whole - hand_value([x for x in hand if x != c], score_cards, players)
+    )
+    few = alone[:5]
+    order = {card: i for i, card in enumerate(hand)}
+    pairs = []
+    for i, a in enumerate(few):
+        for b in few[i + 1 :]:
+            kept = [x for x in hand if x != a and x != b]
+            pairs.append(
+                (-hand_value(kept, score_cards, players), i, sorted([a, b], key=order.get))
+            )
+    pairs.sort(key=lambda entry: entry[:2])
+    return [pair for _, _, pair in pairs]
+
+
+def quick_value(card: str, score_cards: dict, players: int) -> float:
+    """A fast stand-in for what one card adds to a hand (playouts): its trick chance at a
+    trick's worth plus what the per-card recruitment effects pay for it (groups left out)."""
+    value = trick_worth(score_cards, players) * power(card, players) * _scale(players)
+    for carddef in score_cards["recruitment"]:
+        for effect in carddef["effects"]:
+            if effect["kind"] == "per_card" and rules.matches(effect["filter"], card):
+                value += effect["loon"]
+    return value
+
+
+def _key(card: str, led: str | None) -> tuple[int, int]:
+    if rules.suit(card) == rules.TRUMP:
+        return (2, rules.number(card))
+    if rules.suit(card) == led:
+        return (1, rules.number(card))
+    return (0, 0)
+
+
+def _keep_key(card: str) -> tuple[bool, int]:
+    """How much a card is worth keeping: trumps above everything, then by number."""
+    return (rules.suit(card) == rules.TRUMP, rules.number(card))
+
+
+def play_card(
+    hand: list[str],
+    playable: list[str],
+    trick: list[list],
+    players: int,
+    wants: bool,
+    gone: set[str],
+    score_cards: dict,
+) -> str:
+    """Take the trick while tricks pay (and cheaply), duck it otherwise. ``gone``: cards
+    that can no longer be played by anyone else (played, or in this hand)."""
+    low = rules.LOWEST[players]
+    if not trick:
+        if wants:
+            masters = [
+                c
+                for c in playable
+                if all(f"{rules.suit(c)}{n}" in gone for n in range(rules.number(c) + 1, 21))
+                and (rules.suit(c) == rules.TRUMP or all(f"R{n}" in gone for n in range(low, 21)))
+            ]
+            if masters:
+                return max(masters, key=_keep_key)
+        return min(playable, key=_keep_key)
+    led = rules.suit(trick[0][1])
+    best = max(_key(card, led) for _, card in trick)
+    winners = [c for c in playable if _key(c, led) > best]
+    losers = [c for c in playable if c not in winners]
+    last = len(trick) == players - 1
+    on_table = [card for _, card in trick]
+    if wants and winners:
+        cheapest = min(winners, key=lambda c: _key(c, led))
+        if taken_worth([*on_table, cheapest], score_cards) >= -1:
+            if last:
+                return cheapest
+            return max(winners, key=lambda c: _key(c, led))
+    if losers:
+        return max(losers, key=_keep_key) if not wants else min(losers, key=_keep_key)
+    if last:
+        return max(winners, key=lambda c: _key(c, led))
+    return min(winners, key=lambda c: _key(c, led))
+
+
+def wants_tricks(
+    seat: int, score_cards: dict, predictions: list | None, tricks: list[int], players: int
+) -> bool:
+    """Whether one more trick helps ``seat``: not once its prediction is made (when a card
+    pays for an exact one), nor when the cards pay for few tricks."""
+    if predictions is not None and predictions[seat] is not None:
+        return tricks[seat] < predictions[seat]
+    return trick_worth(score_cards, players) > 0
+
+
+def loon_of(view: dict[str, Any]) -> list[int]:
+    """Every seat's loon, worked out from the open payments of the game so far."""
+    n = view["players"]
+    loon = [rules.STARTING_LOON] * n
+    for past in view["history"]:
+        for s in range(n):
+            loon[s] += past["top_ups"][s] - past["paid_for_rows"][s] + past["paid"][s]
+            loon[s] += sum(per_card[s] for per_card in past["recruitment"])
+    if view["phase"] == OVER:
+        return loon
+    if view["round"] > 1:
+        loon = rules.top_up(loon)
+    for event in view["events"]:
+        if "taker" in event:
+            loon[event["taker"]] += event.get("row_loon", 0) - event.get("paid", 0)
+    for per_card in view["recruitment"] or []:
+        for s, entry in enumerate(per_card):
+            loon[s] += entry["loon"]
+    return loon
+
+
+def voids(view: dict[str, Any]) -> list[set[str]]:
+    """Suits each seat showed it lacks this round, in the current and the last trick."""
+    found: list[set[str]] = [set() for _ in range(view["players"])]
+    tricks = []
+    if view["trick"]:
+        tricks.append(view["trick"]["plays"])
+    if view["last_trick"] and view["phase"] == PLAY:
+        tricks.append(view["last_trick"]["plays"])
+    for plays in tricks:
+        if not plays:
+            continue
+        led = rules.suit(plays[0][1])
+        for s, card in plays[1:]:
+            if rules.suit(card) != led:
+                found[s].add(led)
+    return found
+
+
+def hand_sizes(view: dict[str, Any]) -> list[int]:
+    """How many cards each seat holds now (its ditched cards apart)."""
+    n = view["players"]
+    phase = view["phase"]
+    owners = {row["owner"] for row in view["rows"]}
+    if phase in (BID, REVEAL, ASSIGN):
+        return [HAND_SIZE + (ROW_UP + ROW_DOWN if s in owners else 0) for s in range(n)]
+    if phase == DITCH:
+        return [10 if done else 12 for done in view["ditch_done"]]
+    if phase == PREDICT:
+        return [10] * n
+    done = sum(view["tricks"])
+    playing = {s for s, _ in (view["trick"] or {}).get("plays", [])}
+    return [rules.HAND - done - (1 if s in playing else 0) for s in range(n)]
+
+
+class PirateTricksBot(GameBot):
+    bench = {"players": 4, "options": {"rounds": 3}}
+
+    def should_act(self, view):
+        return not view.get("over") and view["seat"] in view["to_act"]
+
+    # -- the easy player -----------------------------------------------------------------
+
+    def easy(self, view, legal, rng):
+        seat = view["seat"]
+        n = view["players"]
+        hand = view["hand"]
+        cards_in_play = view["score_cards"]
+        phase = view["phase"]
+        if phase == BID:
+            row = view["auction"]["row"]
+            bid = easy_bid(hand, view["rows"], row, view["loon"][seat], cards_in_play, n)
+            return {"type": "bid", "loon": min(bid, view["loon"][seat])}
+        if phase == REVEAL:
+            return {"type": "reveal", "card": max(hand, key=rules.reveal_key)}
+        if phase == ASSIGN:
+            row = view["auction"]["row"]
+            others = [r for r, e in enumerate(view["rows"]) if e["owner"] is None and r != row]
+            mine = easy_bid(hand, view["rows"], row, 100, cards_in_play, n) > 0 or not others
+            tied = [s for s in view["auction"]["tied"] if s != seat]
+            return {"type": "assign", "seat": seat if mine or not tied else tied[0]}
+        if phase == DITCH:
+            return {"type": "ditch", "cards": easy_ditch(hand, cards_in_play, n)}
+        if phase == PREDICT:
+            guess = int(expected_tricks(hand, n) + 0.5)
+            return {"type": "predict", "tricks": max(0, min(rules.TRICKS, guess))}
+        playable = [a["card"] for a in legal]
+        trick = view["trick"]["plays"]
+        gone = set(hand) | {c for pile in view["won"] for c in pile} | {c for _, c in trick}
+        wants = wants_tricks(seat, cards_in_play, view["predictions"], view["tricks"], n)
+        card = play_card(hand, playable, trick, n, wants, gone, cards_in_play)
+        return {"type": "play", "card": card}
+
+    def candidates(self, view, legal, rng):
+        """The searches try a few bids around the easy one, the easy player's six best
+        pairs to ditch and predictions near its own, not every amount and every pair."""
+        phase = view["phase"]
+        seat, n, hand = view["seat"], view["players"], view["hand"]
+        if phase == BID:
+            have = view["loon"][seat]
+            bid = easy_bid(hand, view["rows"], view["auction"]["row"], have, view["score_cards"], n)
+            amounts = {0, bid // 2, bid, bid + 2, 2 * bid + 1}
+            return [a for a in legal if a["loon"] in amounts]
+        if phase == DITCH:
+            pairs = ditch_ranking(hand, view["score_cards"], n)[:6]
+            return [a for a in legal if a["cards"] in pairs]
+        if phase == PREDICT:
+            guess = expected_tricks(hand, n)
+            return [a for a in legal if abs(a["tricks"] - guess) <= 2] or legal
+        return legal
+
+    def rollout(self, state, seat, rng):
+        """The easy player's ways, reading the sampled world directly and with the fast
+        stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: a
+        playout is many times faster. An engine keeping cards in another form than the
+        snapshot's strings takes the view path."""
+        hand = state.hand_of(seat)
+        if not hand or not isinstance(hand[0], str):
+            return super().rollout(state, seat, rng)
+        n = state.players
+        phase = state.phase
+        in_play = state._score_cards()
+        if phase == BID:
+            a = state.auction
+            rows = state.rows
+
+            def worth(r: int) -> float:
+                row = rows[r]
+                return sum(quick_value(c, in_play, n) for c in row["up"]) + row["loon"]
+
+            others = [r for r, row in enumerate(rows) if row["owner"] is None and r != a["row"]]
+            have = state.loon[seat]
+            gain = worth(a["row"]) - sum(map(worth, others)) / len(others) if others else 0.0
+            bid = max(0, min(int(gain * BID_SHARE + 0.5), int(have * BID_CAP))) if gain > 0 else 0
+            return {"type": "bid", "loon": min(bid, have)}
+        if phase == REVEAL:
+            return {"type": "reveal", "card": max(hand, key=rules.reveal_key)}
+        if phase == ASSIGN:
+            return {"type": "assign", "seat": seat}
+        if phase == DITCH:
+            low = sorted(hand, key=lambda c: quick_value(c, in_play, n))[:2]
+            return {"type": "ditch", "cards": sorted(low, key=hand.index)}
+        if phase == PREDICT:
+            guess = int(expected_tricks(hand, n) + 0.5)
+            return {"type": "predict", "tricks": max(0, min(rules.TRICKS, guess))}
+        trick = state.trick
+        playable = [a["card"] for a in state.legal_actions(seat)]
+        gone = set(hand) | {c for pile in state.won for c in pile} | {c for _, c in trick}
+        predictions = state.predictions if state._predicting(in_play) else None
+        wants = wants_tricks(seat, in_play, predictions, state.tricks, n)
+        return {"type": "play", "card": play_card(hand, playable, trick, n, wants, gone, in_play)}
+
+    # -- the searches' worlds ------------------------------------------------------------
+
+    def sample(self, view, rng):
+        n = view["players"]
+        seat = view["seat"]
+        phase = view["phase"]
+        hand = list(view["hand"])
+        mine = set(hand) | set(view["ditched"] or [])
+        for row in view["rows"]:
+            if row["owner"] == seat and row["down"]:
+                mine.update(row["down"])
+        played = {c for pile in view["won"] for c in pile}
+        if view["trick"]:
+            played.update(c for _, c in view["trick"]["plays"])
+        public = played | {c for row in view["rows"] for c in row["up"]}
+        # What each other seat is known to hold (in hand, or ditched) and must hold in hand.
+        known: list[set[str]] = [set() for _ in range(n)]
+        shown: list[set[str]] = [set() for _ in range(n)]
+        for row in view["rows"]:
+            if row["owner"] is not None:
+                known[row["owner"]].update(row["up"])
+        for event in view["events"]:
+            for s, card in enumerate(event.get("reveals") or []):
+                if card:
+                    known[s].add(card)
+        for per_card in view["recruitment"] or []:
+            for s, entry in enumerate(per_card):
+                shown[s].update(entry["cards"])
+                known[s].update(entry["cards"])
+        for s in range(n):
+            known[s] -= played
+            shown[s] -= played
+        known[seat] = set()
+        held_known = set().union(*known)
+        deck = rules.crew_deck(n)
+        pool = [c for c in deck if c not in mine and c not in public and c not in held_known]
+        sizes = hand_sizes(view)
+        lacks = voids(view)
+        ditched_done = view["ditch_done"]
+        unowned = [r for r, row in enumerate(view["rows"]) if row["owner"] is None]
+        hands, ditched, downs = self._deal(
+            pool, known, shown, sizes, lacks, ditched_done, seat, len(unowned), rng
+        )
+        hands[seat] = hand
+        ditched[seat] = list(view["ditched"]) if view["ditched"] else None
+        rows = []
+        for row in view["rows"]:
+            owner = row["owner"]
+            if owner is None:
+                down = downs.pop()
+            elif owner == seat:
+                down = list(row["down"])
+            else:
+                # Taken into the owner's hand long ago (no rule reads them again): two of
+                # its unknown cards if it has them, else any two.
+                held = hands[owner] + (ditched[owner] or [])
+                theirs = [c for c in held if c not in known[owner]]
+                down = list(dict.fromkeys(theirs + held + deck))[:ROW_DOWN]
+            rows.append({"up": list(row["up"]), "down": down, "owner": owner, "loon": row["loon"]})
+        loon = loon_of(view)
+        options = {"rounds": view["rounds"], "catalog": view["catalog"]}
+        auction = self._auction(view, hands, loon, rng)
+        before = list(loon)
+        for event in view["events"]:
+            if "taker" in event:
+                before[event["taker"]] -= event.get("row_loon", 0) - event.get("paid", 0)
+        for per_card in view["recruitment"] or []:
+            for s, entry in enumerate(per_card):
+                before[s] -= entry["loon"]
+        had = loon_of({**view, "round": 1, "events": [], "recruitment": None})
+        top_ups = [b - h for b, h in zip(before, had, strict=True)]
+        predicting = view["predictions"] is not None
+        trick = view["trick"]
+        state = {
+            "players": n,
+            "options": options,
+            "seed": rng.getrandbits(52),
+            "deal": None,
+            "log": [],
+            "rounds": view["rounds"],
+            "round": view["round"],
+            "loon": loon,
+            "history": view["history"],
+            "score_decks": self._decks(view, options, rng),
+            "top_ups": top_ups,
+            "hands": [sorted(h, key=rules.sort_key) for h in hands],
+            "rows": rows,
+            "go_first": view["go_first"],
+            "events": view["events"],
+            "ditched": ditched,
+            "predictions": list(view["predictions"]) if predicting else [None] * n,
+            "recruitment": view["recruitment"],
+            "leader": trick["leader"] if trick else None,
+            "turn": view["turn"],
+            "trick": [list(p) for p in trick["plays"]] if trick else [],
+            "last_trick": view["last_trick"],
+            "tricks": list(view["tricks"]),
+            "won": [list(pile) for pile in view["won"]],
+            "auction": auction,
+            "phase": phase,
+        }
+        return {"game": "pirate_tricks", "state": state}
+
+    @staticmethod
+    def _deal(pool, known, shown, sizes, lacks, ditched_done, seat, unowned, rng):
+        """Hands and ditched cards of the other seats and the face-down cards of the open
+        rows, from the unseen ``pool``: each seat keeps its known cards (those shown for
+        recruitment in hand), its hand has none of a suit it showed lacking."""
+        n = len(sizes)
+        others = sorted(
+            (s for s in range(n) if s != seat), key=lambda s: (-len(lacks[s]), -len(known[s]), s)
+        )
+        for _attempt in range(200):
+            left = list(pool)
+            rng.shuffle(left)
+            hands: list[list[str]] = [[] for _ in range(n)]
+            ditched: list[list[str] | None] = [None] * n
+            ok = True
+            for s in others:
+                fixed = sorted(known[s], key=rules.sort_key)
+                if ditched_done[s]:
+                    free = [c for c in fixed if c not in shown[s]]
+                    rng.shuffle(free)
+                    out = [c for c in free if rules.suit(c) in lacks[s]]
+                    keep = [c for c in fixed if c not in out]
+                    while len(keep) > sizes[s] and len(out) < 2:
+                        movable = [c for c in keep if c not in shown[s]]
+                        if not movable:
+                            break
+                        out.append(movable[0])
+                        keep.remove(movable[0])
+                    if len(out) > 2 or len(keep) > sizes[s]:
+                        ok = False
+                        break
+                else:
+                    keep, out = fixed, []
+                fits = [c for c in left if rules.suit(c) not in lacks[s]]
+                need = sizes[s] - len(keep)
+                if len(fits) < need:
+                    ok = False
+                    break
+                drawn = fits[:need]
+                left = [c for c in left if c not in set(drawn)]
+                if ditched_done[s]:
+                    extra = 2 - len(out)
+                    if len(left) < extra:
+                        ok = False
+                        break
+                    out = out + left[:extra]
+                    left = left[extra:]
+                    ditched[s] = sorted(out, key=rules.sort_key)
+                hands[s] = keep + drawn
+            if ok and len(left) == 2 * unowned:
+                downs = [left[2 * i : 2 * i + 2] for i in range(unowned)]
+                return hands, ditched, downs
+        raise RuntimeError("no deal fits what the seat has seen")  # pragma: no cover
+
+    def _auction(self, view, hands, loon, rng) -> dict[str, Any]:
+        """The auction record: sealed bids and reveals not yet shown are the easy ones for
+        the sampled hands."""
+        n = view["players"]
+        seat = view["seat"]
+        seen = view["auction"]
+        passes = [event["pass"] for event in view["events"]] or [1]
+        auction = {
+            "pass": max(passes),
+            "row": None,
+            "bidders": [],
+            "bids": [None] * n,
+            "tied": [],
+            "reveals": [None] * n,
+            "chooser": None,
+        }
+        if seen is None:
+            return auction
+        auction.update(
+            {
+                "pass": seen["pass"],
+                "row": seen["row"],
+                "bidders": list(seen["bidders"]),
+                "tied": list(seen["tied"]),
+                "chooser": seen["chooser"],
+            }
+        )
+        waiting = set(seen["waiting"])
+        if view["phase"] == BID:
+            bids: list[int | None] = [None] * n
+            for s in seen["bidders"]:
+                if s == seat:
+                    bids[s] = seen["your_bid"]
+                elif s not in waiting:
+                    bid = easy_bid(
+                        hands[s], view["rows"], seen["row"], loon[s], view["score_cards"], n
+                    )
+                    bids[s] = min(bid, loon[s])
+            auction["bids"] = bids
+            return auction
+        last = view["events"][-1]
+        auction["bids"] = list(last["bids"])
+        if view["phase"] == REVEAL:
+            reveals: list[str | None] = [None] * n
+            for s in seen["tied"]:
+                if s == seat:
+                    reveals[s] = seen["your_reveal"]
+                elif s not in waiting:
+                    reveals[s] = max(hands[s], key=rules.reveal_key)
+            auction["reveals"] = reveals
+        else:
+            auction["reveals"] = list(last["reveals"])
+        return auction
+
+    @staticmethod
+    def _decks(view, options, rng) -> dict[str, list[str]]:
+        """The score card decks: the cards drawn so far in order, then the rest shuffled."""
+        drawn: dict[str, list[str]] = {"recruitment": [], "treasure": [], "capture": []}
+        rounds = [past["score_cards"] for past in view["history"]]
+        if view["phase"] != OVER:
+            cards = view["score_cards"]
+            rounds.append(
+                {
+                    "recruitment": [c["id"] for c in cards["recruitment"]],
+                    "treasure": cards["treasure"]["id"],
+                    "capture": cards["capture"]["id"],
+                }
+            )
+        for ids in rounds:
+            drawn["recruitment"].extend(ids["recruitment"])
+            drawn["treasure"].append(ids["treasure"])
+            drawn["capture"].append(ids["capture"])
+        index = _index(options)
+        decks = {}
+        for kind, ids in drawn.items():
+            rest = sorted(c for c in index[kind] if c not in ids)
+            rng.shuffle(rest)
+            decks[kind] = ids + rest
+        return decks
+
+    # -- the playout's horizon -----------------------------------------------------------
+
+    def done(self, start, state):
+        return state.is_over() or state.round != start["round"]
+
+
+BOT = PirateTricksBot()

@@ -1,0 +1,295 @@
+"""The PULL! bot: shoots to take the clays worth having and to lose the animals.
+
+Every player shoots once at each of the round's two targets (the first shot on one, the
+second on the other), so the easy player weighs each legal shot by what it is likely to
+take: the target's worth (between its left and double value, an animal also costs a share
+of the foul penalty) times the chance the shot wins it, given the shots already there and
+the opponents still to shoot at it, plus the best it can then do with its second shot on
+the other target, minus a little for spending a high card (every card of the hand is
+shot by the end of the hand, but an 8 is better kept for a 10-point clay).
+
+For the searches, :meth:`PullBot.sample` deals the unseen shots (other hands, sealed
+picks, the unused shots) and the unseen targets at random, keeping every public fact: the
+shots of this hand's finished rounds, the shots on the table, and the suits a seat showed
+it lacks by a first shot off both targets' suits. A playout runs to the end of the hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.bots import GameBot
+
+from . import rules
+from .engine import OVER, SECOND
+
+FOUL_SHARE = rules.FOUL_PENALTY / rules.FOUL_STEP  # what one more foul costs, on average
+CARD_COST = 0.45  # points a shot's value is worth keeping for a later round, per value
+DISTRACTION_COST = 1.5  # a 1 is worth keeping too: it cancels the others' 8s
+
+
+def worth(left: int, double: int, animal: bool) -> float:
+    """What taking a target is worth to a side, roughly: between its left and double
+    values (a Double is not rare), an animal also a share of the foul penalty."""
+    return (left + double) / 2 - (FOUL_SHARE if animal else 0.0)
+
+
+def card_cost(card: str) -> float:
+    value = rules.shot_value(card)
+    return DISTRACTION_COST if value == rules.DISTRACTION else CARD_COST * value
+
+
+def beaten(value: int, matching: bool) -> float:
+    """The chance that one more opponent's shot beats a winning shot of ``value``."""
+    chance = 0.9 * (8 - value) / 8
+    if value == rules.CANCELLED:
+        chance += 0.12  # a Distraction cancels it
+    if not matching:
+        chance += 0.03  # the same value of the target's suit
+    return min(chance, 1.0)
+
+
+def win_chance(target: str, shots: list, seat: int, card: str, side_of: list[int]) -> float:
+    """The chance that ``seat``'s side takes ``target`` once ``card`` joins ``shots``:
+    nothing if it is not ahead then, else the chance that no opponent still to shoot at
+    the target (everyone shoots once at each) beats the winning shot."""
+    result = rules.resolve_target(target, [*shots, [seat, card]], side_of)
+    side = side_of[seat]
+    if result["side"] != side:
+        return 0.0
+    best = result["card"]
+    matching = rules.shot_suit(best) == rules.target_suit(target)
+    shot_at = {s for s, _ in shots}
+    shot_at.add(seat)
+    pending = sum(1 for s in range(len(side_of)) if side_of[s] != side and s not in shot_at)
+    return (1.0 - beaten(rules.shot_value(best), matching)) ** pending
+
+
+def choose(
+    hand: list[str],
+    legal: list[dict],
+    targets: list[str],
+    worths: list[float],
+    shots: list[list],
+    seat: int,
+    side_of: list[int],
+    second_on: int | None,
+) -> dict:
+    """The easy move: the legal shot with the best expected gain (see the module doc).
+    ``second_on`` is the target a second shot goes on (None for a first shot)."""
+
+    def gain(card: str, t: int) -> float:
+        return worths[t] * win_chance(targets[t], shots[t], seat, card, side_of) - card_cost(card)
+
+    if second_on is not None:
+        return max(legal, key=lambda a: gain(a["card"], second_on))
+    # The best second shot at each target from this hand (the two best, in case the
+    # first shot uses the best one).
+    follow = []
+    for t in (0, 1):
+        ranked = sorted(((gain(card, t), card) for card in hand), reverse=True)
+        follow.append(ranked[:2])
+
+    def total(action: dict) -> float:
+        card, t = action["card"], action["target"]
+        after = next((g for g, c in follow[1 - t] if c != card), 0.0)
+        return gain(card, t) + after
+
+    return max(legal, key=total)
+
+
+def first_shots(targets_view: list[dict]) -> dict[int, int]:
+    """Seat -> the target index of its first shot this round, from the view's targets."""
+    return {
+        shot["seat"]: t
+        for t, target in enumerate(targets_view)
+        for shot in target["shots"]
+        if not shot["second"]
+    }
+
+
+def lacking(view: dict[str, Any]) -> list[set[str]]:
+    """The suits each seat has shown it lacks this round: a first shot matching neither
+    target's suit means it held neither (and the first shot only takes cards out)."""
+    found: list[set[str]] = [set() for _ in range(view["players"])]
+    targets = view["targets"]
+    if len(targets) != 2:
+        return found
+    suits = {target["suit"] for target in targets}
+    for target in targets:
+        for shot in target["shots"]:
+            if not shot["second"] and shot["suit"] not in suits:
+                found[shot["seat"]].update(suits)
+    return found
+
+
+class PullBot(GameBot):
+    bench = {"players": 4, "options": {"hands": 2, "teams": True}}
+
+    def should_act(self, view):
+        return not view.get("over") and view["seat"] in view["to_act"]
+
+    # -- the easy player -----------------------------------------------------------------
+
+    def easy(self, view, legal, rng):
+        seat = view["seat"]
+        targets = [target["card"] for target in view["targets"]]
+        worths = [worth(t["left"], t["double"], t["animal"]) for t in view["targets"]]
+        shots = [[[s["seat"], s["card"]] for s in target["shots"]] for target in view["targets"]]
+        side_of = [0] * view["players"]
+        for side, seats in enumerate(view["sides"]):
+            for s in seats:
+                side_of[s] = side
+        second_on = None
+        if view["phase"] == SECOND:
+            second_on = 1 - first_shots(view["targets"])[seat]
+        return choose(view["hand"], legal, targets, worths, shots, seat, side_of, second_on)
+
+    def rollout(self, state, seat, rng):
+        """The easy player reading the sampled world directly (no view built). An engine
+        keeping cards in another form than the snapshot's strings takes the view path."""
+        targets = state.targets
+        if not targets or not isinstance(targets[0], str):
+            return super().rollout(state, seat, rng)
+        table = rules.target_table(state.options["targets"])
+        worths = [worth(table[t]["left"], table[t]["double"], table[t]["animal"]) for t in targets]
+        second_on = None
+        if state.phase == SECOND:
+            second_on = 1 - state.first_target[seat]
+        legal = state.legal_actions(seat)
+        hand = state.hand_of(seat)
+        return choose(hand, legal, targets, worths, state.shots, seat, state.side_of, second_on)
+
+    # -- the searches' worlds ------------------------------------------------------------
+
+    def sample(self, view, rng):
+        n = view["players"]
+        seat = view["seat"]
+        hand = list(view["hand"])
+        on_table = [s["card"] for target in view["targets"] for s in target["shots"]]
+        seen = set(hand) | set(view["played"]) | set(on_table)
+        if view["my_second"] is not None:
+            seen.add(view["my_second"])
+        pool = [card for card in rules.shot_ids() if card not in seen]
+        picked = view["picked"]
+        # Cards each other seat holds: its hand and, in a sealed step, its pick.
+        sizes = [
+            view["hand_sizes"][s] + (1 if picked[s] else 0) if s != seat else 0 for s in range(n)
+        ]
+        held = self._deal(pool, sizes, lacking(view), rng)
+        order = {card: i for i, card in enumerate(rules.shot_ids())}
+        hands: list[list[str]] = []
+        sealed: list[str | None] = []
+        for s in range(n):
+            if s == seat:
+                hands.append(hand)
+                sealed.append(view["my_second"])
+                continue
+            cards = held[s]
+            pick = cards.pop() if picked[s] else None
+            hands.append(sorted(cards, key=order.__getitem__))
+            sealed.append(pick)
+        dealt = {card for cards in held for card in cards} | {p for p in sealed if p}
+        unused = [card for card in pool if card not in dealt]
+        rng.shuffle(unused)
+        table_targets = [target["card"] for target in view["targets"]]
+        pile_cards = [entry["card"] for pile in view["piles"] for entry in pile]
+        known_targets = set(table_targets) | set(pile_cards) | set(view["void_targets"])
+        deck = [card for card in rules.target_ids() if card not in known_targets]
+        rng.shuffle(deck)
+        if view["phase"] == OVER:
+            deck = []
+        table = {c["card"]: c for c in view["target_changes"]}
+        options = {
+            "teams": view["teams"],
+            "goal": view["goal"],
+            "hands": view["hands_to_play"],
+            "max_hands": view["max_hands"],
+            "targets": {
+                card: {k: change[k] for k in rules.OVERRIDABLE if k in change}
+                for card, change in table.items()
+            },
+        }
+        piles = [
+            [{"card": e["card"], "double": e["double"], "round": e["round"]} for e in pile]
+            for pile in view["piles"]
+        ]
+        pile_fouls = [sum(1 for e in pile if e["animal"]) for pile in view["piles"]]
+        over = view["phase"] == OVER
+        fouls = [f if over else f - pf for f, pf in zip(view["fouls"], pile_fouls, strict=True)]
+        first_target: list[int | None] = [None] * n
+        for s, t in first_shots(view["targets"]).items():
+            first_target[s] = t
+        side_of = [0] * n
+        for side, seats in enumerate(view["sides"]):
+            for s in seats:
+                side_of[s] = side
+        state = {
+            "players": n,
+            "options": options,
+            "seed": rng.getrandbits(52),
+            "deal": None,
+            "log": [],
+            "side_of": side_of,
+            "totals": list(view["side_scores"]),
+            "fouls": fouls,
+            "history": view["history"],
+            "last_round": view["last_round"],
+            "hand_no": view["hand_no"],
+            "dealer": view["dealer"],
+            "hands": hands,
+            "unused": unused,
+            "target_deck": deck,
+            "piles": piles,
+            "void": list(view["void_targets"]),
+            "shot_discards": list(view["played"]),
+            "round_no": view["round"],
+            "holder": view["holder"],
+            "targets": table_targets,
+            "phase": view["phase"],
+            "shots": [[[s["seat"], s["card"]] for s in t["shots"]] for t in view["targets"]],
+            "first_target": first_target,
+            "sealed": sealed,
+        }
+        return {"game": "pull", "state": state}
+
+    @staticmethod
+    def _deal(pool: list[str], sizes: list[int], lacks: list[set[str]], rng) -> list[list[str]]:
+        """``sizes[s]`` cards of ``pool`` for each seat, none of a suit it showed it lacks
+        (seats with the most such suits first; a rare dead end deals again)."""
+        for _attempt in range(100):
+            left = list(pool)
+            rng.shuffle(left)
+            held: list[list[str]] = [[] for _ in sizes]
+            for s in sorted(range(len(sizes)), key=lambda s: (-len(lacks[s]), s)):
+                if not sizes[s]:
+                    continue
+                fits = [c for c in left if rules.shot_suit(c) not in lacks[s]]
+                if len(fits) < sizes[s]:
+                    break
+                held[s] = fits[: sizes[s]]
+                taken = set(held[s])
+                left = [c for c in left if c not in taken]
+            else:
+                return held
+        raise RuntimeError("no deal fits the suits shown lacking")  # pragma: no cover
+
+    # -- the playout's horizon -----------------------------------------------------------
+
+    def actor(self, state):
+        to_act = state.to_act()
+        return to_act[0] if to_act else None
+
+    def done(self, start, state):
+        return state.is_over() or state.hand_no != start["hand_no"]
+
+    def value(self, state, seat):
+        """The seat's side total ahead of the other sides' mean (hands score at their end:
+        the horizon)."""
+        scores = state.scores()
+        mine = next(side for side in state.sides() if seat in side)
+        others = [score for s, score in enumerate(scores) if s not in mine]
+        return scores[seat] - sum(others) / len(others)
+
+
+BOT = PullBot()

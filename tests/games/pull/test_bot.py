@@ -1,0 +1,82 @@
+"""The PULL! bot: its easy shots, its sampled worlds, its horizon."""
+
+from __future__ import annotations
+
+import random
+
+from companion.bots import bot_for, decide
+from companion.games import GAMES
+from companion.games.pull import rules
+from tests.games.pull.helpers import new, second, shoot
+
+GAME = GAMES["pull"]
+BOT = bot_for(GAME)
+
+
+def easy(state, seat):
+    return decide(GAME, state.view(seat), state.legal_actions(seat), "easy", random.Random(1))
+
+
+def test_easy_takes_a_clay_with_the_lowest_shot_that_still_wins_it():
+    # 2 players, seat 1 shoots first: a trap 4 on the 10-point trap target; seat 0 (the
+    # last to shoot at it) takes it with its 5, keeping the 8
+    state = new(2, {0: ["trap-5", "trap-8"], 1: ["trap-4"]}, ["trap-T3", "skeet-T4"])
+    shoot(state, 1, "trap-4", 0)
+    assert easy(state, 0) == {"type": "shoot", "card": "trap-5", "target": 0}
+
+
+def test_easy_second_shot_loses_the_animal():
+    # seat 0's second shot goes on the skeet animal after seat 1's 6 is there: it picks a
+    # card that loses to the 6, never one that would take the animal
+    hands = {0: ["trap-5", "tower-8", "tower-7", "tower-2"], 1: ["trap-4", "looper-6"]}
+    state = new(2, hands, ["trap-T3", "skeet-T4"])
+    shoot(state, 1, "trap-4", 0)
+    shoot(state, 0, "trap-5", 0)
+    second(state, 1, "looper-6")
+    card = easy(state, 0)["card"]
+    assert rules.shot_value(card) < 6 or rules.shot_value(card) == 1
+
+
+def test_samples_keep_the_suits_a_seat_showed_it_lacks():
+    # seat 1 shoots a looper at a trap/skeet pair: it holds neither suit, in every world
+    state = new(3, {1: ["looper-3"]}, ["trap-T2", "skeet-T2"], dealer=0)
+    assert state.to_act() == [1]
+    shoot(state, 1, "looper-3", 0)
+    view = state.view(2)
+    rng = random.Random(4)
+    for _ in range(30):
+        world = GAME.state_from_dict(BOT.sample(view, rng))
+        assert world.view(2) == view
+        assert not {rules.shot_suit(c) for c in world.hands[1]} & {"trap", "skeet"}
+        assert "looper-3" not in world.unused
+
+
+def test_samples_keep_the_played_shots_out_of_every_hand():
+    state = GAME.new_state(4, {"hands": 1, "teams": True}, seed=9)
+    rng = random.Random(2)
+    while state.round_no < 3:
+        seat = state.to_act()[0]
+        state.apply(seat, easy(state, seat))
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    assert len(view["played"]) == 16
+    world = GAME.state_from_dict(BOT.sample(view, rng))
+    held = {c for hand in world.hands for c in hand} | set(world.unused)
+    assert not held & set(view["played"])
+
+
+def test_value_is_the_side_ahead_of_the_other_side():
+    state = GAME.new_state(4, {"hands": 1, "teams": True}, seed=1)
+    state.totals = [30, 10]
+    assert BOT.value(state, 0) == BOT.value(state, 2) == 20
+    assert BOT.value(state, 1) == -20
+
+
+def test_the_horizon_is_the_end_of_the_hand():
+    state = GAME.new_state(2, {"hands": 2}, seed=1)
+    start = state.view(state.to_act()[0])
+    assert not BOT.done(start, state)
+    while state.hand_no == 1:
+        seat = state.to_act()[0]
+        state.apply(seat, easy(state, seat))
+    assert BOT.done(start, state)
