@@ -8,6 +8,9 @@ Everything can be overridden from the environment:
 ``REDIS_URL``     when set, live updates go through Redis pub/sub (several workers).
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
 ``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
+``BOT_DELAY``     a bot's pause before it moves, seconds, ``low,high`` (default ``0.8,1.5``).
+``BOT_WORKER``    who plays bot seats: ``thread`` (default), ``rq`` (default with
+                  ``REDIS_URL``: ``flask --app companion bots`` workers) or ``off``.
 
 ``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
 environment.
@@ -56,6 +59,17 @@ def secret_key(instance_path: str) -> str:
     return key
 
 
+def bot_delay(text: str | None) -> tuple[float, float]:
+    """``"0.8,1.5"`` (or one number) as a (low, high) range of seconds."""
+    if not text:
+        return (0.8, 1.5)
+    parts = [float(part) for part in text.split(",")]
+    low, high = (parts[0], parts[0]) if len(parts) == 1 else (parts[0], parts[1])
+    if not 0 <= low <= high:
+        raise ValueError(f"BOT_DELAY must be low,high seconds with 0 <= low <= high: {text!r}")
+    return (low, high)
+
+
 def defaults(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
@@ -65,6 +79,10 @@ def defaults(instance_path: str) -> dict:
         "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/") or None,
         # Bring the schema up to date on start (the embedded default needs no extra command).
         "AUTO_MIGRATE": os.environ.get("AUTO_MIGRATE", "1") != "0",
+        "BOT_DELAY": bot_delay(os.environ.get("BOT_DELAY")),
+        "BOT_WORKER": os.environ.get("BOT_WORKER") or None,
+        # On start, queue a move for every bot that was to act when the app last stopped.
+        "BOT_RESUME": True,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

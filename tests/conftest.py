@@ -60,6 +60,7 @@ def make_app(tmp_path, monkeypatch):
             "TESTING": True,
             "INSTANCE_PATH": str(tmp_path / "instance"),
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
+            "BOT_DELAY": (0.0, 0.0),  # bots move at once in tests
         }
         settings.update(config)
         made.append(create_app(settings))
@@ -72,7 +73,10 @@ def make_app(tmp_path, monkeypatch):
 
 def dispose(app) -> None:
     """Close the app's pooled database connections (no ResourceWarning, no open session
-    left on a PostgreSQL schema that is about to be dropped)."""
+    left on a PostgreSQL schema that is about to be dropped), after stopping its bots."""
+    from companion.tables import bots
+
+    bots.stop(app)
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -14,7 +14,7 @@ from flask import Response, jsonify, request, session, url_for
 from .. import live
 from ..extensions import csrf, db
 from ..network import base_url, qr_svg
-from . import bp, service
+from . import bots, bp, service
 from .service import TableError
 
 
@@ -76,7 +76,9 @@ def api_create():
     deal = data.get("deal")
     if deal is not None and not isinstance(deal, dict):
         raise TableError(400, '"deal" must be an object.')
-    table, token = service.create_table(data["game"], players, options, deal=deal)
+    table, token = service.create_table(
+        data["game"], players, options, deal=deal, bot_seats=data.get("bots")
+    )
     remember_table(table.code)
     body = {
         "code": table.code,
@@ -103,7 +105,10 @@ def api_view(code: str):
     token = bearer_token()
     table = service.get_table(code)
     who = service.identify(table, token)
-    return no_store(jsonify(service.envelope(table, who)))
+    body = service.envelope(table, who)
+    if bots.bot_to_act(body):  # a job lost with a stopped process is asked for again
+        bots.wake(table.code, table.version)
+    return no_store(jsonify(body))
 
 
 @bp.post("/api/tables/<code>/actions")
@@ -150,6 +155,15 @@ def remember_table(code: str) -> None:
 def api_release(code: str, seat: int):
     token = bearer_token()
     return no_store(jsonify(service.release(code, token, seat)))
+
+
+@bp.post("/api/tables/<code>/seats/<int:seat>/bot")
+@csrf.exempt
+def api_bot(code: str, seat: int):
+    """Host only: a bot in a free seat (or another level for a bot); the host's envelope.
+    A bot leaves its seat when a person sits down in it, or by ``release``."""
+    data = json_body("level")
+    return no_store(jsonify(bots.put_bot(code, bearer_token(), seat, data["level"])))
 
 
 @bp.get("/api/tables/<code>/events")
