@@ -163,6 +163,43 @@ def put_bot(code: str, token: str | None, seat: Any, level: Any) -> dict[str, An
     return answer
 
 
+def levels_from_form(form: Any, players: int) -> list[str | None] | None:
+    """The Play form's ``bot-<seat>`` choices ("" for a person) for the seats in play."""
+    levels = [form.get(f"bot-{seat}") or None for seat in range(players)]
+    return levels if any(levels) else None
+
+
+def solo_games() -> list[Any]:
+    """The games a person can play alone against bots."""
+    return [game for game in GAMES.values() if has_bot(game)]
+
+
+def start_solo(slug: str, name: Any, players: Any, level: Any) -> tuple[str, str]:
+    """A table with the player in seat 1 and ``level`` bots in the others, started at
+    once. Returns the table's code and the player's seat token."""
+    game = GAMES[slug]
+    check_game(slug)
+    level = check_level(level)
+    name = service.clean_name(name.strip() if isinstance(name, str) and name.strip() else "You")
+    if players in (None, ""):
+        count = game.min_players
+    else:
+        try:
+            count = int(players)
+        except (TypeError, ValueError):
+            raise TableError(400, "The number of players must be a whole number.") from None
+    if not game.min_players <= count <= game.max_players:
+        raise TableError(
+            422, f"{game.name} plays with {game.min_players} to {game.max_players} players."
+        )
+    robots = {f"bot ({level})"} | {f"bot {seat + 1} ({level})" for seat in range(count)}
+    if name.casefold() in robots:
+        raise TableError(409, f"{name} is what the bots are called: choose another name.")
+    table, _host = service.create_table(slug, count, {}, bot_seats=[None] + [level] * (count - 1))
+    _seat, token, _version = service.join(table.code, name, 0)
+    return table.code, token
+
+
 # -- one bot move -------------------------------------------------------------------------
 
 
@@ -390,7 +427,9 @@ def init_app(app: Flask) -> None:
     elif kind == "rq":
         if not app.config.get("REDIS_URL"):
             raise RuntimeError("BOT_WORKER=rq needs REDIS_URL.")
-        app.extensions["bots"] = RQRunner(app.config["REDIS_URL"])
+        app.extensions["bots"] = RQRunner(
+            app.config["REDIS_URL"], app.config.get("BOT_QUEUE") or QUEUE_NAME
+        )
     elif kind == "off":
         app.extensions["bots"] = None
     else:
