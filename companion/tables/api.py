@@ -106,8 +106,8 @@ def api_view(code: str):
     table = service.get_table(code)
     who = service.identify(table, token)
     body = service.envelope(table, who)
-    if bots.bot_to_act(body):  # a job lost with a stopped process is asked for again
-        bots.wake(table.code, table.version)
+    if bots.bot_to_act(body) and bots.turn_of(table, service.state_of(table)):
+        bots.wake(table.code, table.version)  # a job lost with a stopped process: again
     return no_store(jsonify(body))
 
 
