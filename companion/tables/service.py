@@ -298,7 +298,8 @@ def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
         table.version += 1
         note_change(table, seat, taken[0].name, "freed", taken[0].token_hash)
         news = news_of(table)
-        news["missing"][str(seat)] = taken[0].name
+        if not taken[0].bot:  # a bot taken out is not a player the game waits for
+            news["missing"][str(seat)] = taken[0].name
         table.seat_news = news
         answer = envelope(table, Who(host=True))
     return answer

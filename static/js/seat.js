@@ -452,8 +452,12 @@ rematchButton.addEventListener("click", () => {
 });
 
 function accept(next) {
+  // Versions only grow: an answer that arrives after a newer one (a move's answer after the
+  // refresh a bot's quick reply caused) would show the past, with nothing left to wake it.
+  if (env && next.version < env.version) return;
   const changed = !env || next.version !== env.version;
   env = next;
+  root.dataset.version = String(env.version);
   if (changed) {
     keepSelection();
     hideWhy();

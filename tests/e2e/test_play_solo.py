@@ -1,0 +1,112 @@
+"""Play solo in Chromium at 390x844: from the Play page, Call the Shot against a bot.
+The player lands on their own seat page (the token taken from the fragment), the bot
+answers every move from the background, and the game runs to its end on the phone alone.
+The host screen of a table with bots offers a bot for a free seat and takes one out."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from ..browser import PHONE, Server, wait_until
+from .test_table_play import my_turn, ui_move, watch
+
+pytestmark = pytest.mark.e2e
+SHOTS = os.environ.get("BOT_SCREENSHOTS")  # a folder: keep PNGs of the new pages there
+
+
+@pytest.fixture
+def server(make_app):
+    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(0.05, 0.1)))
+    yield server
+    server.stop()
+
+
+def shot(page, name: str) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def test_play_solo_call_the_shot_against_a_bot(server, browser):
+    errors: list[str] = []
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch(phone, errors)
+    phone.goto(server.url + "/play")
+    solo = phone.locator("#solo-call_the_shot")
+    solo.locator("summary").click()
+    solo.locator("input[name=name]").fill("Ann")
+    solo.locator("input[name=level][value=easy]").check()
+    shot(phone, "play-solo")
+    solo.locator("button[type=submit]").click()
+    phone.wait_for_url("**/t/*/seat")
+    assert "#" not in phone.url  # the seat token left the address bar for storage
+    phone.locator("#play").wait_for(state="visible")
+    wait_until(phone, "document.getElementById('strip-who').textContent.length > 0")
+    assert phone.locator("#join-form").is_hidden()
+    board = phone.locator("#board").inner_text()
+    assert "Bot (easy)" in board, board
+
+    rng = random.Random(7)
+    moves = 0
+    for _ in range(3000):
+        if phone.evaluate("document.getElementById('rematch-bar').hidden === false"):
+            break
+        if my_turn(phone):
+            if moves == 2:
+                shot(phone, "solo-seat")
+            version = phone.locator("#seat-page").get_attribute("data-version")
+            ui_move(phone, rng)
+            wait_until(phone, "!document.getElementById('act-error').textContent")
+            # The move's answer (or a newer version) is shown before the next look.
+            wait_until(
+                phone, f"document.getElementById('seat-page').dataset.version !== '{version}'"
+            )
+            moves += 1
+        else:
+            phone.wait_for_timeout(50)
+    assert moves > 0
+    wait_until(phone, "document.getElementById('rematch-bar').hidden === false", timeout=30)
+    status = phone.locator("#status").inner_text()
+    assert "won" in status or "Bot (easy)" in phone.locator("main").inner_text(), status
+    shot(phone, "solo-over")
+
+    code = phone.locator("#seat-page").get_attribute("data-code")
+    from companion.extensions import db
+    from companion.models import Action, Table
+
+    with server.app.app_context():
+        table = db.session.scalar(db.select(Table).where(Table.code == code))
+        seats = {
+            a.seat for a in db.session.scalars(db.select(Action).where(Action.table_id == table.id))
+        }
+        assert table.state and seats == {0, 1}
+    assert errors == [], errors
+
+
+def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
+    errors: list[str] = []
+    host = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch(host, errors)
+    host.goto(server.url + "/play/shoot")
+    host.locator("select[name=players]").select_option("3")
+    assert host.locator("#bot-seats .bot-seat[data-seat='3']").is_hidden()
+    host.locator("select[name=bot-2]").select_option("strong")
+    shot(host, "new-table-bots")
+    host.locator("form.table-form button[type=submit]").click()
+    host.wait_for_url("**/t/*")
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Bot (strong)')")
+    pickers = host.locator("#seat-list .bot-picker")
+    wait_until(host, "document.querySelectorAll('#seat-list .bot-picker').length === 2")
+    pickers.first.locator("select").select_option("easy")
+    pickers.first.locator("button").click()
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Bot (easy)')")
+    shot(host, "host-bots")
+    # Take the strong bot out again: two taps, like freeing a seat.
+    remove = host.locator("#seat-list button", has_text="Remove bot").last
+    remove.click()
+    host.locator("#seat-list button", has_text="Tap again").click()
+    wait_until(host, "!document.getElementById('seat-list').textContent.includes('Bot (strong)')")
+    assert errors == [], errors
