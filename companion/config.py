@@ -12,6 +12,9 @@ Everything can be overridden from the environment:
 ``BOT_WORKER``    who plays bot seats: ``thread`` (default), ``rq`` (default with
                   ``REDIS_URL``: ``flask --app companion bots`` workers) or ``off``.
 
+``BOT_BUDGETS`` (``instance/config.py`` only) the bots' thinking per level, as
+``companion.bots.BUDGETS``: ``{"normal": {"iterations": n, "seconds": s}, ...}``.
+
 ``instance/config.py`` may set the same names (``DATABASE_URL`` included); it wins over the
 environment.
 """
@@ -21,6 +24,8 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+
+from .bots import BUDGETS as BOT_BUDGETS
 
 
 def normalise_database_url(url: str) -> str:
@@ -87,4 +92,6 @@ def defaults(instance_path: str) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "WTF_CSRF_TIME_LIMIT": None,
+        # Bots' thinking per level: sampled worlds and a cap in seconds (companion.bots).
+        "BOT_BUDGETS": {level: dict(budget) for level, budget in BOT_BUDGETS.items()},
     }

@@ -32,11 +32,11 @@ from .search import ismcts, monte_carlo
 
 LEVELS = ("easy", "normal", "strong")
 
-# iterations: samples (normal: each tries every legal action once) or tree iterations
-# (strong); seconds: a cap on thinking time whatever the iterations.
+# iterations: sampled worlds, in each of which every legal action is tried once (strong:
+# each try also grows the tree below); seconds: a cap on thinking time whatever the count.
 BUDGETS: dict[str, dict[str, float]] = {
-    "normal": {"iterations": 60, "seconds": 0.35},
-    "strong": {"iterations": 400, "seconds": 0.35},
+    "normal": {"iterations": 24, "seconds": 0.3},
+    "strong": {"iterations": 48, "seconds": 0.4},
 }
 
 _BOTS: dict[str, GameBot | None] = {}

@@ -9,6 +9,19 @@ Action = dict[str, Any]
 View = dict[str, Any]
 
 
+def action_key(action: Action) -> tuple:
+    """A hashable key for a JSON action (lists become tuples)."""
+    return tuple(sorted((key, _frozen(value)) for key, value in action.items()))
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return action_key(value)
+    return value
+
+
 class GameBot:
     """One game's player. Subclasses implement :meth:`easy` and :meth:`sample`; the rest
     has working defaults that a game refines for speed or a nearer horizon.
@@ -20,6 +33,10 @@ class GameBot:
     """
 
     game: Any = None  # the Game object, set when the bot is found (companion.bots.bot_for)
+
+    #: The table ``bench/bots.py`` measures on: ``{"players": n, "options": {...}}`` (a
+    #: shorter game than the default where the game allows, so 500 games stay affordable).
+    bench: dict[str, Any] = {}
 
     # -- what every game provides ------------------------------------------------------
 
@@ -35,6 +52,12 @@ class GameBot:
 
     # -- refinements with defaults -----------------------------------------------------
 
+    def weight(self, view: View, world: dict[str, Any]) -> float:
+        """How likely the sampled ``world`` is given what the other seats did in the open
+        (e.g. the bids they revealed), up to a constant; the strong level draws several
+        samples and keeps one in proportion to this. Default: all alike."""
+        return 1.0
+
     def should_act(self, view: View) -> bool:
         """Whether the viewing seat has a move to make (default: it is in ``to_act``)."""
         return view.get("seat") in view.get("to_act", ())
@@ -49,6 +72,12 @@ class GameBot:
         """The fast policy inside a sampled world (it may read that world's state, which is
         not the real one). Default: the easy player on the world's view."""
         return self.easy(state.view(seat), state.legal_actions(seat), rng)
+
+    def observe(self, action: Action, mover: int, seat: int) -> Any:
+        """What ``seat`` sees of ``mover``'s ``action`` (hashable; the strong search keys
+        its information sets by it). Default: all of it; a game hides what is hidden (a
+        card played face down, a sealed choice never shown)."""
+        return action_key(action)
 
     def done(self, start: View, state: Any) -> bool:
         """Whether a playout from the decision seen as ``start`` has reached its horizon."""

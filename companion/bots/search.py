@@ -13,23 +13,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Action, GameBot, View
+from .base import Action, GameBot, View, action_key
 
 MAX_PLAYOUT_STEPS = 10_000
 EXPLORATION = 0.7  # UCT constant, on values scaled to the spread seen so far
-
-
-def action_key(action: Action) -> tuple:
-    """A hashable key for a JSON action (lists become tuples)."""
-    return tuple(sorted((key, _frozen(value)) for key, value in action.items()))
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_frozen(item) for item in value)
-    if isinstance(value, dict):
-        return action_key(value)
-    return value
 
 
 def playout(bot: GameBot, start: View, state: Any, rng: random.Random) -> None:
@@ -80,17 +67,64 @@ def monte_carlo(
     return legal[max(range(len(legal)), key=means.__getitem__)]
 
 
-class _Node:
-    """A node of the information-set tree: reached by ``seat``'s action from its parent."""
+class _Decision:
+    """One information set of the deciding seat: its statistics per action tried there."""
 
-    __slots__ = ("avail", "children", "seat", "total", "visits")
+    __slots__ = ("actions",)
 
-    def __init__(self, seat: int | None):
-        self.seat = seat
-        self.children: dict[tuple, _Node] = {}
+    def __init__(self) -> None:
+        self.actions: dict[tuple, _Edge] = {}
+
+
+class _Edge:
+    """An action at a decision node; ``after`` leads on, by what the seat saw next."""
+
+    __slots__ = ("after", "avail", "total", "visits")
+
+    def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
-        self.avail = 0
+        self.avail = 1
+        self.after: dict[tuple, _Decision] = {}
+
+
+def _others_move(
+    bot: GameBot, start: View, state: Any, seat: int, rng: random.Random
+) -> tuple[tuple, bool]:
+    """Play the other seats with the rollout policy until ``seat`` is to act again:
+    returns what ``seat`` saw of their moves and whether the horizon came first."""
+    seen = []
+    for _ in range(MAX_PLAYOUT_STEPS):
+        if bot.done(start, state):
+            return tuple(seen), True
+        mover = bot.actor(state)
+        if mover is None:
+            return tuple(seen), True
+        if mover == seat:
+            return tuple(seen), False
+        action = bot.rollout(state, mover, rng)
+        seen.append((mover, bot.observe(action, mover, seat)))
+        state.apply(mover, action)
+    raise RuntimeError(f"a {state.slug} playout did not reach its horizon")
+
+
+INFERENCE_DRAWS = 6  # samples drawn per world the strong level keeps (by their weight)
+
+
+def inferred_sample(bot: GameBot, view: View, rng: random.Random) -> dict[str, Any]:
+    """One of several samples, chosen in proportion to :meth:`GameBot.weight`: worlds that
+    explain the others' open moves better come up more often."""
+    worlds = [bot.sample(view, rng) for _ in range(INFERENCE_DRAWS)]
+    weights = [bot.weight(view, world) for world in worlds]
+    total = sum(weights)
+    if total <= 0:
+        return worlds[0]
+    pick = rng.random() * total
+    for world, weight in zip(worlds, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            return world
+    return worlds[-1]
 
 
 def ismcts(
@@ -101,67 +135,82 @@ def ismcts(
     rng: random.Random,
     limits: Mapping[str, float],
 ) -> Action:
-    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012): one
-    tree over the deciding seat's information set; each iteration samples a world, walks
-    the tree choosing among the actions legal in that world (UCB with availability
-    counts), adds one node, plays on with the rollout policy and backs up each seat's
-    own value to the nodes where that seat chose."""
+    """Information-set MCTS (after Cowling, Powley and Whitehouse, 2012) over the deciding
+    seat's own information sets.
+
+    Each iteration samples a world and, as the normal level does, tries every legal action
+    of the decision in it (the actions are compared on the same cards). Below that first
+    move a tree grows over the seat's later decisions: the other seats answer with the
+    rollout policy, and what the seat saw of their moves (:meth:`GameBot.observe`, a hidden
+    card stays hidden) picks the next decision node. At a node, the move the rollout
+    policy would make is tried first, then the others, then UCB (with availability counts,
+    as only the actions legal in the world compete) chooses. One node is added per walk,
+    the playout runs to the horizon and the seat's value is backed up along the path. So
+    the seat plays its own later moves at least as well as the rollout policy does, and
+    better where the tree has learnt it. Worlds are drawn by :func:`inferred_sample`."""
     seat = view["seat"]
     iterations, deadline = _limits(limits)
-    root = _Node(None)
+    root = [_Edge() for _ in legal]
     low, high = math.inf, -math.inf
     for _ in range(iterations):
-        state = game.state_from_dict(bot.sample(view, rng))
-        node, path = root, [root]
-        mover, options = seat, legal
-        while True:
-            pairs = [(action_key(action), action) for action in options]
-            untried = [pair for pair in pairs if pair[0] not in node.children]
-            for key, _action in pairs:
-                child = node.children.get(key)
-                if child is not None:
-                    child.avail += 1
-            if untried:
-                key, action = untried[rng.randrange(len(untried))]
-                child = node.children[key] = _Node(mover)
-                child.avail = 1
-                state.apply(mover, action)
-                path.append(child)
-                break
-            spread = max(high - low, 1e-9)
-            best_key, best_action, best_score = None, None, -math.inf
-            for key, action in pairs:
-                child = node.children[key]
-                score = child.total / child.visits / spread + EXPLORATION * math.sqrt(
-                    math.log(child.avail) / child.visits
-                )
-                if score > best_score:
-                    best_key, best_action, best_score = key, action, score
-            node = node.children[best_key]
-            state.apply(mover, best_action)
-            path.append(node)
-            if bot.done(view, state):
-                break
-            mover = bot.actor(state)
-            if mover is None:
-                break
-            options = state.legal_actions(mover)
-        playout(bot, view, state, rng)
-        values: dict[int, float] = {}
-        for visited in path[1:]:
-            if visited.seat not in values:
-                values[visited.seat] = bot.value(state, visited.seat)
-                low = min(low, values[visited.seat])
-                high = max(high, values[visited.seat])
-            visited.visits += 1
-            visited.total += values[visited.seat]
+        world = inferred_sample(bot, view, rng)
+        for first, action in zip(root, legal, strict=True):
+            state = game.state_from_dict(world)
+            state.apply(seat, action)
+            path = [first]
+            edge = first
+            seen, finished = _others_move(bot, view, state, seat, rng)
+            while not finished:
+                node = edge.after.get(seen)
+                if node is None:
+                    node = edge.after[seen] = _Decision()
+                edge, action, grown = _choose(bot, node, state, seat, rng, high - low)
+                state.apply(seat, action)
+                path.append(edge)
+                seen, finished = _others_move(bot, view, state, seat, rng)
+                if grown:
+                    break
+            playout(bot, view, state, rng)
+            value = bot.value(state, seat)
+            low, high = min(low, value), max(high, value)
+            for visited in path:
+                visited.visits += 1
+                visited.total += value
         if time.perf_counter() >= deadline:
             break
-    best, best_rank = legal[0], (-1, -math.inf)
-    for action in legal:
-        child = root.children.get(action_key(action))
-        if child is not None and child.visits:
-            rank = (child.visits, child.total / child.visits)
-            if rank > best_rank:
-                best, best_rank = action, rank
-    return best
+    means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
+    return legal[max(range(len(legal)), key=means.__getitem__)]
+
+
+def _choose(
+    bot: GameBot, node: _Decision, state: Any, seat: int, rng: random.Random, spread: float
+) -> tuple[_Edge, Action, bool]:
+    """The seat's move at ``node`` in this world: the rollout policy's move if untried,
+    else another untried one, else by UCB. Returns (edge, action, whether it is new)."""
+    pairs = [(action_key(action), action) for action in state.legal_actions(seat)]
+    untried = []
+    for key, action in pairs:
+        edge = node.actions.get(key)
+        if edge is None:
+            untried.append((key, action))
+        else:
+            edge.avail += 1
+    if untried:
+        preferred = bot.rollout(state, seat, rng)
+        key, action = next(
+            ((k, a) for k, a in untried if a == preferred),
+            untried[rng.randrange(len(untried))],
+        )
+        edge = node.actions[key] = _Edge()
+        return edge, action, True
+    spread = max(spread, 1e-9)
+    best = None
+    best_score = -math.inf
+    for key, action in pairs:
+        edge = node.actions[key]
+        score = edge.total / edge.visits / spread + EXPLORATION * math.sqrt(
+            math.log(edge.avail) / edge.visits
+        )
+        if score > best_score:
+            best, best_score = (edge, action), score
+    return best[0], best[1], False

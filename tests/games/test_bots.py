@@ -21,7 +21,7 @@ from tests import fifth_game
 from tests.games.test_sweep import checks_of
 
 # small budgets: reproducible iteration counts, no time cap
-BUDGET = {"normal": {"iterations": 4, "seconds": 1e9}, "strong": {"iterations": 30, "seconds": 1e9}}
+BUDGET = {"normal": {"iterations": 4, "seconds": 1e9}, "strong": {"iterations": 4, "seconds": 1e9}}
 BOT_GAMES = [slug for slug, game in GAMES.items() if has_bot(game)]
 CASES = [
     pytest.param(slug, players, id=f"{slug}-{players}")
@@ -145,3 +145,22 @@ def test_every_level_plays_complete_games(slug, players, level):
     levels = [level] * players
     final = play(game, players, levels, seed=players, options=options_for(slug, players))
     assert final.is_over() and final.to_act() == []
+
+
+def test_budgets_are_in_the_config_and_a_budget_bounds_the_search(app, monkeypatch):
+    from companion import bots
+
+    assert app.config["BOT_BUDGETS"] == bots.BUDGETS
+    assert app.config["BOT_BUDGETS"] is not bots.BUDGETS, "the app's copy is its own"
+    # the budget given is the one used: count the worlds sampled
+    slug = BOT_GAMES[0]
+    game = GAMES[slug]
+    bot = bot_for(game)
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=3)
+    seat = next_mover(game, state)
+    calls = []
+    real = bot.sample
+    monkeypatch.setattr(bot, "sample", lambda view, rng: calls.append(1) or real(view, rng))
+    view, legal = state.view(seat), state.legal_actions(seat)
+    decide(game, view, legal, "normal", random.Random(1), {"iterations": 7, "seconds": 1e9})
+    assert len(calls) == 7

@@ -48,41 +48,58 @@ def coward_may_be_with_opponent(view: dict[str, Any]) -> bool:
     return COWARD not in mine
 
 
+def choose(
+    hand: list[str], mine: list[dict], claims: list[str], may_call: bool, rng
+) -> dict[str, str]:
+    """The easy move: call when the own top card beats the claimed one, else play the
+    Coward first, a Man of Honour against a claimed Headshot or Shoot to Kill, otherwise
+    the strongest card (a Deadly Aim last, as on top it is worth nothing)."""
+    if not hand:
+        return {"type": "call"}
+    theirs = claimed_top(claims)
+    if may_call and mine and theirs is not None:
+        winner, _reason = showdown(reveal(mine), theirs)
+        if winner == 0:
+            return {"type": "call"}
+    if COWARD in hand:
+        card = COWARD
+    elif (
+        theirs is not None
+        and theirs["card"] in (HEADSHOT, SHOOT_TO_KILL)
+        and (MAN_OF_HONOUR in hand)
+    ):
+        card = MAN_OF_HONOUR
+    else:
+        card = min(hand, key=STRENGTH.index)
+    if card in (HEADSHOT, SHOOT_TO_KILL, SHOOT_TO_WOUND, MAN_OF_HONOUR):
+        claim = card
+    else:
+        claim = BLUFFS[rng.randrange(len(BLUFFS))]
+    return {"type": "play", "card": card, "claim": claim}
+
+
 class CallTheShotBot(GameBot):
+    bench = {"players": 2, "options": {"shots_to_lose": 3}}
+
     def should_act(self, view):
         return not view["over"] and view["turn"] == view["seat"]
 
     def easy(self, view, legal, rng):
         seat = view["seat"]
-        calls = [a for a in legal if a["type"] == "call"]
-        plays = [a for a in legal if a["type"] == "play"]
-        if calls and not plays:
-            return calls[0]
-        hand = view["hand"]
-        mine = view["my_plays"]
-        theirs = claimed_top(view["claims"][1 - seat])
-        if calls and mine and theirs is not None:
-            winner, _reason = showdown(reveal(mine), theirs)
-            if winner == 0:
-                return calls[0]
-        if COWARD in hand:
-            card = COWARD
-        elif (
-            theirs is not None
-            and theirs["card"] in (HEADSHOT, SHOOT_TO_KILL)
-            and (MAN_OF_HONOUR in hand)
-        ):
-            card = MAN_OF_HONOUR
-        else:
-            # a Deadly Aim on top is worth nothing: it comes last
-            card = min(hand, key=STRENGTH.index)
-        claim = (
-            card
-            if card in (HEADSHOT, SHOOT_TO_KILL, SHOOT_TO_WOUND, MAN_OF_HONOUR)
-            else (BLUFFS[rng.randrange(len(BLUFFS))])
-        )
-        wanted = {"type": "play", "card": card, "claim": claim}
-        return wanted if wanted in legal else plays[0]
+        may_call = any(a["type"] == "call" for a in legal)
+        action = choose(view["hand"], view["my_plays"], view["claims"][1 - seat], may_call, rng)
+        return action if action in legal else legal[0]
+
+    def rollout(self, state, seat, rng):
+        """The easy player reading the sampled world directly (no view built); worlds
+        whose engine keeps cards in another form than the snapshot's take the view path."""
+        hand = state.hands[seat]
+        played = state.played
+        if any(not isinstance(card, str) for card in hand):
+            return super().rollout(state, seat, rng)
+        may_call = bool(played[0]) and bool(played[1])
+        claims = [p["claim"] for p in played[1 - seat]]
+        return choose(hand, played[seat], claims, may_call, rng)
 
     # -- the searches' worlds ----------------------------------------------------------
 
@@ -132,6 +149,12 @@ class CallTheShotBot(GameBot):
             "loser": view["loser"],
         }
         return {"game": "call_the_shot", "state": state}
+
+    def observe(self, action, mover, seat):
+        """A card goes down face down: the other player sees only the claim."""
+        if mover != seat and action["type"] == "play":
+            return ("play", action["claim"])
+        return (action["type"], action.get("card"), action.get("claim"))
 
     def done(self, start, state):
         return state.is_over() or state.duel != start["duel"] - 1

@@ -115,3 +115,16 @@ def test_searches_call_a_sure_win(level):
     view = state.view(0)
     action = decide(GAME, view, state.legal_actions(0), level, random.Random(4), BUDGET)
     assert action == {"type": "call"}
+
+
+def test_the_fast_rollout_plays_as_the_easy_player():
+    from tests.games.test_bots import positions
+
+    checked = 0
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view, legal = state.view(seat), state.legal_actions(seat)
+            fast = BOT.rollout(state, seat, random.Random(index))
+            assert fast == BOT.easy(view, legal, random.Random(index)), (view, fast)
+            checked += 1
+    assert checked > 10

@@ -104,3 +104,16 @@ def test_searches_bid_one_with_the_ace_of_trumps_and_zero_with_a_low_card(level)
     state = one_card([["9C"], ["KD"], ["AS"], ["3H"]], trump="5S", dealer=3)
     assert bid_of(state, 2, level) == 1
     assert bid_of(state, 3, level) == 0
+
+
+def test_the_fast_rollout_plays_as_the_easy_player():
+    from tests.games.test_bots import positions
+
+    checked = 0
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view, legal = state.view(seat), state.legal_actions(seat)
+            fast = BOT.rollout(state, seat, random.Random(index))
+            assert fast == BOT.easy(view, legal, random.Random(index)), (view, fast)
+            checked += 1
+    assert checked > 10

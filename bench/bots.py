@@ -1,0 +1,152 @@
+"""Bot strength and thinking time: each level against the level below, game by game.
+
+    python bench/bots.py [--games 500] [--workers 2] [--game SLUG ...] [--seed 1]
+
+For every game with a bot, and for each pairing (normal vs easy, strong vs normal), plays
+``--games`` complete games on the table the bot declares (``GameBot.bench``: player count
+and a short game's options): one seat at the higher level, every other seat at the lower
+one, the higher seat rotating round the table. Prints, with 95% intervals (normal
+approximation over games): the higher seat's mean score and the lower seats' mean score,
+their difference per game, and both sides' win rates per seat (a shared win split
+evenly). Then the thinking time per level, p50 and p95 over decisions with a choice, at
+the configured budgets (``companion.bots.BUDGETS``). Seeded; stops after the games;
+spreads games over ``--workers`` processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.bots import LEVELS, bot_for, decide, should_act  # noqa: E402
+from companion.games import GAMES  # noqa: E402
+
+PAIRINGS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
+
+
+def play_one(task: tuple[str, str, str, int, int]) -> dict:
+    """One game: ``high`` at seat ``index % players``, ``low`` elsewhere."""
+    slug, high, low, index, seed = task
+    game = GAMES[slug]
+    setup = bot_for(game).bench
+    players = setup.get("players", game.min_players)
+    hero = index % players
+    levels = [low] * players
+    levels[hero] = high
+    game_seed = seed * 1_000_003 + index
+    state = game.new_state(players, setup.get("options"), seed=game_seed)
+    rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
+    times: dict[str, list[float]] = {high: [], low: []}
+    while not state.is_over():
+        seat = next(s for s in state.to_act() if should_act(game, state.view(s)))
+        view, legal = state.view(seat), state.legal_actions(seat)
+        start = time.perf_counter()
+        action = decide(game, view, legal, levels[seat], rngs[seat])
+        if len(legal) > 1:
+            times[levels[seat]].append(time.perf_counter() - start)
+        state.apply(seat, action)
+    return {
+        "hero": hero,
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "times": times,
+    }
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def fmt(values: list[float], scale: float = 1.0, digits: int = 2) -> str:
+    mean, half = interval(values)
+    return f"{mean * scale:.{digits}f} ± {half * scale:.{digits}f}"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else math.nan
+
+
+def summarise(slug: str, high: str, low: str, results: list[dict]) -> str:
+    game = GAMES[slug]
+    sign = -1 if game.spec.lower_wins else 1
+    hero_scores, low_scores, diffs, hero_wins, low_wins = [], [], [], [], []
+    for result in results:
+        scores, hero, winners = result["scores"], result["hero"], result["winners"]
+        others = [s for i, s in enumerate(scores) if i != hero]
+        hero_scores.append(scores[hero])
+        low_scores.append(statistics.fmean(others))
+        diffs.append(sign * (scores[hero] - statistics.fmean(others)))
+        share = 1 / len(winners) if winners else 0.0
+        hero_wins.append(share if hero in winners else 0.0)
+        low_wins.append(sum(share for w in winners if w != hero) / len(others))
+    (diff, half) = interval(diffs)
+    verdict = "higher ahead" if diff - half > 0 else ("lower ahead" if diff + half < 0 else "tie")
+    return (
+        f"| {game.name} | {high} vs {low} | {len(results)} | {fmt(hero_scores)} | "
+        f"{fmt(low_scores)} | {fmt(diffs)} | {fmt(hero_wins, 100, 1)}% | "
+        f"{fmt(low_wins, 100, 1)}% | {verdict} |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500, help="games per pairing")
+    parser.add_argument("--workers", type=int, default=2, help="processes")
+    parser.add_argument("--game", action="append", help="only these slugs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairing", action="append", help="only these, e.g. strong-normal")
+    args = parser.parse_args()
+    slugs = [s for s, g in GAMES.items() if bot_for(g) is not None]
+    if args.game:
+        unknown = sorted(set(args.game) - set(slugs))
+        if unknown:
+            parser.error(f"no bot for: {', '.join(unknown)} (games with a bot: {slugs})")
+        slugs = [s for s in slugs if s in args.game]
+    print(
+        "| Game | Pairing | Games | Higher seat score | Lower seats' score | "
+        "Difference (better +) | Higher win % | Lower win % per seat | Verdict |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    times: dict[tuple[str, str], list[float]] = {}
+    started = time.perf_counter()
+    with Pool(args.workers) as pool:
+        for slug in slugs:
+            for high, low in PAIRINGS:
+                if args.pairing and f"{high}-{low}" not in args.pairing:
+                    continue
+                tasks = [(slug, high, low, i, args.seed) for i in range(args.games)]
+                results = list(pool.imap_unordered(play_one, tasks, chunksize=4))
+                results.sort(key=lambda r: r["hero"])
+                for result in results:
+                    for level, spent in result["times"].items():
+                        times.setdefault((slug, level), []).extend(spent)
+                print(summarise(slug, high, low, results), flush=True)
+    print()
+    print("| Game | Level | Decisions | p50 ms | p95 ms | max ms |")
+    print("|---|---|---|---|---|---|")
+    for (slug, level), spent in sorted(
+        times.items(), key=lambda kv: (slugs.index(kv[0][0]), LEVELS.index(kv[0][1]))
+    ):
+        p50, p95 = percentile(spent, 0.5) * 1000, percentile(spent, 0.95) * 1000
+        print(
+            f"| {GAMES[slug].name} | {level} | {len(spent)} | {p50:.1f} | {p95:.1f} | "
+            f"{max(spent) * 1000:.1f} |"
+        )
+    print(f"\n{time.perf_counter() - started:.0f} s with {args.workers} workers")
+
+
+if __name__ == "__main__":
+    main()
