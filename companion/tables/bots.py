@@ -252,9 +252,11 @@ def play_turn(code: str, version: int | None = None) -> bool:
         try:
             act(code, seat, level, action, seen)
         except TableError as error:
-            if error.status != 409:
+            if error.status not in (409, 503):
                 raise
-            version = None  # someone moved first: read again and think again
+            # Someone moved first (409), or the lock wait timed out (503): read again and
+            # think again.
+            version = None
             continue
         return True
     return False
