@@ -1,6 +1,7 @@
-"""The bots' queue path on a real Redis (``scale``): with ``REDIS_URL`` the app puts bot
-moves on an RQ queue instead of its own thread, and ``flask --app companion bots`` worker
-processes play them (here in burst mode, in this process)."""
+"""Bots on the scale services (``scale``): with ``REDIS_URL`` the app puts bot moves on an
+RQ queue instead of its own thread, and ``flask --app companion bots`` worker processes
+play them (here in burst mode, in this process); on PostgreSQL the bot thread plays and
+resumes after a restart."""
 
 from __future__ import annotations
 
@@ -93,3 +94,24 @@ def test_the_worker_command_needs_redis(make_app):
     app = make_app()
     result = app.test_cli_runner().invoke(args=["bots", "--burst"])
     assert result.exit_code != 0 and "REDIS_URL" in result.output
+
+
+def test_bots_play_a_whole_game_on_postgresql_and_resume_after_a_restart(make_app, postgres_url):
+    """The bot thread on PostgreSQL (row lock ``FOR UPDATE``): a restart while a bot is to
+    act resumes it, and the game is played to the end."""
+    from companion.config import normalise_database_url
+
+    url = normalise_database_url(postgres_url)
+    stopped = make_app(SQLALCHEMY_DATABASE_URI=url, BOT_WORKER="off")
+    slug = BOT_GAMES[0]
+    players = GAMES[slug].min_players
+    table = BotTable(stopped, slug, [None] + ["easy"] * (players - 1))
+    table.join("Ann")
+    version = table.view()["version"]
+    restarted = make_app(SQLALCHEMY_DATABASE_URI=url, BOT_BUDGETS=FAST)
+    table.app, table.client = restarted, restarted.test_client()
+    table.play_people(random.Random(2))
+    assert table.view()["over"]
+    _, _, actions = table.rows()
+    assert {a.seat for a in actions} == set(range(players))
+    assert actions[0].version == version + 1 and actions[0].seat != 0  # resumed first
