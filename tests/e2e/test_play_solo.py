@@ -155,3 +155,45 @@ def test_a_late_answer_never_takes_the_phone_back_to_an_older_version(make_app, 
         assert errors == [], errors
     finally:
         server.stop()
+
+
+def test_a_friend_takes_over_from_the_bot_on_their_phone(server, browser):
+    """A solo game under way; a second phone opens the join link, picks the bot's seat
+    ("take over") and gets the bot's hand; the first phone is told who took the seat."""
+    errors: list[str] = []
+    first = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch(first, errors)
+    first.goto(server.url + "/play")
+    solo = first.locator("#solo-call_the_shot")
+    solo.locator("summary").click()
+    solo.locator("input[name=name]").fill("Ann")
+    solo.locator("button[type=submit]").click()
+    first.wait_for_url("**/t/*/seat")
+    first.locator("#play").wait_for(state="visible")
+    code = first.locator("#seat-page").get_attribute("data-code")
+
+    second = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch(second, errors)
+    second.goto(f"{server.url}/t/{code}/seat")
+    choice = second.locator("#join-form input[name=seat][value='1']")
+    wait_until(
+        second, "!document.querySelector(\"#join-form input[name=seat][value='1']\").disabled"
+    )
+    assert "Bot (normal): take over" in second.locator("#join-form").inner_text()
+    assert second.locator("#join-form input[name=seat][value='0']").is_disabled()
+    shot(second, "solo-take-over")
+    second.locator("#join-name").fill("Bea")
+    choice.check()
+    second.locator("#join-form button[type=submit]").click()
+    second.locator("#play").wait_for(state="visible")
+    from companion.tables import service
+
+    with server.app.app_context():
+        table = service.get_table(code)
+        assert [s.bot for s in table.seats] == [None, None]  # the bot left; Bea has its seat
+        hand = service.state_of(table).view(1)["hand"]
+    wait_until(
+        second, f"document.querySelectorAll('#hand button.hand-card').length === {len(hand)}"
+    )
+    wait_until(first, "document.getElementById('notice').textContent.includes('Bea took seat 2')")
+    assert errors == [], errors
