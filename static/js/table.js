@@ -81,7 +81,7 @@ function notify(text) {
 // person to take that seat gets its hand. Two taps, like undo. A bot leaves the same way.
 function releaseButton(seat, name, label = "Free seat") {
   const button = el("button", { type: "button", class: "secondary small-button", text: label });
-  button.setAttribute("aria-label", `${label}: seat ${seat + 1} (${name})`);
+  button.setAttribute("aria-label", label === "Free seat" ? `Free seat ${seat + 1} (${name})` : `${label} from seat ${seat + 1}`);
   onSecondTap(button, label, "Tap again to free", async () => {
     render(await api(`${root.dataset.seats}/${seat}/release`, { token: hostToken, method: "POST", body: {} }));
     status.textContent = `Seat ${seat + 1} is free: ${name} can take it again from the join link.`;
