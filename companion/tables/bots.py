@@ -467,8 +467,8 @@ def resume(app: Flask) -> int:
                 .where(Table.id.in_(select(Seat.table_id).where(Seat.bot.is_not(None))))
                 .where(Table.id.not_in(select(GameRecord.table_id)))
             ).all()
-        except Exception:  # no schema yet (AUTO_MIGRATE off): nothing to resume
-            log.exception("Could not look for tables with bots to resume")
+        except Exception as error:  # no schema yet (AUTO_MIGRATE off): nothing to resume
+            log.warning("Could not look for tables with bots to resume: %s", error)
             db.session.rollback()
             return 0
         db.session.rollback()

@@ -391,3 +391,27 @@ def test_a_rematch_keeps_the_bots_and_they_play_it(bot_app):
     again.play_people(random.Random(22))
     _, _, actions = again.rows()
     assert {a.seat for a in actions} == set(range(players))
+
+
+def test_an_app_without_its_schema_yet_starts_and_resumes_nothing(make_app, caplog):
+    app = make_app(AUTO_MIGRATE=False)
+    assert bots.resume(app) == 0
+    assert "Could not look for tables with bots" in caplog.text
+
+
+def test_bot_settings_are_read_and_checked(make_app, monkeypatch):
+    from companion.config import bot_delay
+
+    assert bot_delay(None) == (0.8, 1.5)
+    assert bot_delay("0.2,0.4") == (0.2, 0.4)
+    assert bot_delay("1") == (1.0, 1.0)
+    for wrong in ("2,1", "-1", "soon"):
+        with pytest.raises(ValueError):
+            bot_delay(wrong)
+    with pytest.raises(RuntimeError, match="thread, rq or off"):
+        make_app(BOT_WORKER="processes")
+    with pytest.raises(RuntimeError, match="REDIS_URL"):
+        make_app(BOT_WORKER="rq")
+    app = make_app(BOT_DELAY=(0.3, 0.6))
+    assert all(0.3 <= bots.delay(app) <= 0.6 for _ in range(50))
+    assert bots.delay(make_app(BOT_DELAY=(0, 0))) == 0.0
