@@ -415,3 +415,26 @@ def test_bot_settings_are_read_and_checked(make_app, monkeypatch):
     app = make_app(BOT_DELAY=(0.3, 0.6))
     assert all(0.3 <= bots.delay(app) <= 0.6 for _ in range(50))
     assert bots.delay(make_app(BOT_DELAY=(0, 0))) == 0.0
+
+
+def test_a_bot_move_is_announced_to_the_phones_like_any_move(bot_app):
+    from companion import live
+
+    slug = BOT_GAMES[0]
+    players = GAMES[slug].min_players
+    table = BotTable(bot_app, slug, [None] + ["easy"] * (players - 1))
+    with bot_app.app_context():
+        subscription = live.subscribe(service.channel(table.code))
+    try:
+        table.join("Ann")
+        table.play_people(random.Random(8), moves=3)
+        table.settle()
+        heard = []
+        while (message := subscription.get(timeout=0.2)) is not None:
+            heard.append(int(message))
+    finally:
+        subscription.close()
+    _, _, actions = table.rows()
+    by_bots = [a.version for a in actions if a.seat not in (0, None)]
+    assert by_bots and set(by_bots) <= set(heard)
+    assert heard == sorted(heard) and heard[-1] == table.view()["version"]
