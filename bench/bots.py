@@ -1,6 +1,7 @@
 """Bot strength and thinking time: each level against the level below, game by game.
 
     python bench/bots.py [--games 500] [--workers 2] [--game SLUG ...] [--seed 1]
+                         [--pairing strong-normal ...]
 
 For every game with a bot, and for each pairing (normal vs easy, strong vs normal), plays
 ``--games`` complete games on the table the bot declares (``GameBot.bench``: player count
