@@ -85,7 +85,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         from .database import upgrade_schema
 
         upgrade_schema(app)
+    register_bots(app)
     return app
+
+
+def register_bots(app: Flask) -> None:
+    """Who plays the bot seats (a thread here, or RQ workers), and a job for every bot
+    that was to act when the app last stopped."""
+    from .tables import bots
+
+    bots.init_app(app)
+    if app.config["BOT_RESUME"]:
+        bots.resume(app)
 
 
 def register_extensions(app: Flask) -> None:

@@ -11,6 +11,9 @@ Everything can be overridden from the environment:
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
+``BOT_DELAY``     a bot's pause before it moves, seconds, ``low,high`` (default ``0.8,1.5``).
+``BOT_WORKER``    who plays bot seats: ``thread`` (default), ``rq`` (default with
+                  ``REDIS_URL``: ``flask --app companion bots`` workers) or ``off``.
 
 ``BOT_BUDGETS`` (``instance/config.py`` only) the bots' thinking per level, as
 ``companion.bots.BUDGETS``: ``{"normal": {"iterations": n, "seconds": s}, ...}``.
@@ -88,6 +91,17 @@ COMPRESSION = {
 }
 
 
+def bot_delay(text: str | None) -> tuple[float, float]:
+    """``"0.8,1.5"`` (or one number) as a (low, high) range of seconds."""
+    if not text:
+        return (0.8, 1.5)
+    parts = [float(part) for part in text.split(",")]
+    low, high = (parts[0], parts[0]) if len(parts) == 1 else (parts[0], parts[1])
+    if not 0 <= low <= high:
+        raise ValueError(f"BOT_DELAY must be low,high seconds with 0 <= low <= high: {text!r}")
+    return (low, high)
+
+
 def defaults(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
@@ -99,6 +113,10 @@ def defaults(instance_path: str) -> dict:
         "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/") or None,
         # Bring the schema up to date on start (the embedded default needs no extra command).
         "AUTO_MIGRATE": os.environ.get("AUTO_MIGRATE", "1") != "0",
+        "BOT_DELAY": bot_delay(os.environ.get("BOT_DELAY")),
+        "BOT_WORKER": os.environ.get("BOT_WORKER") or None,
+        # On start, queue a move for every bot that was to act when the app last stopped.
+        "BOT_RESUME": True,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

@@ -130,7 +130,7 @@ class Table(db.Model):
 
 
 class Seat(db.Model):
-    """A player's seat at a table; the bearer token is stored hashed."""
+    """A player's (or a bot's) seat at a table; the bearer token is stored hashed."""
 
     __tablename__ = "seat"
     __table_args__ = (UniqueConstraint("table_id", "index"),)
@@ -140,6 +140,11 @@ class Seat(db.Model):
     index: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # A bot's level ("easy", "normal", "strong"; None for a person) and its own seed: the
+    # bot plays this seat through the same service path (companion.tables.bots). Nobody
+    # holds a bot seat's token.
+    bot: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    bot_seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="seats")

@@ -62,6 +62,7 @@ def make_app(tmp_path, monkeypatch):
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}",
             # Off unless a test of the limits turns them on (tests/web/test_limits.py).
             "RATELIMIT_ENABLED": False,
+            "BOT_DELAY": (0.0, 0.0),  # bots move at once in tests
         }
         settings.update(config)
         made.append(create_app(settings))
@@ -74,7 +75,10 @@ def make_app(tmp_path, monkeypatch):
 
 def dispose(app) -> None:
     """Close the app's pooled database connections (no ResourceWarning, no open session
-    left on a PostgreSQL schema that is about to be dropped)."""
+    left on a PostgreSQL schema that is about to be dropped), after stopping its bots."""
+    from companion.tables import bots
+
+    bots.stop(app)
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

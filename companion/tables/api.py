@@ -15,7 +15,7 @@ from flask import Response, current_app, jsonify, request, session, url_for
 from .. import live, streams
 from ..extensions import csrf, db
 from ..network import base_url, qr_svg
-from . import bp, cache, guard, service
+from . import bots, bp, cache, guard, service
 from .service import TableError, Who
 
 # Every POST body is checked (JSON object, depth, declared fields and types) before a route.
@@ -80,7 +80,9 @@ def api_create():
     deal = data.get("deal")
     if deal is not None and not isinstance(deal, dict):
         raise TableError(400, '"deal" must be an object.')
-    table, token = service.create_table(data["game"], players, options, deal=deal)
+    table, token = service.create_table(
+        data["game"], players, options, deal=deal, bot_seats=data.get("bots")
+    )
     remember_table(table.code)
     body = {
         "code": table.code,
@@ -108,6 +110,8 @@ def api_view(code: str):
     table = service.get_table(code, read_only=True)
     who = service.identify(table, token)
     mine = cache.envelope(table, who)
+    if bots.bot_to_act(mine) and bots.turn_of(table, service.state_of(table)):
+        bots.wake(table.code, table.version)  # a job lost with a stopped process: again
     # ``?private=<version>``: the caller has that version's public envelope (its stream
     # event), so only what its own view adds is sent (the whole view for another version).
     if request.args.get("private") == str(table.version) and (who.host or who.seat is not None):
@@ -203,6 +207,15 @@ def public_event(code: str, version: int | None = None) -> tuple[int, str]:
         if version is not None and version != env["version"]:
             cache.envelopes().put((code, version, "event"), found)
     return found
+
+
+@bp.post("/api/tables/<code>/seats/<int:seat>/bot")
+@csrf.exempt
+def api_bot(code: str, seat: int):
+    """Host only: a bot in a free seat (or another level for a bot); the host's envelope.
+    A bot leaves its seat when a person sits down in it, or by ``release``."""
+    data = json_body("level")
+    return no_store(jsonify(bots.put_bot(code, bearer_token(), seat, data["level"])))
 
 
 @bp.get("/api/tables/<code>/events")

@@ -64,6 +64,14 @@ def optional_text(name: str, value: Any, body: dict) -> None:
         text(name, value, body)
 
 
+def optional_levels(name: str, value: Any, body: dict) -> None:
+    """A list with one entry per seat: null (a person) or a bot level as text."""
+    if value is None:
+        return
+    if not isinstance(value, list) or not all(v is None or isinstance(v, str) for v in value):
+        raise TableError(400, f'"{name}" must be a list of bot levels or null, one per seat.')
+
+
 def obj(name: str, value: Any, body: dict) -> None:
     if not isinstance(value, dict):
         raise TableError(400, f'"{name}" must be an object (not {kind_of(value)}).')
@@ -141,6 +149,7 @@ FIELDS: dict[str, dict[str, Check]] = {
         "players": whole,
         "options": options,
         "deal": optional_obj,
+        "bots": optional_levels,
     },
     "tables.api_join": {"name": text, "seat": optional_whole},
     "tables.api_act": {"action": action, "version": whole},
@@ -154,6 +163,7 @@ FIELDS: dict[str, dict[str, Check]] = {
     "tables.api_ask": {"name": optional_text},
     "tables.api_answer": {},
     "tables.api_stream_ticket": {},
+    "tables.api_bot": {"level": text},
 }
 
 

@@ -23,7 +23,7 @@ from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..models import Table
 from ..network import qr_svg, unreachable_reason
-from . import bp, service
+from . import bots, bp, service
 from .api import remember_table
 from .forms import chosen_options, option_fields, table_form
 from .service import TableError
@@ -51,6 +51,7 @@ def board_context(table) -> dict:
         "game": game,
         "spec": game.spec,
         "names": service.seat_names(table),
+        "seat_bots": bots.levels_of(table),
         "faces": faces_json(game, table.options),
         "board_url": board_module_url(game.slug),
     }
@@ -64,11 +65,33 @@ def table_or_404(code: str):
 
 
 @bp.get("/play")
-def index():
+def index(solo_errors: dict[str, str] | None = None):
     records = service.records_of([str(code) for code in session.get("tables", [])])
     return render_template(
-        "tables/index.html", games=list(GAMES.values()), records=records, all_games=GAMES
+        "tables/index.html",
+        games=list(GAMES.values()),
+        records=records,
+        all_games=GAMES,
+        solo_games=bots.solo_games(),
+        bot_levels=bots.LEVELS,
+        solo_errors=solo_errors or {},
     )
+
+
+@bp.post("/play/<game>/solo")
+def solo(game: str):
+    """Play solo: the player in seat 1, bots of the level chosen in every other seat; the
+    player lands on their seat page (its token in the fragment) and the game runs."""
+    if game not in GAMES:
+        abort(404, "There is no such game here.")
+    try:
+        code, token = bots.start_solo(
+            game, request.form.get("name"), request.form.get("players"), request.form.get("level")
+        )
+    except TableError as problem:
+        return index({game: problem.message}), 422
+    remember_table(code)
+    return redirect(url_for("tables.seat", code=code) + f"#token={token}", 303)
 
 
 @bp.route("/play/<game>", methods=["GET", "POST"])
@@ -81,7 +104,8 @@ def new(game: str):
     if form.validate_on_submit():
         try:
             options = chosen_options(form, chosen, request.form)
-            table, token = service.create_table(game, form.players.data, options)
+            seated = bots.levels_from_form(request.form, form.players.data)
+            table, token = service.create_table(game, form.players.data, options, bot_seats=seated)
             remember_table(table.code)
         except (ValidationError, IllegalAction) as problem:
             error = str(problem)
@@ -102,6 +126,8 @@ def new(game: str):
             option_rows=option_fields(form),
             mode="play",
             error=error,
+            bot_levels=bots.LEVELS if bots.has_bot(chosen) else (),
+            chosen_bots=[request.form.get(f"bot-{seat}", "") for seat in range(chosen.max_players)],
         ),
         status,
     )
@@ -117,6 +143,7 @@ def host(code: str):
         "tables/host.html",
         join_url=join_url,
         unreachable=unreachable_reason(join_url, request.environ),
+        bot_levels=list(bots.LEVELS) if bots.has_bot(GAMES[table.game]) else [],
         **board_context(table),
     )
 

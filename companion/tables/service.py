@@ -174,11 +174,14 @@ def changing(code: str) -> Iterator[Table]:
     try:
         yield table
         code, version = table.code, table.version
+        with_bots = bots.has_bots(table)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
     announce(code, version)
+    if with_bots:  # a bot may be to act now: its job runs off this request
+        bots.wake(code, version)
 
 
 def game_of(table: Table) -> Game:
@@ -242,8 +245,10 @@ def create_table(
     options: Any = None,
     seed: int | None = None,
     deal: dict | None = None,
+    bot_seats: Any = None,
 ) -> tuple[Table, str]:
-    """A new table and its host token. Bad settings raise :class:`TableError` 422."""
+    """A new table and its host token; ``bot_seats`` (one entry per seat, None or a bot
+    level) seats bots. Bad settings raise :class:`TableError` 4xx, and nothing is stored."""
     if not isinstance(game, str) or game not in GAMES:
         raise TableError(422, f"Unknown game. Choose one of: {', '.join(GAMES)}.")
     if options is None:
@@ -254,7 +259,14 @@ def create_table(
         raise TableError(422, error.message) from None
     token = new_token()
     table = new_table_row(game, state, deal, token)
+    try:
+        bots.seat_bots(table, bot_seats)
+    except TableError:
+        db.session.rollback()
+        raise
     db.session.commit()
+    if bots.has_bots(table):
+        bots.wake(table.code, table.version)
     return table, token
 
 
@@ -283,21 +295,28 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
         raise TableError(400, "A seat must be a whole number.")
     with changing(code) as table:
         taken = {s.index: s.name for s in table.seats}
+        robots = sorted(s.index for s in table.seats if s.bot)  # a person may take these
         if seat is not None and not 0 <= seat < table.players:
             raise TableError(422, f"This table has seats 1 to {table.players}.")
-        if len(taken) >= table.players:
+        if len(taken) >= table.players and not robots:
             raise TableError(409, "Every seat at this table is taken.")
-        if seat is not None and seat in taken:
+        if seat is not None and seat in taken and seat not in robots:
             raise TableError(409, f"Seat {seat + 1} is taken by {taken[seat]}.")
-        if any(other.casefold() == name.casefold() for other in taken.values()):
-            raise TableError(409, f"Someone at this table is already called {name}.")
         if seat is None:
-            seat = min(i for i in range(table.players) if i not in taken)
+            free = [i for i in range(table.players) if i not in taken]
+            seat = min(free) if free else robots[0]
+        others = [other for index, other in taken.items() if index != seat]
+        if any(other.casefold() == name.casefold() for other in others):
+            raise TableError(409, f"Someone at this table is already called {name}.")
         token = new_token()
-        table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
+        if seat in robots:
+            bots.take_over(table, seat, name, token)
+        else:
+            table.seats.append(Seat(index=seat, name=name, token_hash=hash_token(token)))
         table.version += 1
         version = table.version
-        if str(seat) in news_of(table)["missing"]:  # a freed seat taken again: say so
+        # a freed seat taken again, or a bot's: say so
+        if seat in robots or str(seat) in news_of(table)["missing"]:
             note_change(table, seat, name, "taken", None)
     return seat, token, version
 
@@ -320,7 +339,8 @@ def release(code: str, token: str | None, seat: Any) -> dict[str, Any]:
         table.version += 1
         note_change(table, seat, taken[0].name, "freed", taken[0].token_hash)
         news = news_of(table)
-        news["missing"][str(seat)] = taken[0].name
+        if not taken[0].bot:  # a bot taken out is not a player the game waits for
+            news["missing"][str(seat)] = taken[0].name
         table.seat_news = news
         answer = envelope(table, Who(host=True))
     return answer
@@ -428,6 +448,10 @@ def check_seat(table: Table, seat: Any) -> Seat:
         raise TableError(422, f"This table has seats 1 to {table.players}.")
     for taken in table.seats:
         if taken.index == seat:
+            if taken.bot:  # no ticket moves a bot's seat: a person sits down in it instead
+                raise TableError(
+                    409, f"Seat {seat + 1} is played by a bot: take it from the join page."
+                )
             return taken
     raise TableError(409, f"Seat {seat + 1} is free: take it from the join page.")
 
@@ -737,7 +761,10 @@ def rematch(code: str, token: str | None) -> dict[str, Any]:
         new_table.version += 1
         answer = {"code": new_table.code, "token": fresh, "seat": who.seat, "host": who.host}
         new_version = new_table.version
+        new_bots = bots.has_bots(new_table)
     announce(answer["code"], new_version)
+    if new_bots:
+        bots.wake(answer["code"], new_version)
     return answer
 
 
@@ -748,7 +775,15 @@ def start_rematch(table: Table, state: State) -> Table:
     # Nobody knows these tokens until each place is claimed with the old table's.
     new_table = new_table_row(table.game, fresh, deal, new_token())
     for s in table.seats:
-        new_table.seats.append(Seat(index=s.index, name=s.name, token_hash=hash_token(new_token())))
+        new_table.seats.append(
+            Seat(
+                index=s.index,
+                name=s.name,
+                token_hash=hash_token(new_token()),
+                bot=s.bot,
+                bot_seed=s.bot_seed,
+            )
+        )
     db.session.flush()
     return new_table
 
@@ -838,6 +873,7 @@ def seat_news(table: Table, who: Who, state: State, is_started: bool) -> dict[st
         "missing": missing,
         "begun": begun,
         "requests": requests,
+        "bots": bots.levels_of(table),
     }
 
 
@@ -859,3 +895,6 @@ def join_url(code: str, host_url: str) -> str:
     """Where a phone joins: ``PUBLIC_URL``, else this request's address, with a loopback
     host replaced by this machine's LAN address (phones cannot reach ``localhost``)."""
     return base_url(host_url) + f"/t/{code}/seat"
+
+
+from . import bots  # noqa: E402  (after this module's names: bots imports them)

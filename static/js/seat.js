@@ -116,17 +116,24 @@ function keepAsking(value) {
 // by name ("I am Ada") to ask for.
 function renderJoin(pub) {
   if (asking || token) return; // an answer arrived for a page that has moved on
-  const free = pub.players.filter((n) => !n).length;
+  // A bot's seat is open to a person, who takes over from the bot (its hand too).
+  const bots = pub.bots || [];
+  const free = pub.players.filter((n, seat) => !n || bots[seat]).length;
   joinForm.hidden = free === 0;
   for (const input of joinForm.querySelectorAll("input[name=seat]")) {
-    if (input.value !== "") input.disabled = Boolean(pub.players[Number(input.value)]);
+    if (input.value === "") continue;
+    const seat = Number(input.value);
+    const name = pub.players[seat];
+    input.disabled = Boolean(name) && !bots[seat];
+    const words = bots[seat] ? `Seat ${seat + 1} (${name}: take over)` : name ? `Seat ${seat + 1} (${name})` : `Seat ${seat + 1}`;
+    if (input.nextElementSibling) input.nextElementSibling.textContent = words;
   }
-  const key = JSON.stringify(pub.players);
+  const key = JSON.stringify([pub.players, bots]);
   askSeat.hidden = free > 0;
   if (key === shownAsk) return;
   shownAsk = key;
   askList.replaceChildren(
-    ...pub.players.map((name, seat) => {
+    ...pub.players.flatMap((name, seat) => (bots[seat] ? [] : [[name, seat]])).map(([name, seat]) => {
       const button = el("button", { type: "button", class: "secondary", text: `I am ${name}` });
       button.setAttribute("aria-label", `I am ${name} (seat ${seat + 1}): ask for this seat`);
       button.addEventListener("click", () => askFor(seat, name, button));
@@ -445,8 +452,12 @@ rematchButton.addEventListener("click", () => {
 });
 
 function accept(next) {
+  // Versions only grow: an answer that arrives after a newer one (a move's answer after the
+  // refresh a bot's quick reply caused) would show the past, with nothing left to wake it.
+  if (env && next.version < env.version) return;
   const changed = !env || next.version !== env.version;
   env = next;
+  root.dataset.version = String(env.version);
   if (changed) {
     keepSelection();
     hideWhy();

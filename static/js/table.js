@@ -28,6 +28,7 @@ const notice = document.getElementById("notice");
 const requestList = document.getElementById("requests");
 const ticketPanel = document.getElementById("ticket-panel");
 const changes = new ChangeWatch();
+const botLevels = JSON.parse(root.dataset.botLevels || "[]");
 
 let current = null;
 let shownSeats = null;
@@ -36,7 +37,7 @@ function renderSeats(names) {
   // Rebuilt only when it changes, so a refresh between the two taps of "Free seat" (the
   // game waits for a lost phone, the page polls) does not undo the first tap.
   const acting = current.started && !current.over ? current.to_act || [] : [];
-  const key = JSON.stringify([names, acting, current.host && !current.over, current.missing]);
+  const key = JSON.stringify([names, acting, current.host && !current.over, current.missing, current.bots]);
   if (key === shownSeats) return;
   shownSeats = key;
   const items = names.map((name, seat) => {
@@ -44,7 +45,11 @@ function renderSeats(names) {
     const was = (current.missing || []).find((m) => m.seat === seat && m.name);
     item.append(el("span", { class: "seat-name", text: name || (was ? `Free (was ${was.name})` : "Waiting for a player…") }));
     if (acting.includes(seat)) item.append(el("span", { class: "acting-mark", text: "◀ to play" }));
-    if (name && current.host && !current.over) item.append(rejoinButton(seat, name), releaseButton(seat, name));
+    const bot = (current.bots || [])[seat];
+    if (bot) item.classList.add("is-bot");
+    if (bot && current.host && !current.over) item.append(releaseButton(seat, name, "Remove bot"));
+    else if (name && current.host && !current.over) item.append(rejoinButton(seat, name), releaseButton(seat, name));
+    else if (!name && current.host && !current.over && botLevels.length) item.append(botPicker(seat));
     return item;
   });
   seatList.replaceChildren(...items);
@@ -73,15 +78,36 @@ function notify(text) {
 }
 
 // The host can free a seat whose phone is gone (and its rejoin link with it): the next
-// person to take that seat gets its hand. Two taps, like undo.
-function releaseButton(seat, name) {
-  const button = el("button", { type: "button", class: "secondary small-button", text: "Free seat" });
-  button.setAttribute("aria-label", `Free seat ${seat + 1} (${name})`);
-  onSecondTap(button, "Free seat", "Tap again to free", async () => {
+// person to take that seat gets its hand. Two taps, like undo. A bot leaves the same way.
+function releaseButton(seat, name, label = "Free seat") {
+  const button = el("button", { type: "button", class: "secondary small-button", text: label });
+  button.setAttribute("aria-label", label === "Free seat" ? `Free seat ${seat + 1} (${name})` : `${label} from seat ${seat + 1}`);
+  onSecondTap(button, label, "Tap again to free", async () => {
     render(await api(`${root.dataset.seats}/${seat}/release`, { token: hostToken, method: "POST", body: {} }));
     status.textContent = `Seat ${seat + 1} is free: ${name} can take it again from the join link.`;
   });
   return button;
+}
+
+// A free seat (nobody came, or a player left): the host can sit a bot in it; a person who
+// sits down there later takes over from the bot.
+function botPicker(seat) {
+  const select = el("select", { class: "bot-level" });
+  select.setAttribute("aria-label", `Bot level for seat ${seat + 1}`);
+  for (const level of botLevels) select.append(el("option", { value: level, text: level }));
+  select.value = botLevels.includes("normal") ? "normal" : botLevels[0];
+  const button = el("button", { type: "button", class: "secondary small-button", text: "Seat a bot" });
+  button.setAttribute("aria-label", `Seat a bot in seat ${seat + 1}`);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      render(await api(`${root.dataset.seats}/${seat}/bot`, { token: hostToken, method: "POST", body: { level: select.value } }));
+    } catch (error) {
+      status.textContent = error.message;
+      button.disabled = false;
+    }
+  });
+  return el("span", { class: "bot-picker" }, select, button);
 }
 
 // Host actions that cannot be taken back by a tap (undo, freeing a seat) act on a second
