@@ -276,7 +276,7 @@ def act(code: str, seat: int, level: str, action: dict, version: int) -> int:
             state.apply(seat, action)
         except IllegalAction as error:
             raise TableError(422, error.message) from None
-        moved, canonical = state.log[-1]
+        moved, canonical = state.last_action
         service.save(table, state, moved, canonical)
         new_version = table.version
     return new_version

@@ -27,6 +27,7 @@ WRONG = {
     guard.optional_text: [True, 1.5, 3, [], {}],
     guard.obj: [True, 1.5, 3, "3", []],
     guard.optional_obj: [True, 1.5, 3, "3", []],
+    guard.optional_levels: [True, 1.5, 3, "3", {}, [3], [True], [["easy"]]],
     guard.options: [True, 1.5, 3, "3", []],
     guard.action: [
         True,

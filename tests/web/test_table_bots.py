@@ -333,7 +333,7 @@ def test_bad_bot_requests_change_nothing(bot_app):
         (table.put_bot(1, "easy", token=table.tokens[0]), 403, "Only the host"),
         (table.put_bot(1, "easy", token=None), 401, "host token"),
         (table.put_bot(players, "easy"), 422, f"seats 1 to {players}"),
-        (table.put_bot(1, 3), 422, "Unknown bot level"),
+        (table.put_bot(1, 3), 400, "must be text"),
     ]
     for answer, status, words in cases:
         assert answer.status_code == status, answer.get_json()

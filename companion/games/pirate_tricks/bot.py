@@ -333,9 +333,10 @@ class PirateTricksBot(GameBot):
         stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: a
         playout is many times faster. An engine keeping cards in another form than the
         snapshot's strings takes the view path."""
-        hand = state.hand_of(seat)
-        if not hand or not isinstance(hand[0], str):
+        live = state.hands[seat]  # the engine's own form: hand_of always gives strings
+        if not live or not isinstance(live[0], str):
             return super().rollout(state, seat, rng)
+        hand = state.hand_of(seat)
         n = state.players
         phase = state.phase
         in_play = state._score_cards()

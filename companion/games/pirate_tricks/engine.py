@@ -783,7 +783,7 @@ class PirateTricksState(State):
             "trick": trick,
             "last_trick": plain_copy(self.last_trick),
             "tricks": list(self.tricks),
-            "won": [list(pile) for pile in self.won],
+            "won": [deck.ids(pile) for pile in self.won],
             "catalog": plain_copy(self.options.get("catalog")),
             "history": plain_copy(self.history),
         }
@@ -848,10 +848,16 @@ class PirateTricksState(State):
         saved = super().to_dict()
         state = saved["state"]
         state["hands"] = [deck.ids(hand) for hand in self.hands]
-        for row, live in zip(state["rows"], self.rows, strict=True):
-            row["up"], row["down"] = deck.ids(live["up"]), deck.ids(live["down"])
+        # New dicts for the nested ones: the snapshot may share them with the live state
+        # (base.shared_json), which must keep its integers.
+        state["rows"] = [
+            {**row, "up": deck.ids(row["up"]), "down": deck.ids(row["down"])} for row in self.rows
+        ]
         reveals = self.auction["reveals"]
-        state["auction"]["reveals"] = [None if c is None else CARD[c] for c in reveals]
+        state["auction"] = {
+            **self.auction,
+            "reveals": [None if c is None else CARD[c] for c in reveals],
+        }
         state["ditched"] = [None if d is None else deck.ids(d) for d in self.ditched]
         state["trick"] = [[seat, CARD[card]] for seat, card in self.trick]
         state["won"] = [deck.ids(pile) for pile in self.won]
@@ -860,10 +866,16 @@ class PirateTricksState(State):
     def _cards_from_ids(self) -> None:
         """Turn the live cards of a snapshot just loaded (ids) into indexes."""
         self.hands = [sorted(deck.indexes(hand)) for hand in self.hands]
-        for row in self.rows:
-            row["up"], row["down"] = deck.indexes(row["up"]), deck.indexes(row["down"])
+        # New dicts: the loaded JSON may be shared (base.shared_json) and must keep its ids.
+        self.rows = [
+            {**row, "up": deck.indexes(row["up"]), "down": deck.indexes(row["down"])}
+            for row in self.rows
+        ]
         reveals = self.auction["reveals"]
-        self.auction["reveals"] = [None if c is None else INDEX[c] for c in reveals]
+        self.auction = {
+            **self.auction,
+            "reveals": [None if c is None else INDEX[c] for c in reveals],
+        }
         self.ditched = [None if d is None else deck.indexes(d) for d in self.ditched]
         self.trick = [[seat, INDEX[card]] for seat, card in self.trick]
         self.won = [deck.indexes(pile) for pile in self.won]
