@@ -201,3 +201,27 @@ def test_a_snapshot_with_an_unknown_card_is_refused_with_a_value_error():
         change(snapshot["state"])
         with pytest.raises(ValueError, match="not a Pirate Tricks snapshot"):
             GAME.state_from_dict(snapshot)
+
+
+def test_a_shared_snapshot_keeps_its_ids_while_the_state_plays_on():
+    # The service loads and saves inside base.shared_json (no second copy of the JSON it
+    # just parsed): the engine must not turn the loaded dict's nested rows and auction
+    # into integers, nor write ids into the live state's own dicts.
+    from companion.games.base import shared_json
+
+    game = GAMES["pirate_tricks"]
+    chooser = random.Random(5)
+    state = game.new_state(4, seed=5)
+    for _ in range(40):
+        seat = chooser.choice(state.to_act())
+        state.apply(seat, chooser.choice(state.legal_actions(seat)))
+        stored = json.loads(json.dumps(state.to_dict()))
+        pristine = copy.deepcopy(stored)
+        with shared_json():
+            loaded = game.state_from_dict(stored)
+            assert stored == pristine  # loading changed nothing in the stored JSON
+            again = loaded.to_dict()
+        assert json.loads(json.dumps(again)) == pristine
+        seat = chooser.choice(loaded.to_act())
+        loaded.apply(seat, chooser.choice(loaded.legal_actions(seat)))  # still plays
+        game.state_from_dict(json.loads(json.dumps(loaded.to_dict())))
