@@ -101,22 +101,26 @@ def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
     return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
-def shuffled(cards: Iterable[str], generator: random.Random) -> list[str]:
-    """A new list of ``cards`` in the order ``generator.shuffle`` gives them."""
-    deck = list(cards)
+def shuffle(cards: list, generator: random.Random) -> list:
+    """``generator.shuffle(cards)``: in place, and returned."""
     if type(generator) is not random.Random:
-        generator.shuffle(deck)
-        return deck
+        generator.shuffle(cards)
+        return cards
     # Random.shuffle's own loop and its _randbelow (the same getrandbits draws, hence the
     # same order; tests/games/test_card_ints.py compares), without two calls per card:
     # a deal's shuffle is a good part of an engine's playout.
     getrandbits = generator.getrandbits
-    for i, bits in _shuffle_steps(len(deck)):
+    for i, bits in _shuffle_steps(len(cards)):
         j = getrandbits(bits)
         while j > i:
             j = getrandbits(bits)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def shuffled(cards: Iterable[str], generator: random.Random) -> list[str]:
+    """A new list of ``cards`` in the order ``generator.shuffle`` gives them."""
+    return shuffle(list(cards), generator)
 
 
 def deal_one_at_a_time(deck: Sequence[str], players: int, count: int, first: int) -> list[list]:

@@ -9,9 +9,17 @@ from pathlib import Path
 
 from companion.games.base import Game
 
+#: The log and what a snapshot keeps of it (a snapshot of today holds only the log).
+LOG_FIELDS = ("log", "moves", "last_action")
+
+
+def log_free(state: dict) -> dict:
+    """A snapshot's state without the log and its counters."""
+    return {k: v for k, v in state.items() if k not in LOG_FIELDS}
+
 
 def without_log(snapshot: dict) -> dict:
-    return {**snapshot, "state": {k: v for k, v in snapshot["state"].items() if k != "log"}}
+    return {**snapshot, "state": log_free(snapshot["state"])}
 
 
 def check_snapshot_plays_on(game: Game, path: Path) -> None:
@@ -23,7 +31,11 @@ def check_snapshot_plays_on(game: Game, path: Path) -> None:
     state = game.state_from_dict(json.loads(json.dumps(snapshot)))
     assert without_log(state.to_dict()) == without_log(snapshot), "the snapshot changed"
     seats = range(snapshot["state"]["players"])
-    assert [state.view(seat) for seat in [None, *seats]] == fixture["views"]
+    # Views may have gained public fields since the fixture was written: its own must hold.
+    views = [state.view(seat) for seat in [None, *seats]]
+    assert len(views) == len(fixture["views"])
+    for view, old in zip(views, fixture["views"], strict=True):
+        assert {k: view[k] for k in old} == old
     assert [state.legal_actions(seat) for seat in seats] == fixture["legal"]
     assert [state.blocked(seat) for seat in seats] == fixture["blocked"]
     assert [state.hand_of(seat) for seat in seats] == fixture["hands"]
@@ -31,8 +43,9 @@ def check_snapshot_plays_on(game: Game, path: Path) -> None:
         assert action in state.legal_actions(seat)
         state.apply(seat, action)
     assert state.is_over()
-    assert without_log(state.to_dict()) == fixture["final"]
-    assert state.view(None) == fixture["final_view"]
+    assert without_log(state.to_dict()) == without_log(fixture["final"])
+    final_view = state.view(None)
+    assert {k: final_view[k] for k in fixture["final_view"]} == fixture["final_view"]
 
 
 def check_unknown_card_refused(game: Game, path: Path, field: str) -> None:

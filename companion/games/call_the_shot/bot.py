@@ -95,7 +95,7 @@ class CallTheShotBot(GameBot):
         whose engine keeps cards in another form than the snapshot's take the view path."""
         hand = state.hands[seat]
         played = state.played
-        if any(not isinstance(card, str) for card in hand):
+        if not hand or not isinstance(hand[0], str):
             return super().rollout(state, seat, rng)
         may_call = bool(played[0]) and bool(played[1])
         claims = [p["claim"] for p in played[1 - seat]]

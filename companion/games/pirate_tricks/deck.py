@@ -10,9 +10,9 @@ high), so a sorted list of indexes is a sorted hand. A set of cards is a bitmask
 from __future__ import annotations
 
 import json
-import random
 from functools import lru_cache
 
+from ..cards import shuffle  # noqa: F401  (deck.shuffle: the engine deals with it)
 from . import rules
 
 CARD: tuple[str, ...] = tuple(f"{s}{n}" for s in rules.SUITS for n in range(1, 21))
@@ -49,23 +49,6 @@ def _deck(players: int) -> tuple[int, ...]:
 def deck(players: int) -> list[int]:
     """The indexes of ``rules.crew_deck(players)``, in the same order (a new list)."""
     return list(_deck(players))
-
-
-_BITS = tuple(n.bit_length() for n in range(64))
-
-
-def shuffle(cards: list, generator: random.Random) -> list:
-    """``generator.shuffle(cards)`` (in place, and returned), with the same result: the
-    same swaps from the same draws of ``getrandbits``, without a call per card."""
-    bits = generator.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 # -- tricks -------------------------------------------------------------------------------

@@ -851,11 +851,12 @@ class PirateTricksState(State):
         # New dicts for the nested ones: the snapshot may share them with the live state
         # (base.shared_json), which must keep its integers.
         state["rows"] = [
-            {**row, "up": deck.ids(row["up"]), "down": deck.ids(row["down"])} for row in self.rows
+            {**row, "up": deck.ids(live["up"]), "down": deck.ids(live["down"])}
+            for row, live in zip(state["rows"], self.rows, strict=True)
         ]
         reveals = self.auction["reveals"]
         state["auction"] = {
-            **self.auction,
+            **state["auction"],
             "reveals": [None if c is None else CARD[c] for c in reveals],
         }
         state["ditched"] = [None if d is None else deck.ids(d) for d in self.ditched]

@@ -10,9 +10,9 @@ index back into its id and :data:`SHOT_INDEX` / :data:`TARGET_INDEX` an id into 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from ..cards import shuffle  # noqa: F401  (deck.shuffle: the engine deals with it)
 from . import rules
 
 SHOT: tuple[str, ...] = tuple(rules.shot_ids())
@@ -78,20 +78,3 @@ def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
             return record
     record.update(side=side_of[seat], seat=seat, winning_shot=SHOT[card])
     return record
-
-
-_BITS = tuple(n.bit_length() for n in range(64))
-
-
-def shuffle(cards: list, generator: random.Random) -> list:
-    """``generator.shuffle(cards)`` (in place, and returned), with the same result: the
-    same swaps from the same draws of ``getrandbits``, without a call per card."""
-    bits = generator.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards

@@ -45,9 +45,9 @@ def test_samples_keep_shown_cards_in_hand_and_taken_cards_out():
             for s, entry in enumerate(per_card):
                 unplayed = set(entry["cards"]) - {c for p in view["won"] for c in p}
                 unplayed -= {c for _, c in view["trick"]["plays"]}
-                assert unplayed <= set(world.hands[s])
+                assert unplayed <= set(world.hand_of(s))
         taken = {c for pile in view["won"] for c in pile}
-        assert not taken & {c for hand in world.hands for c in hand}
+        assert not taken & {c for s in range(world.players) for c in world.hand_of(s)}
         seen_play += 1
     assert seen_play
 

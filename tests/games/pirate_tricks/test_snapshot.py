@@ -21,13 +21,10 @@ import pytest
 
 from companion.games import GAMES
 from companion.games.pirate_tricks import deck, rules
+from tests.games.snapshots import log_free as without_log
 
 GAME = GAMES["pirate_tricks"]
 FIXTURES = json.loads(Path(__file__).with_name("snapshot_today.json").read_text())
-
-
-def without_log(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k != "log"}
 
 
 def same_json(a, b) -> bool:

@@ -47,8 +47,8 @@ def test_samples_keep_the_suits_a_seat_showed_it_lacks():
     for _ in range(30):
         world = GAME.state_from_dict(BOT.sample(view, rng))
         assert world.view(2) == view
-        assert not {rules.shot_suit(c) for c in world.hands[1]} & {"trap", "skeet"}
-        assert "looper-3" not in world.unused
+        assert not {rules.shot_suit(c) for c in world.hand_of(1)} & {"trap", "skeet"}
+        assert "looper-3" not in world.to_dict()["state"]["unused"]
 
 
 def test_samples_keep_the_played_shots_out_of_every_hand():
@@ -61,7 +61,8 @@ def test_samples_keep_the_played_shots_out_of_every_hand():
     view = state.view(seat)
     assert len(view["played"]) == 16
     world = GAME.state_from_dict(BOT.sample(view, rng))
-    held = {c for hand in world.hands for c in hand} | set(world.unused)
+    cards = world.to_dict()["state"]  # ids, as the view shows them
+    held = {c for hand in cards["hands"] for c in hand} | set(cards["unused"])
     assert not held & set(view["played"])
 
 

@@ -18,12 +18,9 @@ import pytest
 from companion.games.cards import rng
 from companion.games.pull import deck, rules
 from companion.games.pull.engine import GAME, SECOND
+from tests.games.snapshots import log_free as without_log
 
 FIXTURE = json.loads(Path(__file__).with_name("snapshot_today.json").read_text())
-
-
-def without_log(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k != "log"}
 
 
 def same_json(a, b) -> bool:
