@@ -188,6 +188,7 @@ async function refresh() {
       // table with the same code: forget it, show the public view.
       storeToken(code, "host", null);
       hostToken = null;
+      tools.hidden = true; // its buttons no longer work: gone at once, not after the refetch
       if (error.body.moved) {
         hostGone.textContent = error.message;
         hostGone.hidden = false;
