@@ -4,10 +4,11 @@ the middle of a game, with what the engine of that day showed and did after it."
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
-from companion.games.base import Game
+from companion.games.base import Game, State
 
 #: The log and what a snapshot keeps of it (a snapshot of today holds only the log).
 LOG_FIELDS = ("log", "moves", "last_action")
@@ -59,3 +60,30 @@ def check_unknown_card_refused(game: Game, path: Path, field: str) -> None:
         assert "no-such-card" in str(error)
     else:
         raise AssertionError("a snapshot with an unknown card loaded")
+
+
+def same_json(a, b) -> bool:
+    """Equal as JSON, types included (True is not 1, 1.0 is not 1)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def check_writes_back_the_same_ids(game: Game, fixture: dict) -> State:
+    """``fixture["snapshot"]`` (today's format) loads, writes back the same ids and hands
+    each seat its own cards; returns the loaded state."""
+    state = game.state_from_dict(copy.deepcopy(fixture["snapshot"]))
+    cards = fixture["snapshot"]["state"]
+    assert same_json(log_free(state.to_dict()["state"]), log_free(cards))
+    for seat in range(state.players):
+        assert state.hand_of(seat) == cards["hands"][seat]
+        assert state.view(seat)["hand"] == cards["hands"][seat]
+    return state
+
+
+def check_plays_on_as_before(state: State, actions: list, final: dict) -> None:
+    """``actions`` are legal in turn from ``state`` and end the game in ``final``."""
+    for seat, action in actions:
+        assert seat in state.to_act()
+        assert action in state.legal_actions(seat)
+        state.apply(seat, action)
+    assert state.is_over()
+    assert same_json(log_free(state.to_dict()["state"]), final)
