@@ -79,6 +79,13 @@ class GameBot:
         not the real one). Default: the easy player on the world's view."""
         return self.easy(state.view(seat), state.legal_actions(seat), rng)
 
+    def rollout_id(self, state: Any, seat: int, rng: random.Random) -> int:
+        """The rollout policy's move as an id of the world's integer action path
+        (``state.legal_ids`` / ``state.apply_id``), which playouts apply. A game overrides
+        it to choose among ``state.legal_ids(seat)`` reading the engine's integer cards, with
+        no dict built. Default: the id of :meth:`rollout`'s action."""
+        return state.ids().add(self.rollout(state, seat, rng))
+
     def observe(self, action: Action, mover: int, seat: int) -> Any:
         """What ``seat`` sees of ``mover``'s ``action`` (hashable; the strong search keys
         its information sets by it). Default: all of it; a game hides what is hidden (a

@@ -27,7 +27,7 @@ def playout(bot: GameBot, start: View, state: Any, rng: random.Random) -> None:
         seat = bot.actor(state)
         if seat is None:
             return
-        state.apply(seat, bot.rollout(state, seat, rng))
+        state.apply_id(seat, bot.rollout_id(state, seat, rng))
     raise RuntimeError(f"a {state.slug} playout did not reach its horizon")
 
 
