@@ -276,7 +276,26 @@ class RedisLimits:
         self._pool.disconnect()
 
 
+LISTEN_BACKLOG = 2048  # as gunicorn.conf.py's; the kernel caps it (net.core.somaxconn)
+
+
+def widen_listen_queue(size: int) -> None:
+    """``flask run`` (the README's default command) serves with Werkzeug's development
+    server, which listens with a queue of 128 connections: phones opening their streams in
+    a burst (300 at once) overflow it, the kernel drops the extra connection attempts and
+    each is retried by its client a second later. ``flask run`` creates the app before that
+    server binds its socket, so a longer queue set here is the one it listens with. Other
+    servers (gunicorn) ignore it."""
+    try:
+        from werkzeug.serving import BaseWSGIServer
+    except ImportError:  # pragma: no cover - Werkzeug comes with Flask
+        return
+    if BaseWSGIServer.request_queue_size < size:
+        BaseWSGIServer.request_queue_size = size
+
+
 def init_app(app) -> None:
+    widen_listen_queue(int(app.config.get("LISTEN_BACKLOG", LISTEN_BACKLOG)))
     url = app.config.get("REDIS_URL")
     if url:
         app.extensions["stream_limits"] = RedisLimits(

@@ -276,6 +276,21 @@ def test_with_redis_url_the_app_counts_streams_in_redis(make_app, redis_url):
     assert isinstance(make_app().extensions["stream_limits"], streams.Limits)
 
 
+def test_the_development_server_listens_with_a_long_queue(make_app, monkeypatch):
+    """``flask run`` (Werkzeug's server, created after the app) must not drop a burst of
+    300 connections: its listen queue is widened from Werkzeug's 128."""
+    from werkzeug.serving import BaseWSGIServer, make_server
+
+    monkeypatch.setattr(BaseWSGIServer, "request_queue_size", 128)
+    app = make_app()
+    assert BaseWSGIServer.request_queue_size == streams.LISTEN_BACKLOG
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    try:
+        assert server.request_queue_size >= 1024
+    finally:
+        server.server_close()
+
+
 # -- keep-alives and the end of a stream -------------------------------------------------
 
 
