@@ -10,14 +10,22 @@ fresh schema of the local ``test`` database, Redis db 15). Servers get a free po
 ``RATELIMIT_ENABLED=0`` and are stopped at the end. Three parts, each against the same
 server:
 
-1. **Phones**: ``--tables`` tables of ``--phones`` seats. Every phone holds its event
-   stream (``GET /events`` with its seat token as Bearer, which the streams work accepts
-   too; the data may be a bare version or a JSON envelope with ``version``) and on every
-   event refetches its view, as the real client does; the phone whose seat is to act then
-   posts a move, at most one move per table every ``--interval`` seconds. Reported:
-   events delivered (each phone should see every version its table reached), p50/p95 of
-   move → every phone (from sending the move to the last phone of the table holding a
-   view of that version), 5xx count.
+1. **Phones**: ``--tables`` tables of ``--phones`` seats; each phone behaves like the
+   page's ``LiveTable``: it asks for a stream ticket with its seat token
+   (``POST /stream-ticket``), opens ``/events`` with it (no header, like an
+   ``EventSource``), and on each event merges the event's public envelope with its own
+   private part (``view?private=<version>``) fetched over its keep-alive connection; the
+   phone whose seat is to act then posts a move, at most one move per table every
+   ``--interval`` seconds. First every phone opens its stream (up to ``--open-timeout``
+   seconds, no moves), then ``--seconds`` of play, then ``--grace`` seconds for the last
+   events. Reported: events delivered (each phone should see every version its table
+   reached), p50/p95 of move → every phone's event and → every phone's merged view
+   (from sending the move to the last phone of the table), the move's own POST and its
+   answer → every phone's event (the fan-out's share), the server's CPU per move (from
+   /proc: its own processes, not PostgreSQL's or Redis's), 5xx count, and this client's
+   CPU and event-loop lag (time stamps are taken when the loop reads a reply, so a reply
+   may wait up to that lag in the client first: the client is plain asyncio with minimal
+   parsing, a few % of a core at 50 × 5). ``--phones-only`` stops after this part.
 2. **Rates** at ``--concurrency`` clients for a few seconds each: a trivial route
    (``GET /offline``), a view, and a phone's move round trip (the view that gives its
    legal actions, then the move), each as a ratio of the trivial route's rate.
@@ -187,6 +195,9 @@ class Server:
         env = {
             **os.environ,
             "RATELIMIT_ENABLED": "0",
+            # Every phone of the load run connects from 127.0.0.1; real phones at a café
+            # share a router's address too, but not 1,000 of them.
+            "STREAMS_PER_ADDRESS": "100000",
             "SECRET_KEY": "bench-" + uuid.uuid4().hex,
             "PYTHONPATH": str(root),
         }
@@ -228,6 +239,20 @@ class Server:
         self.stop()
         raise SystemExit(f"the {setup} server did not start; see {self.log.name}")
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the server's own processes (master and workers; not
+        PostgreSQL's or Redis's), from /proc."""
+        pids = [self.process.pid]
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+            pids += [int(p) for p in children.read_text().split()]
+        total = 0
+        for pid in pids:
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime + stime, in ticks
+        return total / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -261,58 +286,254 @@ async def new_table(http: Http, game: str, players: int) -> tuple[str, list[str]
     return code, tokens
 
 
+# -- the phones part: clients that behave like the real page ------------------------------
+
+
+class Conn:
+    """One phone's keep-alive connection for its short requests, as a browser reuses its
+    connections (and the server's keep-alive allows). Reconnects when the server closed it;
+    a request that fails on a reused connection before any answer is sent again once."""
+
+    def __init__(self, http: Http):
+        self.http = http
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(
+        self, method: str, path: str, body: object = None, token: str | None = None
+    ) -> tuple[int, object]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.http.port}\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        elif method == "POST":
+            head += "Content-Length: 0\r\n"
+        raw = head.encode() + b"\r\n" + data
+        for attempt in (0, 1):
+            reused = self.writer is not None
+            try:
+                if self.writer is None:
+                    self.reader, self.writer = await asyncio.open_connection(HOST, self.http.port)
+                self.writer.write(raw)
+                answer = await self._read()
+            except (OSError, asyncio.IncompleteReadError, ValueError):
+                self.close()
+                if reused and attempt == 0:
+                    continue
+                self.http.failures += 1
+                return 0, None
+            status, close, payload = answer
+            if close:
+                self.close()
+            if status >= 500:
+                self.http.errors_5xx += 1
+            try:
+                return status, json.loads(payload) if payload else None
+            except ValueError:
+                return status, payload
+        return 0, None  # pragma: no cover - the loop returns
+
+    async def _read(self) -> tuple[int, bool, bytes]:
+        reader = self.reader
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        status = int(lines[0].split()[1])
+        length, chunked, close = 0, False, lines[0].startswith(b"HTTP/1.0")
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"transfer-encoding" and b"chunked" in value.lower():
+                chunked = True
+            elif name == b"connection":
+                close = value.strip().lower() == b"close"
+        if not chunked:
+            return status, close, await reader.readexactly(length) if length else b""
+        out = b""
+        while True:
+            size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
+            chunk = await reader.readexactly(size + 2)
+            if size == 0:
+                return status, close, out
+            out += chunk[:-2]
+
+
+class LoopLag:
+    """How late this client's event loop wakes a 10 ms sleep: the time a reply may wait in
+    the client before it is time-stamped (the client shares the server's cores)."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.task: asyncio.Task | None = None
+
+    async def run(self) -> None:
+        while True:
+            start = time.monotonic()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.monotonic() - start - 0.01)
+
+
+class Clock:
+    """The phases of the phones part: the phones open their streams (no moves), then
+    ``seconds`` of play from ``start``, then the streams stay open for the last events."""
+
+    def __init__(self) -> None:
+        self.start = self.stop = float("inf")
+
+    def playing(self, now: float) -> bool:
+        return self.start <= now < self.stop
+
+
 class PhoneTable:
-    """One table in the phones part: its phones' streams, views and paced moves."""
+    """One table in the phones part. Each phone, as the page's LiveTable does: asks for a
+    stream ticket with its seat token (``POST /stream-ticket``), opens ``/events`` with it
+    (no header, like an ``EventSource``), takes each event's public envelope and refetches
+    only its private part (``view?private=<version>``); the phone whose seat is to act then
+    posts a move, at most one move per table every ``interval`` seconds. A stream that ends
+    before the run does is opened again with a fresh ticket."""
 
     def __init__(self, http: Http, code: str, tokens: list[str], interval: float, rng):
         self.http, self.code, self.tokens = http, code, tokens
         self.interval, self.rng = interval, rng
+        self.conns = [Conn(http) for _ in tokens]
         self.sent: dict[int, float] = {}  # version a move made -> when it was sent
-        self.seen: dict[int, dict[int, float]] = {}  # version -> phone -> view fetched
+        self.answered: dict[int, float] = {}  # version a move made -> its answer read
+        self.events: dict[int, dict[int, float]] = {}  # version -> phone -> event read
+        self.seen: dict[int, dict[int, float]] = {}  # version -> phone -> its view merged
         self.received: list[set[int]] = [set() for _ in tokens]
+        self.busy = [False] * len(tokens)  # a refetch under way (the page's `fetching`)
+        self.again: list[dict | None] = [None] * len(tokens)  # the event that came meanwhile
         self.moving = False
         self.tasks: set[asyncio.Task] = set()
         self.next_move = time.monotonic() + rng.random() * interval
         self.top = 0  # the highest version the table reached
+        self.streams_opened = 0
+        self.last_public: list[dict | None] = [None] * len(tokens)
+        self.refused = 0
 
-    async def phone(self, seat: int, stop: float) -> None:
-        def on_data(text: str) -> None:
-            version = version_of(text)
-            if version is not None:
-                self.received[seat].add(version)
-                task = asyncio.ensure_future(self.refetch(seat, version, stop))
-                self.tasks.add(task)
-                task.add_done_callback(self.tasks.discard)
+    async def phone(self, seat: int, clock: Clock, gate: asyncio.Semaphore) -> None:
+        """Holds the phone's stream (again with a fresh ticket if it ends) until cancelled."""
+        conn = self.conns[seat]
+        while True:
+            async with gate:  # phones arrive over a few seconds, not in one burst
+                status, ticket = await conn.request(
+                    "POST", f"/api/tables/{self.code}/stream-ticket", token=self.tokens[seat]
+                )
+            if status != 200 or not isinstance(ticket, dict):
+                self.refused += 1
+                await asyncio.sleep(1.0)
+                continue
+            self.streams_opened += 1
+            with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
+                await self.stream(seat, ticket["events_url"], clock)
 
-        with contextlib.suppress(TimeoutError, OSError, asyncio.IncompleteReadError):
-            await asyncio.wait_for(
-                self.http.stream(f"/api/tables/{self.code}/events", self.tokens[seat], on_data),
-                timeout=max(0.1, stop - time.monotonic() + 3),
+    async def stream(self, seat: int, url: str, clock: Clock) -> None:
+        reader, writer = await asyncio.open_connection(HOST, self.http.port)
+        try:
+            writer.write(
+                f"GET {url} HTTP/1.1\r\nHost: {HOST}:{self.http.port}\r\n"
+                "Accept: text/event-stream\r\n\r\n".encode()
             )
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head.split(None, 2)[1])
+            if status >= 500:
+                self.http.errors_5xx += 1
+            if status != 200:
+                self.refused += 1
+                await asyncio.sleep(1.0)
+                return
+            chunked = b"chunked" in head.lower()
+            buffer = b""
+            while True:
+                if chunked:
+                    size = int((await reader.readline()).strip() or b"0", 16)
+                    if size == 0:
+                        return
+                    buffer += (await reader.readexactly(size + 2))[:-2]
+                else:
+                    chunk = await reader.read(65536)
+                    if not chunk:
+                        return
+                    buffer += chunk
+                now = time.monotonic()
+                *blocks, buffer = buffer.split(b"\n\n")
+                for block in blocks:
+                    # Only "version" events matter; a ping is skipped unparsed.
+                    if block.startswith(b"event: version\ndata: "):
+                        self.on_event(seat, block[21:], now, clock)
+        finally:
+            writer.close()
 
-    async def refetch(self, seat: int, version: int, stop: float) -> None:
-        status, env = await self.http.request(
-            "GET", f"/api/tables/{self.code}/view", token=self.tokens[seat]
-        )
-        if status != 200 or not isinstance(env, dict):
+    def on_event(self, seat: int, data: bytes, now: float, clock: Clock) -> None:
+        try:
+            public = json.loads(data)
+        except ValueError:
             return
+        version = public.get("version") if isinstance(public, dict) else None
+        if not isinstance(version, int):
+            return
+        self.received[seat].add(version)
+        self.last_public[seat] = public
+        self.events.setdefault(version, {}).setdefault(seat, now)
+        self.top = max(self.top, version)
+        if self.busy[seat]:  # the page refetches once more after the current one
+            self.again[seat] = public
+            return
+        self.start_refetch(seat, public, clock)
+
+    def start_refetch(self, seat: int, public: dict, clock: Clock) -> None:
+        task = asyncio.ensure_future(self.refetch(seat, public, clock))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def refetch(self, seat: int, public: dict, clock: Clock) -> None:
+        self.busy[seat] = True
+        try:
+            while public is not None:
+                self.again[seat] = None
+                await self.refetch_once(seat, public, clock)
+                public = self.again[seat]
+        finally:
+            self.busy[seat] = False
+
+    async def refetch_once(self, seat: int, public: dict, clock: Clock) -> None:
+        status, part = await self.conns[seat].request(
+            "GET",
+            f"/api/tables/{self.code}/view?private={public['version']}",
+            token=self.tokens[seat],
+        )
+        if status != 200 or not isinstance(part, dict):
+            return
+        if part.get("partial"):
+            env = {**public, **part, "view": {**public.get("view", {}), **part.get("view", {})}}
+        else:
+            env = part
         now = time.monotonic()
-        for v in range(version, env["version"] + 1):
+        for v in range(public["version"], env["version"] + 1):
             self.seen.setdefault(v, {}).setdefault(seat, now)
         self.top = max(self.top, env["version"])
-        if env["over"] or now >= stop or seat not in env["to_act"] or not env["legal"]:
+        legal = env.get("legal")
+        if env.get("over") or not clock.playing(now) or seat not in env.get("to_act", ()):
             return
-        if self.moving:
+        if not legal or self.moving:
             return
         self.moving = True
         try:
             await asyncio.sleep(max(0.0, self.next_move - time.monotonic()))
-            if time.monotonic() >= stop:
+            if not clock.playing(time.monotonic()):
                 return
             self.next_move = time.monotonic() + self.interval
-            action = self.rng.choice(env["legal"])
+            action = self.rng.choice(legal)
             sent = time.monotonic()
-            status, answer = await self.http.request(
+            status, answer = await self.conns[seat].request(
                 "POST",
                 f"/api/tables/{self.code}/actions",
                 {"action": action, "version": env["version"]},
@@ -320,29 +541,79 @@ class PhoneTable:
             )
             if status == 200:
                 self.sent[answer["version"]] = sent
+                self.answered[answer["version"]] = time.monotonic()
                 self.top = max(self.top, answer["version"])
         finally:
             self.moving = False
 
 
-async def phones_part(http: Http, args) -> dict:
+async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
     rng = random.Random(1)
-    tables = []
-    for _ in range(args.tables):
-        code, tokens = await new_table(http, args.game, args.phones)
-        tables.append(PhoneTable(http, code, tokens, args.interval, rng))
-    stop = time.monotonic() + args.seconds
-    await asyncio.gather(*(t.phone(s, stop) for t in tables for s in range(args.phones)))
+    gate = asyncio.Semaphore(8)
+
+    async def one_table() -> tuple[str, list[str]]:
+        async with gate:
+            return await new_table(http, args.game, args.phones)
+
+    made = await asyncio.gather(*(one_table() for _ in range(args.tables)))
+    tables = [PhoneTable(http, code, tokens, args.interval, rng) for code, tokens in made]
+    lag = LoopLag()
+    lag_task = asyncio.ensure_future(lag.run())
+    clock = Clock()
+    opening = asyncio.Semaphore(32)
+    phones = len(tables) * args.phones
+    opened_at = time.monotonic()
+    running = [
+        asyncio.ensure_future(t.phone(s, clock, opening))
+        for t in tables
+        for s in range(args.phones)
+    ]
+    # 1. Every phone opens its stream (its ticket, then /events) and reads the first event.
+    deadline = opened_at + args.open_timeout
+    while time.monotonic() < deadline:
+        holding = sum(bool(r) for t in tables for r in t.received)
+        if holding == phones:
+            break
+        await asyncio.sleep(0.1)
+    holding = sum(bool(r) for t in tables for r in t.received)
+    opened = time.monotonic() - opened_at
+    # 2. Play: the phone to act of each table refetches (as after an event) and moves.
+    cpu, wall = time.process_time(), time.monotonic()
+    server_cpu = server_cpu_seconds() if server_cpu_seconds else 0.0
+    clock.start = time.monotonic()
+    clock.stop = clock.start + args.seconds
+    for t in tables:
+        t.next_move = clock.start + rng.random() * args.interval  # tables out of step
+        for seat, public in enumerate(t.last_public):
+            if public is not None and not t.busy[seat]:
+                t.start_refetch(seat, public, clock)
+    await asyncio.sleep(args.seconds)
+    server_cpu = (server_cpu_seconds() if server_cpu_seconds else 0.0) - server_cpu
+    cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+    # 3. The streams stay open a little longer for the events of the last moves.
+    await asyncio.sleep(args.grace)
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
     pending = [task for t in tables for task in t.tasks]
     if pending:
         await asyncio.wait(pending, timeout=10)
+    for t in tables:
+        for conn in t.conns:
+            conn.close()
+    lag_task.cancel()
     delivered = expected = 0
-    latencies = []
+    to_events, to_views, posts, after_answer = [], [], [], []
     for t in tables:
         for version, sent in t.sent.items():
+            posts.append(t.answered[version] - sent)
+            got = t.events.get(version, {})
+            if len(got) == len(t.tokens):
+                to_events.append(max(got.values()) - sent)
+                after_answer.append(max(0.0, max(got.values()) - t.answered[version]))
             got = t.seen.get(version, {})
             if len(got) == len(t.tokens):
-                latencies.append(max(got.values()) - sent)
+                to_views.append(max(got.values()) - sent)
         # Every version from the first one each phone saw to the table's last.
         for seat in range(len(t.tokens)):
             first = min(t.received[seat], default=t.top)
@@ -353,9 +624,17 @@ async def phones_part(http: Http, args) -> dict:
     return {
         "moves": moves,
         "delivered": 100.0 * delivered / expected if expected else 0.0,
-        "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
-        "p95": percentile(latencies, 95) * 1000,
-        "complete": len(latencies),
+        "events": (percentile(to_events, 50) * 1000, percentile(to_events, 95) * 1000),
+        "views": (percentile(to_views, 50) * 1000, percentile(to_views, 95) * 1000),
+        "posts": (percentile(posts, 50) * 1000, percentile(posts, 95) * 1000),
+        "after": (percentile(after_answer, 50) * 1000, percentile(after_answer, 95) * 1000),
+        "complete": len(to_views),
+        "streams": sum(t.streams_opened for t in tables),
+        "refused": sum(t.refused for t in tables),
+        "cpu": 100.0 * cpu / wall if wall else 0.0,
+        "server_cpu": server_cpu,
+        "opened": (holding, phones, opened),
+        "lag": (percentile(lag.lags, 95) * 1000, max(lag.lags, default=0.0) * 1000),
     }
 
 
@@ -487,21 +766,49 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
     server = Server(setup, workdir, root)
     try:
         http = Http(server.port)
-        phones = await phones_part(http, args)
-        rates = await rates_part(http, args)
-        long = await long_game_part(http, args)
+        phones = await phones_part(http, args, server.cpu_seconds)
+        rates = None if args.phones_only else await rates_part(http, args)
+        long = None if args.phones_only else await long_game_part(http, args)
     finally:
         server.stop()
     print(
         f"\n## {setup} ({root}): {args.tables} tables x {args.phones} phones, "
         f"{args.seconds:g} s, one move per table every {args.interval:g} s"
     )
+    ev, vw = phones["events"], phones["views"]
+    holding, total, opened = phones["opened"]
+    print(
+        f"streams: {holding}/{total} phones held their stream after {opened:.1f} s of "
+        "opening (ticket, then /events), before the moves started"
+    )
     print(
         f"moves {phones['moves']}, events delivered {phones['delivered']:.1f} %, "
-        f"move -> every phone p50 {phones['p50']:.0f} ms, p95 {phones['p95']:.0f} ms "
+        f"streams opened {phones['streams']} (refused {phones['refused']})"
+    )
+    print(
+        f"move -> every phone's event p50 {ev[0]:.0f} ms, p95 {ev[1]:.0f} ms; "
+        f"move -> every phone's merged view p50 {vw[0]:.0f} ms, p95 {vw[1]:.0f} ms "
         f"({phones['complete']} moves seen by every phone)"
     )
+    po, af = phones["posts"], phones["after"]
+    moves = max(1, phones["moves"])
+    print(
+        f"server CPU while playing (its own processes, not PostgreSQL's or Redis's): "
+        f"{phones['server_cpu'] * 1000 / moves:.1f} ms per move, "
+        f"{100 * phones['server_cpu'] / args.seconds:.0f} % of one core"
+    )
+    print(
+        f"the move's own POST p50 {po[0]:.0f} ms, p95 {po[1]:.0f} ms; its answer -> every "
+        f"phone's event p50 {af[0]:.0f} ms, p95 {af[1]:.0f} ms"
+    )
+    print(
+        f"load client: {phones['cpu']:.0f} % of one core, event-loop lag p95 "
+        f"{phones['lag'][0]:.1f} ms, max {phones['lag'][1]:.0f} ms (a reply may wait that "
+        "long in the client before it is time-stamped)"
+    )
     print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
+    if rates is None or long is None:
+        return
     base = rates["trivial"]
     print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
     print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
@@ -523,6 +830,15 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--interval", type=float, default=2.0)
+    parser.add_argument(
+        "--open-timeout",
+        type=float,
+        default=120.0,
+        help="seconds the phones may take to open their streams before the moves start",
+    )
+    parser.add_argument(
+        "--grace", type=float, default=5.0, help="seconds the streams stay open after the moves"
+    )
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--rate-seconds", type=float, default=4)
     parser.add_argument("--long", type=int, default=210, help="actions in the long game")
@@ -533,6 +849,9 @@ def main() -> None:
         "--baseline", type=Path, help="another checkout, run the same way after this one"
     )
     parser.add_argument("--snapshot-only", action="store_true")
+    parser.add_argument(
+        "--phones-only", action="store_true", help="the phones part alone (no rates, no long game)"
+    )
     args = parser.parse_args()
     if args.game is None:
         sys.path.insert(0, str(ROOT))
@@ -542,7 +861,8 @@ def main() -> None:
         if not fits:
             raise SystemExit(f"no game seats {args.phones} players")
         args.game = fits[0].slug
-    snapshot_part(args.game, args.phones)
+    if not args.phones_only:
+        snapshot_part(args.game, args.phones)
     if args.snapshot_only:
         return
     setups = ["default", "scaled"] if args.setup == "both" else [args.setup]

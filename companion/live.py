@@ -40,10 +40,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from flask import Flask, Response, current_app, request
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 KEEP = 64  # messages a slow subscription may fall behind before the oldest are dropped
 
@@ -363,6 +366,33 @@ def publish(channel: str, message: str) -> None:
 
 def subscribe(channel: str) -> Subscription:
     return broker().subscribe(channel)
+
+
+# -- one build for many streams ------------------------------------------------------------
+
+_building: dict[object, threading.Lock] = {}
+_building_guard = threading.Lock()
+
+
+def once(key: object, peek: Callable[[], T | None], build: Callable[[], T]) -> T:
+    """``peek()`` if it finds something, else ``build()``, with concurrent callers of this
+    process for the same ``key`` waiting for the first one's build and then peeking again
+    (``build`` is expected to leave its result where ``peek`` finds it). An event wakes
+    every stream of a table at once: without this, each of them would miss the cache and
+    read and encode the same version again."""
+    found = peek()
+    if found is not None:
+        return found
+    with _building_guard:
+        lock = _building.setdefault(key, threading.Lock())
+    try:
+        with lock:
+            found = peek()
+            return found if found is not None else build()
+    finally:
+        with _building_guard:
+            if _building.get(key) is lock and not lock.locked():
+                del _building[key]
 
 
 # -- server-sent events ---------------------------------------------------------------------

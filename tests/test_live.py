@@ -205,3 +205,45 @@ def test_a_dropped_redis_subscription_ends_the_streams_and_comes_back(redis_url)
     finally:
         broker.close()
         admin.close()
+
+
+def test_once_builds_one_value_for_concurrent_callers_of_one_key():
+    """Streams woken by one event share one build (live.once); without the per-key wait
+    each caller misses the cache and builds again."""
+    store: dict[str, str] = {}
+    builds = []
+    start = threading.Barrier(6)
+
+    def build() -> str:
+        builds.append(1)
+        time.sleep(0.05)  # a read of the table: the others arrive meanwhile
+        store["v"] = "body"
+        return "body"
+
+    results = []
+
+    def caller() -> None:
+        start.wait()
+        results.append(live.once(("event", "AB", 3), lambda: store.get("v"), build))
+
+    threads = [threading.Thread(target=caller) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert results == ["body"] * 6
+    assert len(builds) == 1
+    assert live._building == {}  # no lock left behind
+
+
+def test_once_builds_again_when_the_build_failed():
+    calls = []
+
+    def failing() -> str:
+        calls.append(1)
+        raise RuntimeError("database down")
+
+    with pytest.raises(RuntimeError):
+        live.once("k", lambda: None, failing)
+    assert live.once("k", lambda: None, lambda: "later") == "later"
+    assert live._building == {}

@@ -199,14 +199,22 @@ def public_event(code: str, version: int | None = None) -> tuple[int, str]:
     """The event's data: the spectator's envelope (what every phone may see) of the
     table's current version as JSON text, built and encoded once per version in this
     process however many of its streams follow the table."""
-    found = cache.envelopes().peek((code, version, "event")) if version is not None else None
-    if found is None:
+
+    def build() -> tuple[int, str]:
         env = cache.envelope(service.get_table(code), Who())
         found = (env["version"], json.dumps(env, separators=(",", ":")))
         cache.envelopes().put((code, env["version"], "event"), found)
         if version is not None and version != env["version"]:
             cache.envelopes().put((code, version, "event"), found)
-    return found
+        return found
+
+    if version is None:
+        return build()
+    # One read and encoding per version in this process: its other streams of the table,
+    # woken by the same event, wait for it instead of each reading the table again.
+    return live.once(
+        ("event", code, version), lambda: cache.envelopes().peek((code, version, "event")), build
+    )
 
 
 @bp.post("/api/tables/<code>/seats/<int:seat>/bot")

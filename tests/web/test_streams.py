@@ -9,6 +9,7 @@ import json
 import random
 import re
 import time
+import uuid
 
 import pytest
 from itsdangerous import TimestampSigner
@@ -32,12 +33,14 @@ def stream_app(request, make_app):
         if request.param != "sqlite":
             config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("postgres_url")
             config["REDIS_URL"] = request.getfixturevalue("redis_url")
+            config["STREAM_LIMITS_PREFIX"] = f"test-{uuid.uuid4().hex[:8]}:"
         made.append(make_app(**config))
         return made[-1]
 
     yield make
     for app in made:
         app.extensions["live"].close()
+        app.extensions["stream_limits"].close()
 
 
 def count_queries(app):
@@ -210,6 +213,82 @@ def test_open_streams_are_limited_per_client_address(make_app):
     for response in (*held, neighbour):
         response.close()
     assert app.extensions["stream_limits"].open_streams() == 0
+
+
+@pytest.fixture
+def redis_limits(redis_url):
+    """A factory of RedisLimits sharing one prefix: two of them are two worker processes."""
+    prefix = f"test-{uuid.uuid4().hex[:8]}:"
+    made: list[streams.RedisLimits] = []
+
+    def make(seconds: float = 30.0) -> streams.RedisLimits:
+        made.append(streams.RedisLimits(redis_url, prefix=prefix, seconds=seconds))
+        return made[-1]
+
+    yield make
+    for limits in made:
+        limits.close()
+
+
+@pytest.mark.scale
+def test_with_redis_the_limits_count_the_streams_of_every_process(redis_limits):
+    one, two = redis_limits(), redis_limits()
+    held = [one.acquire("10.0.0.1", "table:AB", 10, 2)]
+    held.append(two.acquire("10.0.0.2", "table:AB", 10, 2))
+    with pytest.raises(streams.StreamRefused) as refused:
+        one.acquire("10.0.0.3", "table:AB", 10, 2)  # the table is full across processes
+    assert refused.value.status == 429 and "this table" in refused.value.message
+    two.release("10.0.0.2", "table:AB", held.pop())  # a place given back in one process…
+    held.append(one.acquire("10.0.0.3", "table:AB", 10, 2))  # …is free for the other
+    # per address alike
+    one.acquire("10.0.0.9", "table:T0", 2, 10)
+    two.acquire("10.0.0.9", "table:T1", 2, 10)
+    with pytest.raises(streams.StreamRefused) as refused:
+        one.acquire("10.0.0.9", "table:T2", 2, 10)
+    assert "this address" in refused.value.message
+    assert one.counted("10.0.0.9", "table:AB") == (2, 2)
+    assert (one.open_streams(), two.open_streams()) == (3, 1)
+
+
+@pytest.mark.scale
+def test_with_redis_a_dead_workers_streams_stop_counting_and_live_ones_keep_theirs(
+    redis_limits,
+):
+    alive, dead, other = redis_limits(seconds=0.6), redis_limits(seconds=0.6), redis_limits()
+    alive.acquire("10.0.0.1", "table:AB", 10, 2)
+    dead.acquire("10.0.0.2", "table:AB", 10, 2)
+    dead._stop.set()  # the process dies: no release, no more heartbeats
+    time.sleep(1.2)  # two expiry periods: only the heartbeat keeps a stream counted
+    assert other.counted("10.0.0.1", "table:AB") == (1, 1)
+    other.acquire("10.0.0.3", "table:AB", 10, 2)  # the dead worker's place is free again
+    with pytest.raises(streams.StreamRefused):
+        other.acquire("10.0.0.4", "table:AB", 10, 2)  # the live one still counts
+
+
+@pytest.mark.scale
+def test_with_redis_url_the_app_counts_streams_in_redis(make_app, redis_url):
+    app = make_app(REDIS_URL=redis_url, STREAM_LIMITS_PREFIX=f"test-{uuid.uuid4().hex[:8]}:")
+    try:
+        assert isinstance(app.extensions["stream_limits"], streams.RedisLimits)
+    finally:
+        app.extensions["stream_limits"].close()
+        app.extensions["live"].close()
+    assert isinstance(make_app().extensions["stream_limits"], streams.Limits)
+
+
+def test_the_development_server_listens_with_a_long_queue(make_app, monkeypatch):
+    """``flask run`` (Werkzeug's server, created after the app) must not drop a burst of
+    300 connections: its listen queue is widened from Werkzeug's 128."""
+    from werkzeug.serving import BaseWSGIServer, make_server
+
+    monkeypatch.setattr(BaseWSGIServer, "request_queue_size", 128)
+    app = make_app()
+    assert BaseWSGIServer.request_queue_size == streams.LISTEN_BACKLOG
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    try:
+        assert server.request_queue_size >= 1024
+    finally:
+        server.server_close()
 
 
 # -- keep-alives and the end of a stream -------------------------------------------------
