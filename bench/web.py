@@ -18,9 +18,13 @@ server:
    events delivered (each phone should see every version its table reached), p50/p95 of
    move → every phone (from sending the move to the last phone of the table holding a
    view of that version), 5xx count.
-2. **Rates** at ``--concurrency`` clients for a few seconds each: a trivial route
-   (``GET /offline``), a view, and a phone's move round trip (the view that gives its
-   legal actions, then the move), each as a ratio of the trivial route's rate.
+2. **Rates** at ``--concurrency`` clients for ``--rate-seconds`` each: a trivial route
+   (``GET /offline``), a view, a move (the POST alone: the client replays each game with
+   the engine, on tables this process wrote with a seed it knows, so it sends only the
+   moves, as a phone that knows its version and legal actions from its last view, event
+   or answer), and, as extra information, a phone's whole round trip (the table's view,
+   the seat's view, the move), each as a ratio of the trivial route's rate.
+   ``--rates-only`` runs this part alone.
 3. **A long game**: one table played by a single client; the median time of a move
    (the POST alone) around action 10 and around action 200, and their ratio.
 
@@ -195,6 +199,7 @@ class Server:
             env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
             command = [tool("flask"), "--app", "companion", "run", "--host", HOST]
             command += ["--port", str(self.port)]
+            self.database_url = env["DATABASE_URL"]
         else:
             import psycopg
 
@@ -204,6 +209,7 @@ class Server:
             env["DATABASE_URL"] = (
                 f"postgresql://{HOST}:5432/test?options=-csearch_path%3D{self.schema}"
             )
+            self.database_url = env["DATABASE_URL"].replace("postgresql:", "postgresql+psycopg:")
             env["REDIS_URL"] = f"redis://{HOST}:6379/15"
             command = [tool("gunicorn")]
             if (root / "gunicorn.conf.py").exists():
@@ -382,10 +388,64 @@ async def closed_loop(seconds: float, workers: int, step) -> float:
     return done / (time.monotonic() - start)
 
 
-async def rates_part(http: Http, args) -> dict:
+class SeededTables:
+    """Tables for the move rate, written into the server's database by this process (the
+    service of this checkout, in an app of its own) with a seed chosen here: the client
+    replays each game with the engine beside it, so it knows every seat's legal actions
+    and the version without asking, as a phone knows them from its last view, event or
+    answer, and the timed loop sends nothing but the move POSTs."""
+
+    def __init__(self, database_url: str, game: str, players: int, workdir: Path):
+        sys.path.insert(0, str(ROOT))
+        from companion import create_app
+
+        self.game, self.players = game, players
+        self.seed = 1000
+        self.app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": database_url,
+                "INSTANCE_PATH": str(workdir / f"seeder-{uuid.uuid4().hex[:6]}"),
+                "SECRET_KEY": "bench-seeder",
+                "AUTO_MIGRATE": False,  # the server brought the schema up
+                "BOT_WORKER": "off",
+                "BOT_RESUME": False,
+                "REDIS_URL": None,  # nobody follows these tables' streams
+                "RATELIMIT_ENABLED": False,
+            }
+        )
+
+    def new(self) -> dict:
+        from companion.extensions import db
+        from companion.games import GAMES
+        from companion.tables import service
+
+        self.seed += 1
+        with self.app.app_context():
+            table, _host = service.create_table(self.game, self.players, seed=self.seed)
+            code = table.code
+            tokens, version = [], 0
+            for seat in range(self.players):
+                _seat, token, version = service.join(code, f"P{seat}", seat)
+                tokens.append(token)
+            db.session.remove()
+        state = GAMES[self.game].new_state(self.players, seed=self.seed)
+        return {"code": code, "tokens": tokens, "version": version, "state": state}
+
+    def close(self) -> None:
+        from companion.extensions import db
+
+        with self.app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+async def rates_part(http: Http, args, server: Server, workdir: Path) -> dict:
     workers = args.concurrency
     tables = [await new_table(http, args.game, args.phones) for _ in range(workers)]
+    seeder = SeededTables(server.database_url, args.game, args.phones, workdir)
+    seeded = [seeder.new() for _ in range(workers)]
     rng = random.Random(2)
+    refused = {"moves": 0}
 
     async def trivial(_i: int) -> bool:
         return (await http.request("GET", "/offline"))[0] == 200
@@ -395,6 +455,26 @@ async def rates_part(http: Http, args) -> dict:
         return (await http.request("GET", f"/api/tables/{code}/view", token=tokens[0]))[0] == 200
 
     async def move(i: int) -> bool:
+        """The move POST alone: the seat to act and its action from the local replay."""
+        table = seeded[i]
+        state = table["state"]
+        if state.is_over():
+            seeded[i] = seeder.new()  # rare (a whole game), and outside the server
+            return False
+        seat = rng.choice(state.to_act())
+        action = rng.choice(state.legal_actions(seat))
+        body = {"action": action, "version": table["version"]}
+        url = f"/api/tables/{table['code']}/actions"
+        status, answer = await http.request("POST", url, body, table["tokens"][seat])
+        if status != 200:
+            refused["moves"] += 1
+            seeded[i] = seeder.new()  # out of step with the server: start another table
+            return False
+        state.apply(seat, action)
+        table["version"] = answer["version"]
+        return True
+
+    async def round_trip(i: int) -> bool:
         code, tokens = tables[i]
         status, env = await http.request("GET", f"/api/tables/{code}/view")
         if status != 200:
@@ -411,9 +491,14 @@ async def rates_part(http: Http, args) -> dict:
         return status == 200
 
     seconds = args.rate_seconds
-    out = {"trivial": await closed_loop(seconds, workers, trivial)}
-    out["view"] = await closed_loop(seconds, workers, view)
-    out["move"] = await closed_loop(seconds, workers, move)
+    try:
+        out = {"trivial": await closed_loop(seconds, workers, trivial)}
+        out["view"] = await closed_loop(seconds, workers, view)
+        out["move"] = await closed_loop(seconds, workers, move)
+        out["round_trip"] = await closed_loop(seconds, workers, round_trip)
+    finally:
+        seeder.close()
+    out["refused"] = refused["moves"]
     return out
 
 
@@ -459,7 +544,11 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
         if action not in at:
             continue
         now_text = json.dumps(state.to_dict())
-        old_text = json.dumps({"game": game.slug, "state": plain_copy(vars(state))})
+        # The old way: the snapshot's own format (a game may keep cards as integers
+        # inside, strings in the snapshot) with the log in it, copied at both ends.
+        old_snapshot = state.to_dict()
+        old_snapshot["state"]["log"] = plain_copy(state.log)
+        old_text = json.dumps(old_snapshot)
 
         def now(now_text: str = now_text) -> None:
             with shared_json():
@@ -467,7 +556,9 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
 
         def before(old_text: str = old_text) -> None:
             loaded = game.state_from_dict(json.loads(old_text))
-            json.dumps({"game": game.slug, "state": plain_copy(vars(loaded))})
+            saved = loaded.to_dict()
+            saved["state"]["log"] = plain_copy(loaded.log)
+            json.dumps(saved)
 
         rounds = 300
         timing = {}
@@ -487,8 +578,13 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
     server = Server(setup, workdir, root)
     try:
         http = Http(server.port)
+        if args.rates_only:
+            rates = await rates_part(http, args, server, workdir)
+            print_rates(setup, root, args, rates)
+            print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
+            return
         phones = await phones_part(http, args)
-        rates = await rates_part(http, args)
+        rates = await rates_part(http, args, server, workdir)
         long = await long_game_part(http, args)
     finally:
         server.stop()
@@ -502,17 +598,27 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"({phones['complete']} moves seen by every phone)"
     )
     print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
-    base = rates["trivial"]
-    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
-    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
-    print(
-        f"  move round trip (2 views + the move) {rates['move']:.0f}/s = "
-        f"{rates['move'] / base:.2f}x trivial"
-    )
+    print_rates(None, root, args, rates)
     print(
         f"long game ({long['reached']} actions): move POST median around action 10 "
         f"{long['early']:.1f} ms, around action {args.long - 10} {long['late']:.1f} ms, "
         f"ratio {long['late'] / long['early']:.2f}"
+    )
+
+
+def print_rates(setup: str | None, root: Path, args, rates: dict) -> None:
+    if setup is not None:
+        print(f"\n## {setup} ({root}): rates only")
+    base = rates["trivial"]
+    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
+    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
+    print(
+        f"  move POST alone {rates['move']:.0f}/s = {rates['move'] / base:.2f}x trivial"
+        f" ({rates['refused']} refused)"
+    )
+    print(
+        f"  move round trip (2 views + the move) {rates['round_trip']:.0f}/s = "
+        f"{rates['round_trip'] / base:.2f}x trivial"
     )
 
 
@@ -533,6 +639,7 @@ def main() -> None:
         "--baseline", type=Path, help="another checkout, run the same way after this one"
     )
     parser.add_argument("--snapshot-only", action="store_true")
+    parser.add_argument("--rates-only", action="store_true", help="only the rates part")
     args = parser.parse_args()
     if args.game is None:
         sys.path.insert(0, str(ROOT))

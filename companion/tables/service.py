@@ -151,10 +151,12 @@ def get_table(code: str, read_only: bool = False) -> Table:
 
 
 def lock_table(code: str) -> Table:
-    """Start a write transaction holding the table's row lock and load the table."""
+    """Start a write transaction holding the table's row lock and load the table with its
+    seats, in one statement (every change reads the seats: the token's owner)."""
     try:
         query = select(Table).where(Table.code == normalise_code(code))
-        table = retry_if_disconnected(lambda: locked(query))
+        query = query.options(joinedload(Table.seats))
+        table = retry_if_disconnected(lambda: locked(query, of=Table))
     except OperationalError:
         # The lock wait timed out (a very busy SQLite file): nothing was changed.
         db.session.rollback()

@@ -657,8 +657,9 @@ def test_the_host_frees_a_lost_phones_seat_and_a_new_phone_gets_its_hand(table_p
 
 
 def test_an_action_reads_the_table_row_once(app, table_players):
-    """The action route locks and reads the table once, then writes; nothing is read
-    again after the commit (announcing the new version uses what was already loaded)."""
+    """The action route locks and reads the table with its seats in one statement, then
+    writes; nothing is read again after the commit (announcing the new version uses what
+    was already loaded)."""
     from sqlalchemy import event
 
     players = table_players("call_the_shot").join_all()
@@ -679,7 +680,10 @@ def test_an_action_reads_the_table_row_once(app, table_players):
     assert answer.status_code == 200
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert sum("FROM game_table" in s for s in reads) == 1, reads
-    assert len(reads) == 2  # the table row, then its seats
+    assert len(reads) == 1 and "JOIN seat" in reads[0]  # the row and its seats, together
+    # Everything a move sends: the write lock, that read, the snapshot, the log's row.
+    kinds = [s.split()[0].upper() for s in statements]
+    assert kinds == ["BEGIN", "SELECT", "UPDATE", "INSERT"], statements
 
 
 def test_a_change_made_while_a_stream_subscribes_is_not_lost(make_app, monkeypatch):
