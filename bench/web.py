@@ -18,7 +18,8 @@ server:
    events delivered (each phone should see every version its table reached), p50/p95 of
    move → every phone (from sending the move to the last phone of the table holding a
    view of that version), 5xx count.
-2. **Rates** at ``--concurrency`` clients for ``--rate-seconds`` each: a trivial route
+2. **Rates** at ``--concurrency`` clients, ``--rate-seconds`` each in rounds of about a
+   second taken in turn (so a change of load weighs on every ratio alike): a trivial route
    (``GET /offline``), a view, a move (the POST alone: the client replays each game with
    the engine, on tables this process wrote with a seed it knows, so it sends only the
    moves, as a phone that knows its version and legal actions from its last view, event
@@ -490,14 +491,18 @@ async def rates_part(http: Http, args, server: Server, workdir: Path) -> dict:
         status, _ = await http.request("POST", f"/api/tables/{code}/actions", body, tokens[seat])
         return status == 200
 
-    seconds = args.rate_seconds
+    # Interleaved in short rounds (trivial, view, move, round trip, again), so that a
+    # change of the machine's load during the part weighs on every ratio alike.
+    loops = {"trivial": trivial, "view": view, "move": move, "round_trip": round_trip}
+    rounds = max(1, round(args.rate_seconds))
+    out = dict.fromkeys(loops, 0.0)
     try:
-        out = {"trivial": await closed_loop(seconds, workers, trivial)}
-        out["view"] = await closed_loop(seconds, workers, view)
-        out["move"] = await closed_loop(seconds, workers, move)
-        out["round_trip"] = await closed_loop(seconds, workers, round_trip)
+        for _ in range(rounds):
+            for name, step in loops.items():
+                out[name] += await closed_loop(args.rate_seconds / rounds, workers, step)
     finally:
         seeder.close()
+    out = {name: rate / rounds for name, rate in out.items()}
     out["refused"] = refused["moves"]
     return out
 
