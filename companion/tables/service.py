@@ -29,7 +29,7 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import joinedload
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import codes, live, names
 from ..database import locked, reads_alone, retry_if_disconnected
@@ -690,14 +690,27 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
 
 def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
-    log) and the next version. The snapshot shares its lists with the state (serialised
-    at the flush, before the state could change again); the column is flagged, since
-    the loaded value may share them too and would compare equal."""
+    log) and the next version, as two plain statements (an UPDATE of the locked row, an
+    INSERT into the log) sent now, inside the caller's transaction: the hot path skips
+    the ORM's unit of work, which compared every loaded object's attributes at the flush.
+    The snapshot shares its lists with the state and is serialised here, before the state
+    could change again. The table object then holds the stored values as its own (nothing
+    left for the flush to write), so the caller's envelope shows the new version."""
     with shared_json():
-        table.state = state.to_dict()
-    flag_modified(table, "state")
-    table.version += 1
-    db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
+        snapshot = state.to_dict()
+    version = table.version + 1
+    rows = Table.__table__
+    db.session.execute(
+        rows.update().where(rows.c.id == table.id).values(state=snapshot, version=version)
+    )
+    db.session.execute(
+        Action.__table__.insert().values(
+            table_id=table.id, version=version, seat=seat, action=action
+        )
+    )
+    set_committed_value(table, "state", snapshot)
+    set_committed_value(table, "version", version)
+    db.session.expire(table, ["updated_at"])  # set by the UPDATE (the column's onupdate)
     if state.is_over() or seat is None:  # only an undo can take a finished game back
         keep_record(table, state)
 

@@ -729,3 +729,29 @@ def test_a_broker_that_is_down_does_not_turn_a_stored_move_into_an_error(
     assert answer.status_code == 200
     assert answer.get_json()["version"] == env["version"] + 1 == players.snapshot()[0]
     assert "Could not announce" in caplog.text
+
+
+def test_a_move_stores_its_snapshot_version_and_log_row(app, table_players):
+    """The move's two plain statements write what the ORM used to: the snapshot (it
+    restores to the state the answer shows), the version, the row's ``updated_at``, and
+    one log row; the table object holds nothing more for the commit to write."""
+    from sqlalchemy import select
+
+    players = table_players("shoot", 4).join_all()
+    seat = players.envelope(None)["to_act"][0]
+    env = players.envelope(seat)
+    with app.app_context():
+        before = db.session.scalar(select(Table).where(Table.code == players.code))
+        updated, version = before.updated_at, before.version
+        db.session.remove()
+    answer = players.act(seat, env["legal"][0], env["version"])
+    assert answer.status_code == 200
+    with app.app_context():
+        table = db.session.scalar(select(Table).where(Table.code == players.code))
+        assert table.version == version + 1 == answer.get_json()["version"]
+        assert table.updated_at > updated
+        assert service.state_of(table).view(seat) == answer.get_json()["view"]
+        rows = db.session.scalars(select(Action).where(Action.table_id == table.id)).all()
+        assert [(r.version, r.seat, r.action) for r in rows] == [
+            (version + 1, seat, env["legal"][0])
+        ]
