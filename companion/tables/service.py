@@ -659,6 +659,13 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
         seat, canonical = state.last_action
         save(table, state, seat, canonical)
         answer = envelope(table, who, state)
+        code, version = table.code, table.version
+    # Committed: the phones will ask for this version at once (its event). The mover's
+    # envelope and the new state are already built: kept, so the mover's refetch costs no
+    # build and the other phones' envelopes no restore (companion.tables.cache).
+    from . import cache
+
+    cache.remember(code, version, who, answer, state)
     return answer
 
 
