@@ -9,7 +9,7 @@ Everything can be overridden from the environment:
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
 ``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
 ``DB_POOL_SIZE``, ``DB_MAX_OVERFLOW``, ``DB_POOL_TIMEOUT``  each process's pool of
-                  database connections (PostgreSQL): 10, 10 and 10 s by default.
+                  database connections (PostgreSQL): 20, 0 and 10 s by default.
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
@@ -50,8 +50,13 @@ def normalise_database_url(url: str) -> str:
 # before it starts waiting); one that waits longer than the timeout for a free connection
 # is answered 503. Workers x (size + overflow) must stay below the server's
 # max_connections (PostgreSQL's default is 100).
-POOL_SIZE = 10  # DB_POOL_SIZE: connections kept open per process
-POOL_OVERFLOW = 10  # DB_MAX_OVERFLOW: more opened for a burst, closed again after it
+# No overflow by default: SQLAlchemy closes an overflow connection as soon as it is given
+# back, so a steady concurrency above the pool's size opened and closed a PostgreSQL
+# connection (a server process) for every request: a third of the views did at 16
+# clients on one gevent worker with the old 5 + 10. Above the size, requests queue for a
+# kept connection instead (a paused greenlet each).
+POOL_SIZE = 20  # DB_POOL_SIZE: connections kept open per process (opened as needed)
+POOL_OVERFLOW = 0  # DB_MAX_OVERFLOW: more opened for a burst, closed again after it
 POOL_TIMEOUT = 10  # DB_POOL_TIMEOUT: seconds a request waits for a free connection
 
 
