@@ -36,7 +36,7 @@ from ..database import locked, reads_alone, retry_if_disconnected
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State, shared_json
-from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket
+from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket, utcnow
 from ..network import base_url
 from ..rules import has_rules, rule_url
 
@@ -697,27 +697,34 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
 
 def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
-    log) and the next version, as two plain statements (an UPDATE of the locked row, an
-    INSERT into the log) sent now, inside the caller's transaction: the hot path skips
-    the ORM's unit of work, which compared every loaded object's attributes at the flush.
+    log) and the next version, as plain statements (an UPDATE of the locked row, an
+    INSERT into the log; on PostgreSQL one ``WITH … UPDATE … INSERT``) sent now, inside
+    the caller's transaction: the hot path skips the ORM's unit of work, which compared
+    every loaded object's attributes at the flush.
     The snapshot shares its lists with the state and is serialised here, before the state
     could change again. The table object then holds the stored values as its own (nothing
     left for the flush to write), so the caller's envelope shows the new version."""
     with shared_json():
         snapshot = state.to_dict()
-    version = table.version + 1
+    version, moment = table.version + 1, utcnow()
     rows = Table.__table__
-    db.session.execute(
-        rows.update().where(rows.c.id == table.id).values(state=snapshot, version=version)
+    stored = (
+        rows.update()
+        .where(rows.c.id == table.id)
+        .values(state=snapshot, version=version, updated_at=moment)
     )
-    db.session.execute(
-        Action.__table__.insert().values(
-            table_id=table.id, version=version, seat=seat, action=action
-        )
+    logged = Action.__table__.insert().values(
+        table_id=table.id, version=version, seat=seat, action=action, created_at=moment
     )
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One statement, one round trip: PostgreSQL runs a data-modifying WITH once.
+        db.session.execute(logged.add_cte(stored.cte("stored")))
+    else:
+        db.session.execute(stored)
+        db.session.execute(logged)
     set_committed_value(table, "state", snapshot)
     set_committed_value(table, "version", version)
-    db.session.expire(table, ["updated_at"])  # set by the UPDATE (the column's onupdate)
+    set_committed_value(table, "updated_at", moment)
     if state.is_over() or seat is None:  # only an undo can take a finished game back
         keep_record(table, state)
 

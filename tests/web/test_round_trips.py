@@ -110,11 +110,12 @@ def test_a_dead_pooled_connection_is_replaced_without_an_error(pg_app, postgres_
     assert answer.status_code == 200 and answer.get_json()["seat"] == 0
 
 
-def test_a_move_is_five_round_trips(pg_app, traced):
+def test_a_move_is_four_round_trips(pg_app, traced):
     """BEGIN, the table and its seats locked and read in one statement, the snapshot's
-    UPDATE, the log's INSERT, COMMIT: nothing else reaches the database (no lazy load of
-    the seats, no read after the commit). Counted once psycopg has prepared the
-    statements on the connection (its first uses cost one more round trip each)."""
+    UPDATE and the log's INSERT in one statement (a data-modifying WITH), COMMIT: nothing
+    else reaches the database (no lazy load of the seats, no read after the commit).
+    Counted once psycopg has prepared the statements on the connection (its first uses
+    cost one more round trip each)."""
     import random
 
     table = TablePlayers(pg_app, "shoot", 4).join_all()
@@ -128,5 +129,9 @@ def test_a_move_is_five_round_trips(pg_app, traced):
         action = table.envelope(seat)["legal"][0]
         trace.start()
         assert table.act(seat, action, env["version"]).status_code == 200
-        assert trace.round_trips() == 5
-        assert trace.statements == 3  # SELECT … FOR UPDATE OF game_table, UPDATE, INSERT
+        assert trace.round_trips() == 4
+        assert trace.statements == 2  # SELECT … FOR UPDATE OF game_table; WITH … INSERT
+        trace.file.seek(0)
+        sent = trace.file.read()
+        assert '"INSERT 0 1"' in sent and '"UPDATE 1"' not in sent  # one statement
+    assert table.envelope(None)["version"] == env["version"] + 1
