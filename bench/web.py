@@ -26,9 +26,14 @@ server:
    CPU and event-loop lag (time stamps are taken when the loop reads a reply, so a reply
    may wait up to that lag in the client first: the client is plain asyncio with minimal
    parsing, a few % of a core at 50 × 5). ``--phones-only`` stops after this part.
-2. **Rates** at ``--concurrency`` clients for a few seconds each: a trivial route
-   (``GET /offline``), a view, and a phone's move round trip (the view that gives its
-   legal actions, then the move), each as a ratio of the trivial route's rate.
+2. **Rates** at ``--concurrency`` clients, ``--rate-seconds`` each in rounds of about a
+   second taken in turn (so a change of load weighs on every ratio alike): a trivial route
+   (``GET /offline``), a view, a move (the POST alone: the client replays each game with
+   the engine, on tables this process wrote with a seed it knows, so it sends only the
+   moves, as a phone that knows its version and legal actions from its last view, event
+   or answer), and, as extra information, a phone's whole round trip (the table's view,
+   the seat's view, the move), each as a ratio of the trivial route's rate.
+   ``--rates-only`` runs this part alone.
 3. **A long game**: one table played by a single client; the median time of a move
    (the POST alone) around action 10 and around action 200, and their ratio.
 
@@ -206,6 +211,7 @@ class Server:
             env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
             command = [tool("flask"), "--app", "companion", "run", "--host", HOST]
             command += ["--port", str(self.port)]
+            self.database_url = env["DATABASE_URL"]
         else:
             import psycopg
 
@@ -215,6 +221,7 @@ class Server:
             env["DATABASE_URL"] = (
                 f"postgresql://{HOST}:5432/test?options=-csearch_path%3D{self.schema}"
             )
+            self.database_url = env["DATABASE_URL"].replace("postgresql:", "postgresql+psycopg:")
             env["REDIS_URL"] = f"redis://{HOST}:6379/15"
             command = [tool("gunicorn")]
             if (root / "gunicorn.conf.py").exists():
@@ -661,10 +668,64 @@ async def closed_loop(seconds: float, workers: int, step) -> float:
     return done / (time.monotonic() - start)
 
 
-async def rates_part(http: Http, args) -> dict:
+class SeededTables:
+    """Tables for the move rate, written into the server's database by this process (the
+    service of this checkout, in an app of its own) with a seed chosen here: the client
+    replays each game with the engine beside it, so it knows every seat's legal actions
+    and the version without asking, as a phone knows them from its last view, event or
+    answer, and the timed loop sends nothing but the move POSTs."""
+
+    def __init__(self, database_url: str, game: str, players: int, workdir: Path):
+        sys.path.insert(0, str(ROOT))
+        from companion import create_app
+
+        self.game, self.players = game, players
+        self.seed = 1000
+        self.app = create_app(
+            {
+                "SQLALCHEMY_DATABASE_URI": database_url,
+                "INSTANCE_PATH": str(workdir / f"seeder-{uuid.uuid4().hex[:6]}"),
+                "SECRET_KEY": "bench-seeder",
+                "AUTO_MIGRATE": False,  # the server brought the schema up
+                "BOT_WORKER": "off",
+                "BOT_RESUME": False,
+                "REDIS_URL": None,  # nobody follows these tables' streams
+                "RATELIMIT_ENABLED": False,
+            }
+        )
+
+    def new(self) -> dict:
+        from companion.extensions import db
+        from companion.games import GAMES
+        from companion.tables import service
+
+        self.seed += 1
+        with self.app.app_context():
+            table, _host = service.create_table(self.game, self.players, seed=self.seed)
+            code = table.code
+            tokens, version = [], 0
+            for seat in range(self.players):
+                _seat, token, version = service.join(code, f"P{seat}", seat)
+                tokens.append(token)
+            db.session.remove()
+        state = GAMES[self.game].new_state(self.players, seed=self.seed)
+        return {"code": code, "tokens": tokens, "version": version, "state": state}
+
+    def close(self) -> None:
+        from companion.extensions import db
+
+        with self.app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+async def rates_part(http: Http, args, server: Server, workdir: Path) -> dict:
     workers = args.concurrency
     tables = [await new_table(http, args.game, args.phones) for _ in range(workers)]
+    seeder = SeededTables(server.database_url, args.game, args.phones, workdir)
+    seeded = [seeder.new() for _ in range(workers)]
     rng = random.Random(2)
+    refused = {"moves": 0}
 
     async def trivial(_i: int) -> bool:
         return (await http.request("GET", "/offline"))[0] == 200
@@ -674,6 +735,26 @@ async def rates_part(http: Http, args) -> dict:
         return (await http.request("GET", f"/api/tables/{code}/view", token=tokens[0]))[0] == 200
 
     async def move(i: int) -> bool:
+        """The move POST alone: the seat to act and its action from the local replay."""
+        table = seeded[i]
+        state = table["state"]
+        if state.is_over():
+            seeded[i] = seeder.new()  # rare (a whole game), and outside the server
+            return False
+        seat = rng.choice(state.to_act())
+        action = rng.choice(state.legal_actions(seat))
+        body = {"action": action, "version": table["version"]}
+        url = f"/api/tables/{table['code']}/actions"
+        status, answer = await http.request("POST", url, body, table["tokens"][seat])
+        if status != 200:
+            refused["moves"] += 1
+            seeded[i] = seeder.new()  # out of step with the server: start another table
+            return False
+        state.apply(seat, action)
+        table["version"] = answer["version"]
+        return True
+
+    async def round_trip(i: int) -> bool:
         code, tokens = tables[i]
         status, env = await http.request("GET", f"/api/tables/{code}/view")
         if status != 200:
@@ -689,10 +770,19 @@ async def rates_part(http: Http, args) -> dict:
         status, _ = await http.request("POST", f"/api/tables/{code}/actions", body, tokens[seat])
         return status == 200
 
-    seconds = args.rate_seconds
-    out = {"trivial": await closed_loop(seconds, workers, trivial)}
-    out["view"] = await closed_loop(seconds, workers, view)
-    out["move"] = await closed_loop(seconds, workers, move)
+    # Interleaved in short rounds (trivial, view, move, round trip, again), so that a
+    # change of the machine's load during the part weighs on every ratio alike.
+    loops = {"trivial": trivial, "view": view, "move": move, "round_trip": round_trip}
+    rounds = max(1, round(args.rate_seconds))
+    out = dict.fromkeys(loops, 0.0)
+    try:
+        for _ in range(rounds):
+            for name, step in loops.items():
+                out[name] += await closed_loop(args.rate_seconds / rounds, workers, step)
+    finally:
+        seeder.close()
+    out = {name: rate / rounds for name, rate in out.items()}
+    out["refused"] = refused["moves"]
     return out
 
 
@@ -738,7 +828,11 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
         if action not in at:
             continue
         now_text = json.dumps(state.to_dict())
-        old_text = json.dumps({"game": game.slug, "state": plain_copy(vars(state))})
+        # The old way: the snapshot's own format (a game may keep cards as integers
+        # inside, strings in the snapshot) with the log in it, copied at both ends.
+        old_snapshot = state.to_dict()
+        old_snapshot["state"]["log"] = plain_copy(state.log)
+        old_text = json.dumps(old_snapshot)
 
         def now(now_text: str = now_text) -> None:
             with shared_json():
@@ -746,7 +840,9 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
 
         def before(old_text: str = old_text) -> None:
             loaded = game.state_from_dict(json.loads(old_text))
-            json.dumps({"game": game.slug, "state": plain_copy(vars(loaded))})
+            saved = loaded.to_dict()
+            saved["state"]["log"] = plain_copy(loaded.log)
+            json.dumps(saved)
 
         rounds = 300
         timing = {}
@@ -766,8 +862,13 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
     server = Server(setup, workdir, root)
     try:
         http = Http(server.port)
+        if args.rates_only:
+            rates = await rates_part(http, args, server, workdir)
+            print_rates(setup, root, args, rates)
+            print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
+            return
         phones = await phones_part(http, args, server.cpu_seconds)
-        rates = None if args.phones_only else await rates_part(http, args)
+        rates = None if args.phones_only else await rates_part(http, args, server, workdir)
         long = None if args.phones_only else await long_game_part(http, args)
     finally:
         server.stop()
@@ -809,17 +910,27 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
     print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
     if rates is None or long is None:
         return
-    base = rates["trivial"]
-    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
-    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
-    print(
-        f"  move round trip (2 views + the move) {rates['move']:.0f}/s = "
-        f"{rates['move'] / base:.2f}x trivial"
-    )
+    print_rates(None, root, args, rates)
     print(
         f"long game ({long['reached']} actions): move POST median around action 10 "
         f"{long['early']:.1f} ms, around action {args.long - 10} {long['late']:.1f} ms, "
         f"ratio {long['late'] / long['early']:.2f}"
+    )
+
+
+def print_rates(setup: str | None, root: Path, args, rates: dict) -> None:
+    if setup is not None:
+        print(f"\n## {setup} ({root}): rates only")
+    base = rates["trivial"]
+    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
+    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
+    print(
+        f"  move POST alone {rates['move']:.0f}/s = {rates['move'] / base:.2f}x trivial"
+        f" ({rates['refused']} refused)"
+    )
+    print(
+        f"  move round trip (2 views + the move) {rates['round_trip']:.0f}/s = "
+        f"{rates['round_trip'] / base:.2f}x trivial"
     )
 
 
@@ -852,6 +963,7 @@ def main() -> None:
     parser.add_argument(
         "--phones-only", action="store_true", help="the phones part alone (no rates, no long game)"
     )
+    parser.add_argument("--rates-only", action="store_true", help="only the rates part")
     args = parser.parse_args()
     if args.game is None:
         sys.path.insert(0, str(ROOT))

@@ -72,6 +72,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SQLALCHEMY_DATABASE_URI"] = url
     else:
         app.config.from_mapping(test_config)
+    if app.config.get("SQLALCHEMY_ENGINE_OPTIONS") is None:
+        uri = app.config["SQLALCHEMY_DATABASE_URI"]
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.engine_options(uri)
 
     register_extensions(app)
     register_blueprints(app)
@@ -128,9 +131,21 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_errorhandlers(app: Flask) -> None:
-    from .main.errors import register
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+    from werkzeug.exceptions import ServiceUnavailable
+
+    from .main.errors import handle_http_error, register
 
     register(app)
+
+    @app.errorhandler(PoolTimeout)
+    def pool_exhausted(_error):
+        """Every pooled database connection stayed busy past ``DB_POOL_TIMEOUT``: a 503
+        to try again (JSON under ``/api/``), not an error of the app."""
+        busy = ServiceUnavailable("The server is busy; try again in a moment.")
+        response = handle_http_error(busy)
+        response.headers["Retry-After"] = "1"
+        return response
 
 
 def register_headers(app: Flask) -> None:

@@ -8,6 +8,8 @@ Everything can be overridden from the environment:
 ``REDIS_URL``     when set, live updates go through Redis pub/sub (several workers).
 ``PUBLIC_URL``    the address phones use to reach the app (for join links and QR codes).
 ``AUTO_MIGRATE``  ``0`` turns off bringing the schema up to date on start.
+``DB_POOL_SIZE``, ``DB_MAX_OVERFLOW``, ``DB_POOL_TIMEOUT``  each process's pool of
+                  database connections (PostgreSQL): 20, 0 and 10 s by default.
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
@@ -39,6 +41,37 @@ def normalise_database_url(url: str) -> str:
     if url.startswith("postgresql://"):
         return "postgresql+psycopg://" + url.removeprefix("postgresql://")
     return url
+
+
+# The database connection pool of each process, sized on purpose for gevent workers (see
+# docs/architecture.md, "Connection pools"): a worker serves thousands of connections at
+# once (gunicorn's worker_connections), so its pool, not the number of requests, caps its
+# database connections. A request holds one only while it runs (a stream gives its back
+# before it starts waiting); one that waits longer than the timeout for a free connection
+# is answered 503. Workers x (size + overflow) must stay below the server's
+# max_connections (PostgreSQL's default is 100).
+# No overflow by default: SQLAlchemy closes an overflow connection as soon as it is given
+# back, so a steady concurrency above the pool's size opened and closed a PostgreSQL
+# connection (a server process) for every request: a third of the views did at 16
+# clients on one gevent worker with the old 5 + 10. Above the size, requests queue for a
+# kept connection instead (a paused greenlet each).
+POOL_SIZE = 20  # DB_POOL_SIZE: connections kept open per process (opened as needed)
+POOL_OVERFLOW = 0  # DB_MAX_OVERFLOW: more opened for a burst, closed again after it
+POOL_TIMEOUT = 10  # DB_POOL_TIMEOUT: seconds a request waits for a free connection
+
+
+def engine_options(uri: str, environ=os.environ) -> dict:
+    """SQLAlchemy engine options for ``uri``: no pre-ping (a dead connection is retried
+    once, ``database.retry_if_disconnected``), recycled before servers' idle timeouts, and
+    on a database server (not SQLite, whose one-file pools SQLAlchemy chooses) a pool of the
+    sizes above, each overridable from the environment."""
+    options: dict = {"pool_recycle": 1800}
+    if uri.startswith("sqlite"):
+        return options
+    options["pool_size"] = int(environ.get("DB_POOL_SIZE") or POOL_SIZE)
+    options["max_overflow"] = int(environ.get("DB_MAX_OVERFLOW") or POOL_OVERFLOW)
+    options["pool_timeout"] = float(environ.get("DB_POOL_TIMEOUT") or POOL_TIMEOUT)
+    return options
 
 
 def database_url(instance_path: str) -> str:
@@ -106,9 +139,9 @@ def defaults(instance_path: str) -> dict:
     return {
         "SECRET_KEY": secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        # No pre-ping (a round trip per checkout): a dead connection is retried once
-        # (database.retry_if_disconnected); recycled before servers' idle timeouts.
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 1800},
+        # Filled in by create_app once the database URL is final (engine_options above),
+        # unless a configuration sets its own.
+        "SQLALCHEMY_ENGINE_OPTIONS": None,
         "REDIS_URL": os.environ.get("REDIS_URL") or None,
         "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/") or None,
         # Bring the schema up to date on start (the embedded default needs no extra command).

@@ -84,7 +84,7 @@ def _wait_for_write_lock(session: Session, engine: Any) -> None:
     session.info[_HELD] = lock
 
 
-def locked(query: Select) -> Any:
+def locked(query: Select, of: Any = None) -> Any:
     """Start a fresh write transaction that holds the lock of the row ``query`` selects,
     and return that row (or None). PostgreSQL: ``SELECT … FOR UPDATE``. SQLite: the row
     lock does nothing there, so ``BEGIN IMMEDIATE`` takes the database's write lock before
@@ -93,7 +93,11 @@ def locked(query: Select) -> Any:
     rollback or the request's end). Nothing read before counts (the session is rolled
     back first and the row reloaded), so a check made on the row holds until the commit.
     Raises ``OperationalError`` when the lock wait times out; the caller says so in its
-    own words."""
+    own words.
+
+    ``of`` (a mapped class): lock only that class's rows (``FOR UPDATE OF``), for a query
+    that loads a collection with it in the same statement (``joinedload``, an outer join,
+    whose nullable side PostgreSQL cannot lock)."""
     db.session.rollback()
     session = db.session()
     engine = session.get_bind()
@@ -108,7 +112,8 @@ def locked(query: Select) -> Any:
         if _HELD in session.info:  # no transaction had begun to end
             session.info.pop(_HELD).release()
         raise
-    return session.scalar(query.with_for_update().execution_options(populate_existing=True))
+    query = query.with_for_update(of=of).execution_options(populate_existing=True)
+    return session.execute(query).unique().scalar_one_or_none()
 
 
 def reads_alone() -> None:

@@ -108,6 +108,13 @@ def envelope(table: Table, who: Who) -> dict[str, Any]:
     return envelopes().get(key, lambda: service.envelope(table, who, state(table)))
 
 
+def remember(code: str, version: int, who: Who, answer: dict[str, Any], state) -> None:
+    """Keep what a committed change already built: ``who``'s envelope of ``code`` at
+    ``version`` and that version's state (only read from now on, like every cached one)."""
+    envelopes().put((code, version, who.host, who.seat), answer)
+    current_app.extensions["states"].put((code, version), state)
+
+
 def public(code: str, version: int) -> dict[str, Any] | None:
     """The spectator's envelope of ``code`` at ``version`` if it is cached."""
     return envelopes().peek((code, version, False, None))

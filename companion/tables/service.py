@@ -29,14 +29,14 @@ from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import joinedload
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import codes, live, names
 from ..database import locked, reads_alone, retry_if_disconnected
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State, shared_json
-from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket
+from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket, utcnow
 from ..network import base_url
 from ..rules import has_rules, rule_url
 
@@ -151,10 +151,12 @@ def get_table(code: str, read_only: bool = False) -> Table:
 
 
 def lock_table(code: str) -> Table:
-    """Start a write transaction holding the table's row lock and load the table."""
+    """Start a write transaction holding the table's row lock and load the table with its
+    seats, in one statement (every change reads the seats: the token's owner)."""
     try:
         query = select(Table).where(Table.code == normalise_code(code))
-        table = retry_if_disconnected(lambda: locked(query))
+        query = query.options(joinedload(Table.seats))
+        table = retry_if_disconnected(lambda: locked(query, of=Table))
     except OperationalError:
         # The lock wait timed out (a very busy SQLite file): nothing was changed.
         db.session.rollback()
@@ -657,6 +659,13 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
         seat, canonical = state.last_action
         save(table, state, seat, canonical)
         answer = envelope(table, who, state)
+        code, version = table.code, table.version
+    # Committed: the phones will ask for this version at once (its event). The mover's
+    # envelope and the new state are already built: kept, so the mover's refetch costs no
+    # build and the other phones' envelopes no restore (companion.tables.cache).
+    from . import cache
+
+    cache.remember(code, version, who, answer, state)
     return answer
 
 
@@ -688,14 +697,34 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
 
 def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
-    log) and the next version. The snapshot shares its lists with the state (serialised
-    at the flush, before the state could change again); the column is flagged, since
-    the loaded value may share them too and would compare equal."""
+    log) and the next version, as plain statements (an UPDATE of the locked row, an
+    INSERT into the log; on PostgreSQL one ``WITH … UPDATE … INSERT``) sent now, inside
+    the caller's transaction: the hot path skips the ORM's unit of work, which compared
+    every loaded object's attributes at the flush.
+    The snapshot shares its lists with the state and is serialised here, before the state
+    could change again. The table object then holds the stored values as its own (nothing
+    left for the flush to write), so the caller's envelope shows the new version."""
     with shared_json():
-        table.state = state.to_dict()
-    flag_modified(table, "state")
-    table.version += 1
-    db.session.add(Action(table_id=table.id, version=table.version, seat=seat, action=action))
+        snapshot = state.to_dict()
+    version, moment = table.version + 1, utcnow()
+    rows = Table.__table__
+    stored = (
+        rows.update()
+        .where(rows.c.id == table.id)
+        .values(state=snapshot, version=version, updated_at=moment)
+    )
+    logged = Action.__table__.insert().values(
+        table_id=table.id, version=version, seat=seat, action=action, created_at=moment
+    )
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One statement, one round trip: PostgreSQL runs a data-modifying WITH once.
+        db.session.execute(logged.add_cte(stored.cte("stored")))
+    else:
+        db.session.execute(stored)
+        db.session.execute(logged)
+    set_committed_value(table, "state", snapshot)
+    set_committed_value(table, "version", version)
+    set_committed_value(table, "updated_at", moment)
     if state.is_over() or seat is None:  # only an undo can take a finished game back
         keep_record(table, state)
 

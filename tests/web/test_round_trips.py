@@ -108,3 +108,30 @@ def test_a_dead_pooled_connection_is_replaced_without_an_error(pg_app, postgres_
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
     answer = table.get(table.phones[0], f"/api/tables/{table.code}/view", table.tokens[0])
     assert answer.status_code == 200 and answer.get_json()["seat"] == 0
+
+
+def test_a_move_is_four_round_trips(pg_app, traced):
+    """BEGIN, the table and its seats locked and read in one statement, the snapshot's
+    UPDATE and the log's INSERT in one statement (a data-modifying WITH), COMMIT: nothing
+    else reaches the database (no lazy load of the seats, no read after the commit).
+    Counted once psycopg has prepared the statements on the connection (its first uses
+    cost one more round trip each)."""
+    import random
+
+    table = TablePlayers(pg_app, "shoot", 4).join_all()
+    trace = traced
+    rng = random.Random(5)
+    for _ in range(8):
+        table.random_move(rng)
+    for _ in range(2):
+        env = table.envelope(None)
+        seat = env["to_act"][0]
+        action = table.envelope(seat)["legal"][0]
+        trace.start()
+        assert table.act(seat, action, env["version"]).status_code == 200
+        assert trace.round_trips() == 4
+        assert trace.statements == 2  # SELECT … FOR UPDATE OF game_table; WITH … INSERT
+        trace.file.seek(0)
+        sent = trace.file.read()
+        assert '"INSERT 0 1"' in sent and '"UPDATE 1"' not in sent  # one statement
+    assert table.envelope(None)["version"] == env["version"] + 1

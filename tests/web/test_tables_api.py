@@ -657,8 +657,9 @@ def test_the_host_frees_a_lost_phones_seat_and_a_new_phone_gets_its_hand(table_p
 
 
 def test_an_action_reads_the_table_row_once(app, table_players):
-    """The action route locks and reads the table once, then writes; nothing is read
-    again after the commit (announcing the new version uses what was already loaded)."""
+    """The action route locks and reads the table with its seats in one statement, then
+    writes; nothing is read again after the commit (announcing the new version uses what
+    was already loaded)."""
     from sqlalchemy import event
 
     players = table_players("call_the_shot").join_all()
@@ -679,7 +680,10 @@ def test_an_action_reads_the_table_row_once(app, table_players):
     assert answer.status_code == 200
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     assert sum("FROM game_table" in s for s in reads) == 1, reads
-    assert len(reads) == 2  # the table row, then its seats
+    assert len(reads) == 1 and "JOIN seat" in reads[0]  # the row and its seats, together
+    # Everything a move sends: the write lock, that read, the snapshot, the log's row.
+    kinds = [s.split()[0].upper() for s in statements]
+    assert kinds == ["BEGIN", "SELECT", "UPDATE", "INSERT"], statements
 
 
 def test_a_change_made_while_a_stream_subscribes_is_not_lost(make_app, monkeypatch):
@@ -725,3 +729,29 @@ def test_a_broker_that_is_down_does_not_turn_a_stored_move_into_an_error(
     assert answer.status_code == 200
     assert answer.get_json()["version"] == env["version"] + 1 == players.snapshot()[0]
     assert "Could not announce" in caplog.text
+
+
+def test_a_move_stores_its_snapshot_version_and_log_row(app, table_players):
+    """The move's two plain statements write what the ORM used to: the snapshot (it
+    restores to the state the answer shows), the version, the row's ``updated_at``, and
+    one log row; the table object holds nothing more for the commit to write."""
+    from sqlalchemy import select
+
+    players = table_players("shoot", 4).join_all()
+    seat = players.envelope(None)["to_act"][0]
+    env = players.envelope(seat)
+    with app.app_context():
+        before = db.session.scalar(select(Table).where(Table.code == players.code))
+        updated, version = before.updated_at, before.version
+        db.session.remove()
+    answer = players.act(seat, env["legal"][0], env["version"])
+    assert answer.status_code == 200
+    with app.app_context():
+        table = db.session.scalar(select(Table).where(Table.code == players.code))
+        assert table.version == version + 1 == answer.get_json()["version"]
+        assert table.updated_at > updated
+        assert service.state_of(table).view(seat) == answer.get_json()["view"]
+        rows = db.session.scalars(select(Action).where(Action.table_id == table.id)).all()
+        assert [(r.version, r.seat, r.action) for r in rows] == [
+            (version + 1, seat, env["legal"][0])
+        ]
