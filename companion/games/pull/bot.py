@@ -16,12 +16,14 @@ it lacks by a first shot off both targets' suits. A playout runs to the end of t
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.bots import GameBot
 
 from . import rules
-from .engine import OVER, SECOND
+from .deck import SHOT, SHOT_INDEX, SHOT_SUIT, SHOT_VALUE, TARGET, TARGET_INDEX, TARGET_SUIT, winner
+from .engine import ACTION_IDS, OVER, SECOND, SECONDS
 
 FOUL_SHARE = rules.FOUL_PENALTY / rules.FOUL_STEP  # what one more foul costs, on average
 CARD_COST = 0.45  # points a shot's value is worth keeping for a later round, per value
@@ -49,53 +51,99 @@ def beaten(value: int, matching: bool) -> float:
     return min(chance, 1.0)
 
 
-def win_chance(target: str, shots: list, seat: int, card: str, side_of: list[int]) -> float:
-    """The chance that ``seat``'s side takes ``target`` once ``card`` joins ``shots``:
-    nothing if it is not ahead then, else the chance that no opponent still to shoot at
-    the target (everyone shoots once at each) beats the winning shot."""
-    result = rules.resolve_target(target, [*shots, [seat, card]], side_of)
+# The same figures by the engine's integer cards (deck.py): no id is parsed in a playout.
+CARD_COSTS = tuple(card_cost(card) for card in SHOT)
+#: HOLDS[value][matching]: the chance one more opponent's shot does not beat the winner.
+HOLDS = tuple((1.0 - beaten(value, False), 1.0 - beaten(value, True)) for value in range(9))
+_WORTHS: dict[str, tuple[float, ...]] = {}
+
+
+def worths_of(changes: dict | None) -> tuple[float, ...]:
+    """:func:`worth` of every target (by index) with a table's changes to house values."""
+    key = json.dumps(changes or {}, sort_keys=True)
+    found = _WORTHS.get(key)
+    if found is None:
+        table = rules.target_table(changes or {})
+        found = tuple(
+            worth(table[t]["left"], table[t]["double"], table[t]["animal"]) for t in TARGET
+        )
+        if len(_WORTHS) < 256:
+            _WORTHS[key] = found
+    return found
+
+
+DEFAULT_WORTHS = worths_of({})
+
+
+def win_chance(target: int, shots: list, seat: int, card: int, side_of: list[int]) -> float:
+    """The chance that ``seat``'s side takes ``target`` once ``card`` joins ``shots``
+    (``[seat, shot]`` pairs, integer cards): nothing if it is not ahead then, else the
+    chance that no opponent still to shoot at the target (everyone shoots once at each)
+    beats the winning shot."""
+    taking = winner(target, [*shots, [seat, card]], side_of)
     side = side_of[seat]
-    if result["side"] != side:
+    if taking is None or side_of[taking[0]] != side:
         return 0.0
-    best = result["card"]
-    matching = rules.shot_suit(best) == rules.target_suit(target)
-    shot_at = {s for s, _ in shots}
-    shot_at.add(seat)
-    pending = sum(1 for s in range(len(side_of)) if side_of[s] != side and s not in shot_at)
-    return (1.0 - beaten(rules.shot_value(best), matching)) ** pending
+    best = taking[1]
+    pending = 0
+    for other, other_side in enumerate(side_of):
+        if other_side != side and other != seat:
+            for s, _ in shots:
+                if s == other:
+                    break
+            else:
+                pending += 1
+    return HOLDS[SHOT_VALUE[best]][SHOT_SUIT[best] == TARGET_SUIT[target]] ** pending
 
 
 def choose(
-    hand: list[str],
-    legal: list[dict],
-    targets: list[str],
-    worths: list[float],
+    hand: list[int],
+    legal: list[int],
+    targets: list[int],
+    worths: tuple[float, ...],
     shots: list[list],
     seat: int,
     side_of: list[int],
     second_on: int | None,
-) -> dict:
-    """The easy move: the legal shot with the best expected gain (see the module doc).
-    ``second_on`` is the target a second shot goes on (None for a first shot)."""
-
-    def gain(card: str, t: int) -> float:
-        return worths[t] * win_chance(targets[t], shots[t], seat, card, side_of) - card_cost(card)
-
+) -> int:
+    """The easy move among the ``legal`` ids (engine.ACTION_IDS): the shot with the best
+    expected gain (see the module doc). Integer cards; ``second_on`` is the target a
+    second shot goes on (None for a first shot)."""
     if second_on is not None:
-        return max(legal, key=lambda a: gain(a["card"], second_on))
-    # The best second shot at each target from this hand (the two best, in case the
-    # first shot uses the best one).
+        target, worth_ = targets[second_on], worths[targets[second_on]]
+        on = shots[second_on]
+        return max(
+            legal,
+            key=lambda i: (
+                worth_ * win_chance(target, on, seat, i - SECONDS, side_of)
+                - CARD_COSTS[i - SECONDS]
+            ),
+        )
+    gains = []
     follow = []
     for t in (0, 1):
-        ranked = sorted(((gain(card, t), card) for card in hand), reverse=True)
-        follow.append(ranked[:2])
+        target, worth_, on = targets[t], worths[targets[t]], shots[t]
+        gain = {
+            card: worth_ * win_chance(target, on, seat, card, side_of) - CARD_COSTS[card]
+            for card in hand
+        }
+        gains.append(gain)
+        # The best second shot at each target from this hand (the two best, in case the
+        # first shot uses the best one).
+        follow.append(sorted(((g, card) for card, g in gain.items()), reverse=True)[:2])
 
-    def total(action: dict) -> float:
-        card, t = action["card"], action["target"]
+    def total(action_id: int) -> float:
+        card, t = action_id >> 1, action_id & 1
         after = next((g for g, c in follow[1 - t] if c != card), 0.0)
-        return gain(card, t) + after
+        return gains[t][card] + after
 
     return max(legal, key=total)
+
+
+def action_id(action: dict) -> int:
+    """The id of one of the legal actions a view's seat was offered."""
+    card = SHOT_INDEX[action["card"]]
+    return SECONDS + card if action["type"] == "second" else 2 * card + action["target"]
 
 
 def first_shots(targets_view: list[dict]) -> dict[int, int]:
@@ -133,9 +181,18 @@ class PullBot(GameBot):
 
     def easy(self, view, legal, rng):
         seat = view["seat"]
-        targets = [target["card"] for target in view["targets"]]
-        worths = [worth(t["left"], t["double"], t["animal"]) for t in view["targets"]]
-        shots = [[[s["seat"], s["card"]] for s in target["shots"]] for target in view["targets"]]
+        targets = [TARGET_INDEX[target["card"]] for target in view["targets"]]
+        changes = {c["card"]: c for c in view["target_changes"]}
+        worths = worths_of(
+            {
+                card: {k: change[k] for k in rules.OVERRIDABLE if k in change}
+                for card, change in changes.items()
+            }
+        )
+        shots = [
+            [[s["seat"], SHOT_INDEX[s["card"]]] for s in target["shots"]]
+            for target in view["targets"]
+        ]
         side_of = [0] * view["players"]
         for side, seats in enumerate(view["sides"]):
             for s in seats:
@@ -143,22 +200,30 @@ class PullBot(GameBot):
         second_on = None
         if view["phase"] == SECOND:
             second_on = 1 - first_shots(view["targets"])[seat]
-        return choose(view["hand"], legal, targets, worths, shots, seat, side_of, second_on)
+        hand = [SHOT_INDEX[card] for card in view["hand"]]
+        ids = [action_id(action) for action in legal]
+        chosen = choose(hand, ids, targets, worths, shots, seat, side_of, second_on)
+        return legal[ids.index(chosen)]
 
-    def rollout(self, state, seat, rng):
-        """The easy player reading the sampled world directly (no view built). An engine
-        keeping cards in another form than the snapshot's strings takes the view path."""
-        targets = state.targets
-        if not targets or not isinstance(targets[0], str):
-            return super().rollout(state, seat, rng)
-        table = rules.target_table(state.options["targets"])
-        worths = [worth(table[t]["left"], table[t]["double"], table[t]["animal"]) for t in targets]
+    def rollout_id(self, state, seat, rng):
+        """The easy player's move reading the sampled world's integer cards directly (no
+        view, no dict): the same choice as :meth:`easy` on that world's view."""
+        changes = state.options["targets"]
+        worths = worths_of(changes) if changes else DEFAULT_WORTHS
         second_on = None
         if state.phase == SECOND:
             second_on = 1 - state.first_target[seat]
-        legal = state.legal_actions(seat)
-        hand = state.hand_of(seat)
-        return choose(hand, legal, targets, worths, state.shots, seat, state.side_of, second_on)
+        legal = state.legal_ids(seat)
+        if len(legal) == 1:
+            return legal[0]
+        hand = state.hands[seat]
+        return choose(
+            hand, legal, state.targets, worths, state.shots, seat, state.side_of, second_on
+        )
+
+    def rollout(self, state, seat, rng):
+        """:meth:`rollout_id`'s move as its action (a fresh dict)."""
+        return ACTION_IDS.action_of(self.rollout_id(state, seat, rng))
 
     # -- the searches' worlds ------------------------------------------------------------
 

@@ -81,3 +81,58 @@ def test_the_horizon_is_the_end_of_the_hand():
         seat = state.to_act()[0]
         state.apply(seat, easy(state, seat))
     assert BOT.done(start, state)
+
+
+def test_a_playout_reads_integer_cards_and_never_builds_a_view(monkeypatch):
+    from companion.bots.search import playout
+
+    state = GAME.new_state(4, {"hands": 2, "teams": True}, seed=3)
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    world = GAME.state_from_dict(BOT.sample(view, random.Random(5)))
+
+    def no_view(self, seat):
+        raise AssertionError("a playout built a view")
+
+    monkeypatch.setattr(type(world), "view", no_view)
+    monkeypatch.setattr(type(world), "legal_actions", no_view)
+    playout(BOT, view, world, random.Random(6))
+    assert BOT.done(view, world) and world.hand_no == 2
+
+
+def test_the_rollout_is_the_easy_player_on_the_integer_cards():
+    # The playouts' policy must be the easy level's choice, made without a view.
+    checked = 0
+    for players, options in [(2, {}), (3, {}), (4, {"teams": True})]:
+        options = {"hands": 1, **options, "targets": {"trap-T2": {"double": 9}}}
+        state = GAME.new_state(players, options, seed=players)
+        chooser = random.Random(players)
+        while not state.is_over():
+            for seat in state.to_act():
+                action = easy(state, seat)
+                assert BOT.rollout(state, seat, chooser) == action
+                assert GAME.action_of(BOT.rollout_id(state, seat, chooser)) == action
+                checked += 1
+            seat = chooser.choice(state.to_act())
+            state.apply_id(seat, chooser.choice(state.legal_ids(seat)))
+    assert checked > 50
+
+
+def test_the_playouts_winner_is_the_engines():
+    from companion.games.pull import deck
+
+    chooser = random.Random(3)
+    for _ in range(3000):
+        players = chooser.choice((2, 3, 4))
+        side_of = (
+            [s % 2 for s in range(players)] if chooser.random() < 0.5 else list(range(players))
+        )
+        cards = chooser.sample(range(len(deck.SHOT)), chooser.randint(0, 2 * players))
+        shots = [[chooser.randrange(players), card] for card in cards]
+        target = chooser.randrange(len(deck.TARGET))
+        record = deck.resolve(target, shots, side_of)
+        found = deck.winner(target, shots, side_of)
+        if record["seat"] is None:
+            assert found is None
+        else:
+            assert [found[0], deck.SHOT[found[1]]] == [record["seat"], record["winning_shot"]]
