@@ -107,6 +107,7 @@ from .spec import SPEC
 FIRST = "first"
 SECOND = "second"
 OVER = "over"
+ROUNDS_PER_HAND = rules.ROUNDS_PER_HAND
 
 # The fixed numbering of PULL!'s actions: a first shot of shot ``c`` at target ``t`` is
 # ``2 * c + t``, a second shot of ``c`` is ``SECONDS + c``. A hand is kept in deck order,
@@ -330,18 +331,55 @@ class PullState(State):
         return False
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the legality check inline (the hot path of a playout);
-        anything else goes to the base, which refuses it with the dict path's words."""
-        if (
-            type(action_id) is int
-            and type(seat) is int
-            and 0 <= seat < self.players
-            and 0 <= action_id < ACTION_COUNT
-            and self._id_legal(seat, action_id)
-        ):
-            self._apply_id(seat, action_id)
-            self._record([seat, ACTIONS[action_id].copy()])
-            return
+        """As the base's, with the legality check and the move inline (the hot path of a
+        playout: :meth:`_apply_id` does the same for the dict path); anything else goes
+        to the base, which refuses it with the dict path's words."""
+        players = self.players
+        if type(action_id) is int and type(seat) is int and 0 <= seat < players:
+            phase = self.phase
+            hand = self.hands[seat]
+            if phase == FIRST:
+                shots = self.shots
+                taken = len(shots[0]) + len(shots[1])
+                card = action_id >> 1
+                if (
+                    0 <= action_id < SECONDS
+                    and seat == (self.holder + taken) % players
+                    and card in hand
+                ):
+                    targets = self.targets
+                    matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+                    if action_id in matching[card] or not any(map(matching.__getitem__, hand)):
+                        hand.remove(card)
+                        target = action_id & 1
+                        self.first_target[seat] = target
+                        shots[target].append([seat, card])
+                        if taken + 1 == players:
+                            self.phase = SECOND
+                        self._record([seat, ACTIONS[action_id].copy()])
+                        return
+            elif phase == SECOND and SECONDS <= action_id < ACTION_COUNT:
+                card = action_id - SECONDS
+                if card in hand:
+                    if players > 2:  # sealed seconds
+                        sealed = self.sealed
+                        if sealed[seat] is None:
+                            hand.remove(card)
+                            sealed[seat] = card
+                            self._record([seat, ACTIONS[action_id].copy()])
+                            if None not in sealed:
+                                self._reveal_seconds()
+                            return
+                    else:
+                        shots = self.shots
+                        taken = len(shots[0]) + len(shots[1])
+                        if seat == (self.holder + taken) % 2:
+                            hand.remove(card)
+                            shots[1 - self.first_target[seat]].append([seat, card])
+                            self._record([seat, ACTIONS[action_id].copy()])
+                            if taken == 3:
+                                self._finish_round()
+                            return
         super().apply_id(seat, action_id)
 
     @staticmethod
@@ -429,40 +467,50 @@ class PullState(State):
             sealed = self.sealed
             sealed[seat] = card
             if None not in sealed:
-                for k in range(players):
-                    who = (self.holder + k) % players
-                    self._place_second(who, sealed[who])
-                self.sealed = [None] * players
-                self._finish_round()
+                self._reveal_seconds()
             return
         self._place_second(seat, card)
         if self._shots_taken() == 2 * players:
             self._finish_round()
+
+    def _reveal_seconds(self) -> None:
+        """The last sealed pick is in: every pick goes on its target, from the holder on."""
+        players, holder, sealed = self.players, self.holder, self.sealed
+        shots, first_target = self.shots, self.first_target
+        for k in range(players):
+            who = (holder + k) % players
+            shots[1 - first_target[who]].append([who, sealed[who]])
+        self.sealed = [None] * players
+        self._finish_round()
 
     def _place_second(self, seat: int, card: int) -> None:
         other = 1 - self.first_target[seat]
         self.shots[other].append([seat, card])
 
     def _finish_round(self) -> None:
-        side_of = self.side_of
-        records = [resolve(t, self.shots[i], side_of) for i, t in enumerate(self.targets)]
+        side_of, shots, targets = self.side_of, self.shots, self.targets
+        records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
         first, second = records[0]["side"], records[1]["side"]
         double = first if first is not None and first == second else None
+        doubled = double is not None
+        round_no = self.round_no
+        discards = self.shot_discards
         for record in records:
-            if record["side"] is None:
+            side = record["side"]
+            if side is None:
                 self.void.append(record["card"])
             else:
-                self.piles[record["side"]].append(
-                    {"card": record["card"], "double": double is not None, "round": self.round_no}
+                self.piles[side].append(
+                    {"card": record["card"], "double": doubled, "round": round_no}
                 )
-            self.shot_discards.extend(card for _, card in record["shots"])
+            discards += [card for _, card in record["shots"]]
         self.last_round = {
             "hand": self.hand_no,
-            "round": self.round_no,
+            "round": round_no,
             "targets": records,
             "double": double,
         }
-        if self.round_no < rules.ROUNDS_PER_HAND:
+        if round_no < ROUNDS_PER_HAND:
             self._start_round()
         else:
             self._finish_hand()
