@@ -22,7 +22,17 @@ from typing import Any
 from companion.bots import GameBot
 
 from . import rules
-from .deck import SHOT, SHOT_INDEX, SHOT_SUIT, SHOT_VALUE, TARGET, TARGET_INDEX, TARGET_SUIT, winner
+from .deck import (
+    CANCELLED,
+    DISTRACTION,
+    SHOT,
+    SHOT_INDEX,
+    SHOT_SUIT,
+    SHOT_VALUE,
+    TARGET,
+    TARGET_INDEX,
+    TARGET_SUIT,
+)
 from .engine import ACTION_IDS, OVER, SECOND, SECONDS
 
 FOUL_SHARE = rules.FOUL_PENALTY / rules.FOUL_STEP  # what one more foul costs, on average
@@ -75,25 +85,60 @@ def worths_of(changes: dict | None) -> tuple[float, ...]:
 DEFAULT_WORTHS = worths_of({})
 
 
-def win_chance(target: int, shots: list, seat: int, card: int, side_of: list[int]) -> float:
-    """The chance that ``seat``'s side takes ``target`` once ``card`` joins ``shots``
-    (``[seat, shot]`` pairs, integer cards): nothing if it is not ahead then, else the
-    chance that no opponent still to shoot at the target (everyone shoots once at each)
-    beats the winning shot."""
-    taking = winner(target, [*shots, [seat, card]], side_of)
+def _tie_winner(tied: list, suit: int, side_of: list[int]) -> tuple | None:
+    """Who takes a target among the shots ``tied`` for highest (see :func:`deck.winner`)."""
+    if len(tied) == 1:
+        return tied[0]
+    for shot in tied:
+        if SHOT_SUIT[shot[1]] == suit:
+            return shot
+    side = side_of[tied[0][0]]
+    return tied[0] if all(side_of[s] == side for s, _ in tied) else None
+
+
+def gains(
+    target: int, shots: list, seat: int, hand: list[int], side_of: list[int], worth_: float
+) -> dict[int, float]:
+    """Card -> what shooting it at ``target`` is likely to gain: ``worth_`` times the
+    chance that ``seat``'s side takes the target once the card joins ``shots`` (nothing
+    if it is not ahead then, else the chance that no opponent still to shoot at the
+    target, everyone shooting once at each, beats the winning shot), less the card's
+    cost. Integer cards; :func:`deck.winner` decides, worked out once for the shots there
+    and then card by card (a playout asks this for every card of every hand)."""
     side = side_of[seat]
-    if taking is None or side_of[taking[0]] != side:
-        return 0.0
-    best = taking[1]
-    pending = 0
-    for other, other_side in enumerate(side_of):
-        if other_side != side and other != seat:
-            for s, _ in shots:
-                if s == other:
-                    break
-            else:
-                pending += 1
-    return HOLDS[SHOT_VALUE[best]][SHOT_SUIT[best] == TARGET_SUIT[target]] ** pending
+    shot_at = {s for s, _ in shots}
+    shot_at.add(seat)
+    pending = sum(1 for s, other in enumerate(side_of) if other != side and s not in shot_at)
+    suit = TARGET_SUIT[target]
+    values = [SHOT_VALUE[card] for _, card in shots]
+    has_one, has_eight = DISTRACTION in values, CANCELLED in values
+    # The shots already there, with the 8s cancelled (True) or not: highest value, the
+    # shots at it, and who would take the target without another shot.
+    summary = {}
+    for cancel in (False, True) if has_one or has_eight else (False,):
+        live = [
+            (shot, v) for shot, v in zip(shots, values, strict=True) if not cancel or v != CANCELLED
+        ]
+        best = max((v for _, v in live), default=0)
+        tied = [tuple(shot) for shot, v in live if v == best]
+        summary[cancel] = (best, tied, _tie_winner(tied, suit, side_of) if tied else None)
+    out = {}
+    for card in hand:
+        value = SHOT_VALUE[card]
+        cancel = (has_one or value == DISTRACTION) and (has_eight or value == CANCELLED)
+        best, tied, taking = summary[cancel]
+        if not (cancel and value == CANCELLED):  # the card itself counts
+            if value > best:
+                taking = (seat, card)
+            elif value == best:
+                taking = _tie_winner([*tied, (seat, card)], suit, side_of)
+        if taking is None or side_of[taking[0]] != side:
+            chance = 0.0
+        else:
+            top = taking[1]
+            chance = HOLDS[SHOT_VALUE[top]][SHOT_SUIT[top] == suit] ** pending
+        out[card] = worth_ * chance - CARD_COSTS[card]
+    return out
 
 
 def choose(
@@ -110,32 +155,18 @@ def choose(
     expected gain (see the module doc). Integer cards; ``second_on`` is the target a
     second shot goes on (None for a first shot)."""
     if second_on is not None:
-        target, worth_ = targets[second_on], worths[targets[second_on]]
-        on = shots[second_on]
-        return max(
-            legal,
-            key=lambda i: (
-                worth_ * win_chance(target, on, seat, i - SECONDS, side_of)
-                - CARD_COSTS[i - SECONDS]
-            ),
-        )
-    gains = []
-    follow = []
-    for t in (0, 1):
-        target, worth_, on = targets[t], worths[targets[t]], shots[t]
-        gain = {
-            card: worth_ * win_chance(target, on, seat, card, side_of) - CARD_COSTS[card]
-            for card in hand
-        }
-        gains.append(gain)
-        # The best second shot at each target from this hand (the two best, in case the
-        # first shot uses the best one).
-        follow.append(sorted(((g, card) for card, g in gain.items()), reverse=True)[:2])
+        target = targets[second_on]
+        gain = gains(target, shots[second_on], seat, hand, side_of, worths[target])
+        return max(legal, key=lambda i: gain[i - SECONDS])
+    on = [gains(t, shots[i], seat, hand, side_of, worths[t]) for i, t in enumerate(targets)]
+    # The best second shot at each target from this hand (the two best, in case the first
+    # shot uses the best one).
+    follow = [sorted(((g, card) for card, g in gain.items()), reverse=True)[:2] for gain in on]
 
     def total(action_id: int) -> float:
         card, t = action_id >> 1, action_id & 1
         after = next((g for g, c in follow[1 - t] if c != card), 0.0)
-        return gains[t][card] + after
+        return on[t][card] + after
 
     return max(legal, key=total)
 

@@ -80,27 +80,3 @@ def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
         "cancelled": cancelled,
         "void": void,
     }
-
-
-def winner(target: int, shots: list, side_of: list[int]) -> list | None:
-    """The ``[seat, shot]`` pair that takes ``target`` (None: nobody), as :func:`resolve`
-    decides it but without writing the record (the bot's playouts ask this often)."""
-    values = [SHOT_VALUE[card] for _, card in shots]
-    if not values:
-        return None
-    best = max(values)
-    if best == CANCELLED and DISTRACTION in values:  # a 1 cancels every 8
-        live = [(shot, v) for shot, v in zip(shots, values, strict=True) if v != CANCELLED]
-        shots, values = [shot for shot, _ in live], [v for _, v in live]
-        best = max(values)
-    if values.count(best) == 1:
-        return shots[values.index(best)]
-    tied = [shot for shot, v in zip(shots, values, strict=True) if v == best]
-    suit = TARGET_SUIT[target]
-    for shot in tied:
-        if SHOT_SUIT[shot[1]] == suit:
-            return shot
-    side = side_of[tied[0][0]]
-    if all(side_of[s] == side for s, _ in tied):
-        return tied[0]
-    return None

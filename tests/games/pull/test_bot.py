@@ -118,21 +118,41 @@ def test_the_rollout_is_the_easy_player_on_the_integer_cards():
     assert checked > 50
 
 
-def test_the_playouts_winner_is_the_engines():
-    from companion.games.pull import deck
+def reference_chance(target, shots, seat, card, side_of):
+    """The easy player's chance of taking a target, written out on ids with the rules'
+    own resolve_target (the oracle for the bot's card-by-card shortcut)."""
+    from companion.games.pull.bot import HOLDS
 
-    chooser = random.Random(3)
-    for _ in range(3000):
+    result = rules.resolve_target(target, [*shots, [seat, card]], side_of)
+    side = side_of[seat]
+    if result["side"] != side:
+        return 0.0
+    best = result["card"]
+    shot_at = {s for s, _ in shots} | {seat}
+    pending = sum(1 for s in range(len(side_of)) if side_of[s] != side and s not in shot_at)
+    matching = rules.shot_suit(best) == rules.target_suit(target)
+    return HOLDS[rules.shot_value(best)][matching] ** pending
+
+
+def test_the_card_by_card_gains_agree_with_the_rules():
+    from companion.games.pull import deck
+    from companion.games.pull.bot import CARD_COSTS, gains
+
+    chooser = random.Random(12)
+    for _ in range(1500):
         players = chooser.choice((2, 3, 4))
         side_of = (
             [s % 2 for s in range(players)] if chooser.random() < 0.5 else list(range(players))
         )
-        cards = chooser.sample(range(len(deck.SHOT)), chooser.randint(0, 2 * players))
-        shots = [[chooser.randrange(players), card] for card in cards]
+        # Many 1s and 8s, so that cancelled 8s and ties come up often.
+        pool = [c for c in range(48) if deck.SHOT_VALUE[c] in (1, 7, 8)] * 2 + list(range(48))
+        cards = list(dict.fromkeys(chooser.sample(pool, 14)))
+        on, hand = cards[: chooser.randint(0, 2 * players - 1)], cards[2 * players :]
+        shots = [[chooser.randrange(players), card] for card in on]
+        seat = chooser.randrange(players)
         target = chooser.randrange(len(deck.TARGET))
-        record = deck.resolve(target, shots, side_of)
-        found = deck.winner(target, shots, side_of)
-        if record["seat"] is None:
-            assert found is None
-        else:
-            assert [found[0], deck.SHOT[found[1]]] == [record["seat"], record["winning_shot"]]
+        got = gains(target, shots, seat, hand, side_of, 6.5)
+        ids = [[s, deck.SHOT[c]] for s, c in shots]
+        for card in hand:
+            chance = reference_chance(deck.TARGET[target], ids, seat, deck.SHOT[card], side_of)
+            assert got[card] == 6.5 * chance - CARD_COSTS[card]
