@@ -29,15 +29,18 @@ from .deck import (
     SHOT_INDEX,
     SHOT_SUIT,
     SHOT_VALUE,
+    SUIT_IDS,
     TARGET,
     TARGET_INDEX,
     TARGET_SUIT,
 )
-from .engine import ACTION_IDS, OVER, SECOND, SECONDS
+from .engine import ACTION_IDS, ANY_TARGET, MATCHING, OVER, SECOND, SECONDS
 
 FOUL_SHARE = rules.FOUL_PENALTY / rules.FOUL_STEP  # what one more foul costs, on average
 CARD_COST = 0.45  # points a shot's value is worth keeping for a later round, per value
 DISTRACTION_COST = 1.5  # a 1 is worth keeping too: it cancels the others' 8s
+CANDIDATES = 6  # moves the searches try (the easy player's best), see PullBot.candidates
+UNLIKE_EASY = 0.4  # a world where a seat's first shot is not the easy one: see PullBot.weight
 
 
 def worth(left: int, double: int, animal: bool) -> float:
@@ -83,6 +86,7 @@ def worths_of(changes: dict | None) -> tuple[float, ...]:
 
 
 DEFAULT_WORTHS = worths_of({})
+SUIT_NUMBER = {suit: i for i, suit in enumerate(SUIT_IDS)}
 
 
 def _tie_winner(tied: list, suit: int, side_of: list[int]) -> tuple | None:
@@ -141,6 +145,35 @@ def gains(
     return out
 
 
+def scores(
+    hand: list[int],
+    legal: list[int],
+    targets: list[int],
+    worths: tuple[float, ...],
+    shots: list[list],
+    seat: int,
+    side_of: list[int],
+    second_on: int | None,
+) -> list[float]:
+    """The expected gain of each of the ``legal`` ids (engine.ACTION_IDS), by which the
+    easy player chooses (see the module doc). Integer cards; ``second_on`` is the target
+    a second shot goes on (None for a first shot)."""
+    if second_on is not None:
+        target = targets[second_on]
+        gain = gains(target, shots[second_on], seat, hand, side_of, worths[target])
+        return [gain[i - SECONDS] for i in legal]
+    on = [gains(t, shots[i], seat, hand, side_of, worths[t]) for i, t in enumerate(targets)]
+    # The best second shot at each target from this hand (the two best, in case the first
+    # shot uses the best one).
+    follow = [sorted(((g, card) for card, g in gain.items()), reverse=True)[:2] for gain in on]
+    out = []
+    for i in legal:
+        card, t = i >> 1, i & 1
+        after = next((g for g, c in follow[1 - t] if c != card), 0.0)
+        out.append(on[t][card] + after)
+    return out
+
+
 def choose(
     hand: list[int],
     legal: list[int],
@@ -151,24 +184,11 @@ def choose(
     side_of: list[int],
     second_on: int | None,
 ) -> int:
-    """The easy move among the ``legal`` ids (engine.ACTION_IDS): the shot with the best
-    expected gain (see the module doc). Integer cards; ``second_on`` is the target a
-    second shot goes on (None for a first shot)."""
-    if second_on is not None:
-        target = targets[second_on]
-        gain = gains(target, shots[second_on], seat, hand, side_of, worths[target])
-        return max(legal, key=lambda i: gain[i - SECONDS])
-    on = [gains(t, shots[i], seat, hand, side_of, worths[t]) for i, t in enumerate(targets)]
-    # The best second shot at each target from this hand (the two best, in case the first
-    # shot uses the best one).
-    follow = [sorted(((g, card) for card, g in gain.items()), reverse=True)[:2] for gain in on]
-
-    def total(action_id: int) -> float:
-        card, t = action_id >> 1, action_id & 1
-        after = next((g for g, c in follow[1 - t] if c != card), 0.0)
-        return on[t][card] + after
-
-    return max(legal, key=total)
+    """The easy move among the ``legal`` ids: the first with the best :func:`scores`."""
+    if len(legal) == 1:
+        return legal[0]
+    gain = scores(hand, legal, targets, worths, shots, seat, side_of, second_on)
+    return legal[max(range(len(legal)), key=gain.__getitem__)]
 
 
 def action_id(action: dict) -> int:
@@ -211,19 +231,76 @@ class PullBot(GameBot):
     # -- the easy player -----------------------------------------------------------------
 
     def easy(self, view, legal, rng):
+        ids = [action_id(action) for action in legal]
+        return legal[ids.index(choose(legal=ids, **self._situation(view)))]
+
+    def candidates(self, view, legal, rng):
+        """The :data:`CANDIDATES` moves the easy player ranks best (all when there are no
+        more), in the legal list's order: the searches try each on more worlds than they
+        could afford for every card of a hand."""
+        if len(legal) <= CANDIDATES:
+            return legal
+        ids = [action_id(action) for action in legal]
+        gain = scores(legal=ids, **self._situation(view))
+        best = sorted(range(len(legal)), key=lambda i: -gain[i])[:CANDIDATES]
+        return [legal[i] for i in sorted(best)]
+
+    def weight(self, view, world):
+        """How well the world explains this round's first shots by the other seats: each
+        one the easy player would not have shot from its hand in this world (the hand it
+        had then: today's, the first shot and any second shot) makes the world
+        :data:`UNLIKE_EASY` times as likely. Seats are people or other bots, so a
+        mismatch only makes a world less likely, never impossible."""
+        targets_view = view["targets"]
+        if view["phase"] == OVER or len(targets_view) != 2:
+            return 1.0
+        n, seat = view["players"], view["seat"]
+        first: dict[int, tuple[int, int]] = {}  # seat -> (target, card) of its first shot
+        later: dict[int, int] = {}  # seat -> its second shot, if placed
+        for t, target in enumerate(targets_view):
+            for shot in target["shots"]:
+                card = SHOT_INDEX[shot["card"]]
+                if shot["second"]:
+                    later[shot["seat"]] = card
+                else:
+                    first[shot["seat"]] = (t, card)
+        if all(s == seat for s in first):  # nobody else has shot yet
+            return 1.0
+        hands, sealed = world["state"]["hands"], world["state"]["sealed"]
+        situation = self._situation(view)
+        targets = situation["targets"]
+        matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+        before: list[list] = [[], []]
+        likely = 1.0
+        for k in range(n):
+            s = (view["holder"] + k) % n
+            if s not in first:
+                break
+            t, card = first[s]
+            if s != seat:
+                had = [SHOT_INDEX[c] for c in hands[s]] + [card]
+                if s in later:
+                    had.append(later[s])
+                elif sealed[s] is not None:
+                    had.append(SHOT_INDEX[sealed[s]])
+                had.sort()
+                legal = [i for c in had for i in matching[c]] or [
+                    i for c in had for i in ANY_TARGET[c]
+                ]
+                situation.update(hand=had, shots=before, seat=s, second_on=None)
+                if choose(legal=legal, **situation) != 2 * card + t:
+                    likely *= UNLIKE_EASY
+            before[t].append([s, card])
+        return likely
+
+    @staticmethod
+    def _situation(view) -> dict[str, Any]:
+        """The arguments of :func:`choose` / :func:`scores` but ``legal``, from a view."""
         seat = view["seat"]
-        targets = [TARGET_INDEX[target["card"]] for target in view["targets"]]
-        changes = {c["card"]: c for c in view["target_changes"]}
-        worths = worths_of(
-            {
-                card: {k: change[k] for k in rules.OVERRIDABLE if k in change}
-                for card, change in changes.items()
-            }
-        )
-        shots = [
-            [[s["seat"], SHOT_INDEX[s["card"]]] for s in target["shots"]]
-            for target in view["targets"]
-        ]
+        changes = {
+            c["card"]: {k: c[k] for k in rules.OVERRIDABLE if k in c}
+            for c in view["target_changes"]
+        }
         side_of = [0] * view["players"]
         for side, seats in enumerate(view["sides"]):
             for s in seats:
@@ -231,10 +308,18 @@ class PullBot(GameBot):
         second_on = None
         if view["phase"] == SECOND:
             second_on = 1 - first_shots(view["targets"])[seat]
-        hand = [SHOT_INDEX[card] for card in view["hand"]]
-        ids = [action_id(action) for action in legal]
-        chosen = choose(hand, ids, targets, worths, shots, seat, side_of, second_on)
-        return legal[ids.index(chosen)]
+        return {
+            "hand": [SHOT_INDEX[card] for card in view["hand"]],
+            "targets": [TARGET_INDEX[target["card"]] for target in view["targets"]],
+            "worths": worths_of(changes),
+            "shots": [
+                [[s["seat"], SHOT_INDEX[s["card"]]] for s in target["shots"]]
+                for target in view["targets"]
+            ],
+            "seat": seat,
+            "side_of": side_of,
+            "second_on": second_on,
+        }
 
     def rollout_id(self, state, seat, rng):
         """The easy player's move reading the sampled world's integer cards directly (no
@@ -259,67 +344,85 @@ class PullBot(GameBot):
     # -- the searches' worlds ------------------------------------------------------------
 
     def sample(self, view, rng):
+        """A world for the searches: the unseen shots dealt at random to the other hands
+        (none of a suit a seat showed it lacks this round), and a sealed pick already made
+        chosen from that seat's dealt cards as the easy player would choose it; the unused
+        shots and the unseen targets shuffled."""
         n = view["players"]
         seat = view["seat"]
-        hand = list(view["hand"])
-        on_table = [s["card"] for target in view["targets"] for s in target["shots"]]
-        seen = set(hand) | set(view["played"]) | set(on_table)
-        if view["my_second"] is not None:
-            seen.add(view["my_second"])
-        pool = [card for card in rules.shot_ids() if card not in seen]
+        hand = [SHOT_INDEX[card] for card in view["hand"]]
+        targets_view = view["targets"]
+        shots = [[[s["seat"], SHOT_INDEX[s["card"]]] for s in t["shots"]] for t in targets_view]
+        seen = set(hand)
+        seen.update(SHOT_INDEX[card] for card in view["played"])
+        seen.update(card for on in shots for _, card in on)
+        my_second = view["my_second"]
+        if my_second is not None:
+            seen.add(SHOT_INDEX[my_second])
+        pool = [card for card in range(len(SHOT)) if card not in seen]
         picked = view["picked"]
         # Cards each other seat holds: its hand and, in a sealed step, its pick.
         sizes = [
             view["hand_sizes"][s] + (1 if picked[s] else 0) if s != seat else 0 for s in range(n)
         ]
-        held = self._deal(pool, sizes, lacking(view), rng)
-        order = {card: i for i, card in enumerate(rules.shot_ids())}
+        lacks = [{SUIT_NUMBER[suit] for suit in suits} for suits in lacking(view)]
+        held = self._deal(pool, sizes, lacks, rng)
+        side_of = [0] * n
+        for side, seats in enumerate(view["sides"]):
+            for s in seats:
+                side_of[s] = side
+        first_target: list[int | None] = [None] * n
+        for s, t in first_shots(targets_view).items():
+            first_target[s] = t
+        changes = {
+            c["card"]: {k: c[k] for k in rules.OVERRIDABLE if k in c}
+            for c in view["target_changes"]
+        }
+        targets = [TARGET_INDEX[target["card"]] for target in targets_view]
         hands: list[list[str]] = []
         sealed: list[str | None] = []
         for s in range(n):
             if s == seat:
-                hands.append(hand)
-                sealed.append(view["my_second"])
+                hands.append(list(view["hand"]))
+                sealed.append(my_second)
                 continue
-            cards = held[s]
-            pick = cards.pop() if picked[s] else None
-            hands.append(sorted(cards, key=order.__getitem__))
-            sealed.append(pick)
-        dealt = {card for cards in held for card in cards} | {p for p in sealed if p}
-        unused = [card for card in pool if card not in dealt]
+            cards = sorted(held[s])
+            pick = None
+            if picked[s]:
+                legal = [SECONDS + card for card in cards]
+                second_on = 1 - first_target[s]
+                chosen = choose(
+                    cards, legal, targets, worths_of(changes), shots, s, side_of, second_on
+                )
+                pick = chosen - SECONDS
+                cards.remove(pick)
+            hands.append([SHOT[card] for card in cards])
+            sealed.append(None if pick is None else SHOT[pick])
+        dealt = {card for cards in held for card in cards}
+        unused = [SHOT[card] for card in pool if card not in dealt]
         rng.shuffle(unused)
-        table_targets = [target["card"] for target in view["targets"]]
         pile_cards = [entry["card"] for pile in view["piles"] for entry in pile]
-        known_targets = set(table_targets) | set(pile_cards) | set(view["void_targets"])
-        deck = [card for card in rules.target_ids() if card not in known_targets]
+        known_targets = {t["card"] for t in targets_view}
+        known_targets.update(pile_cards)
+        known_targets.update(view["void_targets"])
+        deck = [card for card in TARGET if card not in known_targets]
         rng.shuffle(deck)
-        if view["phase"] == OVER:
+        over = view["phase"] == OVER
+        if over:
             deck = []
-        table = {c["card"]: c for c in view["target_changes"]}
         options = {
             "teams": view["teams"],
             "goal": view["goal"],
             "hands": view["hands_to_play"],
             "max_hands": view["max_hands"],
-            "targets": {
-                card: {k: change[k] for k in rules.OVERRIDABLE if k in change}
-                for card, change in table.items()
-            },
+            "targets": changes,
         }
         piles = [
             [{"card": e["card"], "double": e["double"], "round": e["round"]} for e in pile]
             for pile in view["piles"]
         ]
         pile_fouls = [sum(1 for e in pile if e["animal"]) for pile in view["piles"]]
-        over = view["phase"] == OVER
         fouls = [f if over else f - pf for f, pf in zip(view["fouls"], pile_fouls, strict=True)]
-        first_target: list[int | None] = [None] * n
-        for s, t in first_shots(view["targets"]).items():
-            first_target[s] = t
-        side_of = [0] * n
-        for side, seats in enumerate(view["sides"]):
-            for s in seats:
-                side_of[s] = side
         state = {
             "players": n,
             "options": options,
@@ -341,31 +444,38 @@ class PullBot(GameBot):
             "shot_discards": list(view["played"]),
             "round_no": view["round"],
             "holder": view["holder"],
-            "targets": table_targets,
+            "targets": [t["card"] for t in targets_view],
             "phase": view["phase"],
-            "shots": [[[s["seat"], s["card"]] for s in t["shots"]] for t in view["targets"]],
+            "shots": [[[s["seat"], s["card"]] for s in t["shots"]] for t in targets_view],
             "first_target": first_target,
             "sealed": sealed,
         }
         return {"game": "pull", "state": state}
 
     @staticmethod
-    def _deal(pool: list[str], sizes: list[int], lacks: list[set[str]], rng) -> list[list[str]]:
+    def _deal(pool: list[int], sizes: list[int], lacks: list[set[int]], rng) -> list[list[int]]:
         """``sizes[s]`` cards of ``pool`` for each seat, none of a suit it showed it lacks
         (seats with the most such suits first; a rare dead end deals again)."""
+        order = sorted(range(len(sizes)), key=lambda s: (-len(lacks[s]), s))
         for _attempt in range(100):
             left = list(pool)
             rng.shuffle(left)
-            held: list[list[str]] = [[] for _ in sizes]
-            for s in sorted(range(len(sizes)), key=lambda s: (-len(lacks[s]), s)):
-                if not sizes[s]:
+            held: list[list[int]] = [[] for _ in sizes]
+            for s in order:
+                size = sizes[s]
+                if not size:
                     continue
-                fits = [c for c in left if rules.shot_suit(c) not in lacks[s]]
-                if len(fits) < sizes[s]:
-                    break
-                held[s] = fits[: sizes[s]]
-                taken = set(held[s])
-                left = [c for c in left if c not in taken]
+                lack = lacks[s]
+                if lack:
+                    fits = [c for c in left if SHOT_SUIT[c] not in lack]
+                    if len(fits) < size:
+                        break
+                    held[s] = fits[:size]
+                    taken = set(held[s])
+                    left = [c for c in left if c not in taken]
+                else:
+                    held[s] = left[:size]
+                    left = left[size:]
             else:
                 return held
         raise RuntimeError("no deal fits the suits shown lacking")  # pragma: no cover

@@ -156,3 +156,56 @@ def test_the_card_by_card_gains_agree_with_the_rules():
         for card in hand:
             chance = reference_chance(deck.TARGET[target], ids, seat, deck.SHOT[card], side_of)
             assert got[card] == 6.5 * chance - CARD_COSTS[card]
+
+
+def play_easy_until(state, stop):
+    while not stop(state):
+        seat = state.to_act()[0]
+        state.apply(seat, easy(state, seat))
+    return state
+
+
+def test_a_sealed_pick_in_a_sampled_world_is_the_easy_players_choice():
+    state = GAME.new_state(4, {"hands": 1, "teams": False}, seed=21)
+    play_easy_until(state, lambda s: s.phase == "second" and sum(s.view(0)["picked"]) == 2)
+    seat = next(s for s in range(4) if not state.view(0)["picked"][s])
+    view = state.view(seat)
+    rng = random.Random(3)
+    for _ in range(10):
+        world = BOT.sample(view, rng)
+        loaded = GAME.state_from_dict(world)
+        assert loaded.view(seat) == view
+        for other in range(4):
+            pick = world["state"]["sealed"][other]
+            if other == seat or pick is None:
+                continue
+            # Give the pick back: the easy player chooses it again from that hand.
+            again = GAME.state_from_dict(world)
+            again.hands[other] = sorted([*again.hands[other], again.sealed[other]])
+            again.sealed[other] = None
+            assert easy(again, other) == {"type": "second", "card": pick}
+
+
+def test_worlds_where_the_first_shots_are_not_the_easy_ones_weigh_less():
+    state = GAME.new_state(4, {"hands": 1, "teams": True}, seed=5)
+    play_easy_until(state, lambda s: s.round_no == 2 and len(s.shots[0]) + len(s.shots[1]) == 3)
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    # The real world: everyone shot as the easy player does.
+    assert BOT.weight(view, state.to_dict()) == 1.0
+    weights = [BOT.weight(view, BOT.sample(view, random.Random(i))) for i in range(40)]
+    assert min(weights) < 1.0 and all(w > 0 for w in weights)
+
+
+def test_the_searches_try_the_easy_players_best_moves():
+    state = GAME.new_state(2, {"hands": 1}, seed=2)
+    tried = 0
+    while not state.is_over():
+        seat = state.to_act()[0]
+        view, legal = state.view(seat), state.legal_actions(seat)
+        kept = BOT.candidates(view, legal, random.Random(1))
+        assert kept == [a for a in legal if a in kept]
+        assert len(kept) == min(len(legal), 6) and easy(state, seat) in kept
+        tried += len(legal) > 6
+        state.apply(seat, easy(state, seat))
+    assert tried
