@@ -223,7 +223,7 @@ def lacking(view: dict[str, Any]) -> list[set[str]]:
 
 
 class PullBot(GameBot):
-    bench = {"players": 4, "options": {"hands": 2, "teams": True}}
+    bench = {"players": 3, "options": {"hands": 2}}
 
     def should_act(self, view):
         return not view.get("over") and view["seat"] in view["to_act"]
