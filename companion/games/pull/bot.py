@@ -11,7 +11,12 @@ shot by the end of the hand, but an 8 is better kept for a 10-point clay).
 For the searches, :meth:`PullBot.sample` deals the unseen shots (other hands, sealed
 picks, the unused shots) and the unseen targets at random, keeping every public fact: the
 shots of this hand's finished rounds, the shots on the table, and the suits a seat showed
-it lacks by a first shot off both targets' suits. A playout runs to the end of the hand.
+it lacks by a first shot off both targets' suits; a sealed pick already made is the one the
+easy player would make from the cards dealt to that seat. The strong level weighs worlds by
+how well they explain this round's first shots (:meth:`PullBot.weight`), and both levels
+try only the easy player's best few moves (:meth:`PullBot.candidates`). A playout runs to
+the end of the hand, on the engine's integer cards and action ids
+(:meth:`PullBot.rollout_id`: the easy player's choice, no view built).
 """
 
 from __future__ import annotations

@@ -26,7 +26,9 @@ shuffled from the seed, one stream per hand.
 
 Actions: a first shot is ``{"type": "shoot", "card": id, "target": 0 | 1}`` (index into the
 two face-up targets); a second shot is ``{"type": "second", "card": id}`` and goes on the
-other target by itself.
+other target by itself. On the integer action path (``legal_ids`` / ``apply_id``) a first
+shot of the shot with index ``c`` (:mod:`.deck`) at target ``t`` is id ``2 * c + t`` and a
+second shot of it ``96 + c`` (:data:`ACTION_IDS`, fixed by the code).
 
 Our reading of the rulebook where it is silent or ambiguous:
 
