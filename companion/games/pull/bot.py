@@ -235,6 +235,19 @@ class PullBot(GameBot):
 
     # -- the easy player -----------------------------------------------------------------
 
+    _view_memo: tuple | None = None
+
+    def _memo(self, view, key: str, make) -> Any:
+        """``make(view)``, kept while the searches ask about the same view object (the
+        samples and weights of one decision). Read-only for the caller."""
+        memo = self._view_memo
+        if memo is None or memo[0] is not view:
+            memo = self._view_memo = (view, {})
+        found = memo[1].get(key)
+        if found is None:
+            found = memo[1][key] = make(view)
+        return found
+
     def easy(self, view, legal, rng):
         ids = [action_id(action) for action in legal]
         return legal[ids.index(choose(legal=ids, **self._situation(view)))]
@@ -243,10 +256,11 @@ class PullBot(GameBot):
         """The :data:`CANDIDATES` moves the easy player ranks best (all when there are no
         more), in the legal list's order: the searches try each on more worlds than they
         could afford for every card of a hand."""
+        self._view_memo = None  # a new decision: nothing kept from an earlier view
         if len(legal) <= CANDIDATES:
             return legal
         ids = [action_id(action) for action in legal]
-        gain = scores(legal=ids, **self._situation(view))
+        gain = scores(legal=ids, **self._memo(view, "situation", self._situation))
         best = sorted(range(len(legal)), key=lambda i: -gain[i])[:CANDIDATES]
         return [legal[i] for i in sorted(best)]
 
@@ -272,7 +286,7 @@ class PullBot(GameBot):
         if all(s == seat for s in first):  # nobody else has shot yet
             return 1.0
         hands, sealed = world["state"]["hands"], world["state"]["sealed"]
-        situation = self._situation(view)
+        situation = dict(self._memo(view, "situation", self._situation))
         targets = situation["targets"]
         matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
         before: list[list] = [[], []]
@@ -353,51 +367,31 @@ class PullBot(GameBot):
         (none of a suit a seat showed it lacks this round), and a sealed pick already made
         chosen from that seat's dealt cards as the easy player would choose it; the unused
         shots and the unseen targets shuffled."""
-        n = view["players"]
-        seat = view["seat"]
-        hand = [SHOT_INDEX[card] for card in view["hand"]]
-        targets_view = view["targets"]
-        shots = [[[s["seat"], SHOT_INDEX[s["card"]]] for s in t["shots"]] for t in targets_view]
-        seen = set(hand)
-        seen.update(SHOT_INDEX[card] for card in view["played"])
-        seen.update(card for on in shots for _, card in on)
-        my_second = view["my_second"]
-        if my_second is not None:
-            seen.add(SHOT_INDEX[my_second])
-        pool = [card for card in range(len(SHOT)) if card not in seen]
-        picked = view["picked"]
-        # Cards each other seat holds: its hand and, in a sealed step, its pick.
-        sizes = [
-            view["hand_sizes"][s] + (1 if picked[s] else 0) if s != seat else 0 for s in range(n)
-        ]
-        lacks = [{SUIT_NUMBER[suit] for suit in suits} for suits in lacking(view)]
-        held = self._deal(pool, sizes, lacks, rng)
-        side_of = [0] * n
-        for side, seats in enumerate(view["sides"]):
-            for s in seats:
-                side_of[s] = side
-        first_target: list[int | None] = [None] * n
-        for s, t in first_shots(targets_view).items():
-            first_target[s] = t
-        changes = {
-            c["card"]: {k: c[k] for k in rules.OVERRIDABLE if k in c}
-            for c in view["target_changes"]
-        }
-        targets = [TARGET_INDEX[target["card"]] for target in targets_view]
+        facts = self._memo(view, "sample", self._sample_facts)
+        n, seat, pool = facts["players"], facts["seat"], facts["pool"]
+        held = self._deal(pool, facts["sizes"], facts["lacks"], rng)
+        situation = self._memo(view, "situation", self._situation)
+        picked, second_on = view["picked"], facts["second_on"]
         hands: list[list[str]] = []
         sealed: list[str | None] = []
         for s in range(n):
             if s == seat:
                 hands.append(list(view["hand"]))
-                sealed.append(my_second)
+                sealed.append(view["my_second"])
                 continue
             cards = sorted(held[s])
             pick = None
             if picked[s]:
                 legal = [SECONDS + card for card in cards]
-                second_on = 1 - first_target[s]
                 chosen = choose(
-                    cards, legal, targets, worths_of(changes), shots, s, side_of, second_on
+                    cards,
+                    legal,
+                    situation["targets"],
+                    situation["worths"],
+                    situation["shots"],
+                    s,
+                    situation["side_of"],
+                    second_on[s],
                 )
                 pick = chosen - SECONDS
                 cards.remove(pick)
@@ -406,45 +400,78 @@ class PullBot(GameBot):
         dealt = {card for cards in held for card in cards}
         unused = [SHOT[card] for card in pool if card not in dealt]
         rng.shuffle(unused)
-        pile_cards = [entry["card"] for pile in view["piles"] for entry in pile]
-        known_targets = {t["card"] for t in targets_view}
-        known_targets.update(pile_cards)
-        known_targets.update(view["void_targets"])
-        deck = [card for card in TARGET if card not in known_targets]
+        deck = list(facts["deck"])
         rng.shuffle(deck)
-        over = view["phase"] == OVER
-        if over:
+        if view["phase"] == OVER:
             deck = []
-        options = {
-            "teams": view["teams"],
-            "goal": view["goal"],
-            "hands": view["hands_to_play"],
-            "max_hands": view["max_hands"],
-            "targets": changes,
-        }
-        piles = [
-            [{"card": e["card"], "double": e["double"], "round": e["round"]} for e in pile]
-            for pile in view["piles"]
-        ]
+        state = dict(facts["state"])
+        state.update(
+            seed=rng.getrandbits(52),
+            log=[],
+            hands=hands,
+            unused=unused,
+            target_deck=deck,
+            sealed=sealed,
+        )
+        return {"game": "pull", "state": state}
+
+    @staticmethod
+    def _sample_facts(view) -> dict[str, Any]:
+        """What every world of one view shares (see :meth:`sample`); the snapshot's
+        shared parts are copied when a world is loaded."""
+        n = view["players"]
+        seat = view["seat"]
+        targets_view = view["targets"]
+        seen = {SHOT_INDEX[card] for card in view["hand"]}
+        seen.update(SHOT_INDEX[card] for card in view["played"])
+        seen.update(SHOT_INDEX[s["card"]] for t in targets_view for s in t["shots"])
+        if view["my_second"] is not None:
+            seen.add(SHOT_INDEX[view["my_second"]])
+        picked = view["picked"]
+        first_target: list[int | None] = [None] * n
+        for s, t in first_shots(targets_view).items():
+            first_target[s] = t
+        known_targets = {t["card"] for t in targets_view}
+        known_targets.update(entry["card"] for pile in view["piles"] for entry in pile)
+        known_targets.update(view["void_targets"])
+        over = view["phase"] == OVER
         pile_fouls = [sum(1 for e in pile if e["animal"]) for pile in view["piles"]]
-        fouls = [f if over else f - pf for f, pf in zip(view["fouls"], pile_fouls, strict=True)]
+        side_of = [0] * n
+        for side, seats in enumerate(view["sides"]):
+            for s in seats:
+                side_of[s] = side
+        changes = {
+            c["card"]: {k: c[k] for k in rules.OVERRIDABLE if k in c}
+            for c in view["target_changes"]
+        }
         state = {
             "players": n,
-            "options": options,
-            "seed": rng.getrandbits(52),
+            "options": {
+                "teams": view["teams"],
+                "goal": view["goal"],
+                "hands": view["hands_to_play"],
+                "max_hands": view["max_hands"],
+                "targets": changes,
+            },
+            "seed": None,
             "deal": None,
             "log": [],
             "side_of": side_of,
             "totals": list(view["side_scores"]),
-            "fouls": fouls,
+            "fouls": [
+                f if over else f - pf for f, pf in zip(view["fouls"], pile_fouls, strict=True)
+            ],
             "history": view["history"],
             "last_round": view["last_round"],
             "hand_no": view["hand_no"],
             "dealer": view["dealer"],
-            "hands": hands,
-            "unused": unused,
-            "target_deck": deck,
-            "piles": piles,
+            "hands": None,
+            "unused": None,
+            "target_deck": None,
+            "piles": [
+                [{"card": e["card"], "double": e["double"], "round": e["round"]} for e in pile]
+                for pile in view["piles"]
+            ],
             "void": list(view["void_targets"]),
             "shot_discards": list(view["played"]),
             "round_no": view["round"],
@@ -453,9 +480,22 @@ class PullBot(GameBot):
             "phase": view["phase"],
             "shots": [[[s["seat"], s["card"]] for s in t["shots"]] for t in targets_view],
             "first_target": first_target,
-            "sealed": sealed,
+            "sealed": None,
         }
-        return {"game": "pull", "state": state}
+        return {
+            "players": n,
+            "seat": seat,
+            # Cards each other seat holds: its hand and, in a sealed step, its pick.
+            "pool": [card for card in range(len(SHOT)) if card not in seen],
+            "sizes": [
+                view["hand_sizes"][s] + (1 if picked[s] else 0) if s != seat else 0
+                for s in range(n)
+            ],
+            "lacks": [{SUIT_NUMBER[suit] for suit in suits} for suits in lacking(view)],
+            "second_on": [None if t is None else 1 - t for t in first_target],
+            "deck": [card for card in TARGET if card not in known_targets],
+            "state": state,
+        }
 
     @staticmethod
     def _deal(pool: list[int], sizes: list[int], lacks: list[set[int]], rng) -> list[list[int]]:

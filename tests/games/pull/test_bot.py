@@ -209,3 +209,18 @@ def test_the_searches_try_the_easy_players_best_moves():
         tried += len(legal) > 6
         state.apply(seat, easy(state, seat))
     assert tried
+
+
+def test_worlds_of_two_views_asked_in_turn_each_fit_their_own_view():
+    # The bot keeps what one view's worlds share while the same view object is asked.
+    state = GAME.new_state(3, {"hands": 1}, seed=4)
+    views = []
+    while len(views) < 2:
+        seat = state.to_act()[0]
+        views.append(state.view(seat))
+        state.apply(seat, easy(state, seat))
+    rng = random.Random(9)
+    for _ in range(3):
+        for view in views:
+            world = GAME.state_from_dict(BOT.sample(view, rng))
+            assert world.view(view["seat"]) == view
