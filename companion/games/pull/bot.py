@@ -11,21 +11,41 @@ shot by the end of the hand, but an 8 is better kept for a 10-point clay).
 For the searches, :meth:`PullBot.sample` deals the unseen shots (other hands, sealed
 picks, the unused shots) and the unseen targets at random, keeping every public fact: the
 shots of this hand's finished rounds, the shots on the table, and the suits a seat showed
-it lacks by a first shot off both targets' suits. A playout runs to the end of the hand.
+it lacks by a first shot off both targets' suits; a sealed pick already made is the one the
+easy player would make from the cards dealt to that seat. The strong level weighs worlds by
+how well they explain this round's first shots (:meth:`PullBot.weight`), and both levels
+try only the easy player's best few moves (:meth:`PullBot.candidates`). A playout runs to
+the end of the hand, on the engine's integer cards and action ids
+(:meth:`PullBot.rollout_id`: the easy player's choice, no view built).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.bots import GameBot
 
 from . import rules
-from .engine import OVER, SECOND
+from .deck import (
+    CANCELLED,
+    DISTRACTION,
+    SHOT,
+    SHOT_INDEX,
+    SHOT_SUIT,
+    SHOT_VALUE,
+    SUIT_IDS,
+    TARGET,
+    TARGET_INDEX,
+    TARGET_SUIT,
+)
+from .engine import ACTION_IDS, ANY_TARGET, MATCHING, OVER, SECOND, SECONDS
 
 FOUL_SHARE = rules.FOUL_PENALTY / rules.FOUL_STEP  # what one more foul costs, on average
 CARD_COST = 0.45  # points a shot's value is worth keeping for a later round, per value
 DISTRACTION_COST = 1.5  # a 1 is worth keeping too: it cancels the others' 8s
+CANDIDATES = 6  # moves the searches try (the easy player's best), see PullBot.candidates
+UNLIKE_EASY = 0.4  # a world where a seat's first shot is not the easy one: see PullBot.weight
 
 
 def worth(left: int, double: int, animal: bool) -> float:
@@ -49,53 +69,137 @@ def beaten(value: int, matching: bool) -> float:
     return min(chance, 1.0)
 
 
-def win_chance(target: str, shots: list, seat: int, card: str, side_of: list[int]) -> float:
-    """The chance that ``seat``'s side takes ``target`` once ``card`` joins ``shots``:
-    nothing if it is not ahead then, else the chance that no opponent still to shoot at
-    the target (everyone shoots once at each) beats the winning shot."""
-    result = rules.resolve_target(target, [*shots, [seat, card]], side_of)
+# The same figures by the engine's integer cards (deck.py): no id is parsed in a playout.
+CARD_COSTS = tuple(card_cost(card) for card in SHOT)
+#: HOLDS[value][matching]: the chance one more opponent's shot does not beat the winner.
+HOLDS = tuple((1.0 - beaten(value, False), 1.0 - beaten(value, True)) for value in range(9))
+_WORTHS: dict[str, tuple[float, ...]] = {}
+
+
+def worths_of(changes: dict | None) -> tuple[float, ...]:
+    """:func:`worth` of every target (by index) with a table's changes to house values."""
+    key = json.dumps(changes or {}, sort_keys=True)
+    found = _WORTHS.get(key)
+    if found is None:
+        table = rules.target_table(changes or {})
+        found = tuple(
+            worth(table[t]["left"], table[t]["double"], table[t]["animal"]) for t in TARGET
+        )
+        if len(_WORTHS) < 256:
+            _WORTHS[key] = found
+    return found
+
+
+DEFAULT_WORTHS = worths_of({})
+SUIT_NUMBER = {suit: i for i, suit in enumerate(SUIT_IDS)}
+
+
+def _tie_winner(tied: list, suit: int, side_of: list[int]) -> tuple | None:
+    """Who takes a target among the shots ``tied`` for highest (see :func:`deck.winner`)."""
+    if len(tied) == 1:
+        return tied[0]
+    for shot in tied:
+        if SHOT_SUIT[shot[1]] == suit:
+            return shot
+    side = side_of[tied[0][0]]
+    return tied[0] if all(side_of[s] == side for s, _ in tied) else None
+
+
+def gains(
+    target: int, shots: list, seat: int, hand: list[int], side_of: list[int], worth_: float
+) -> dict[int, float]:
+    """Card -> what shooting it at ``target`` is likely to gain: ``worth_`` times the
+    chance that ``seat``'s side takes the target once the card joins ``shots`` (nothing
+    if it is not ahead then, else the chance that no opponent still to shoot at the
+    target, everyone shooting once at each, beats the winning shot), less the card's
+    cost. Integer cards; :func:`deck.winner` decides, worked out once for the shots there
+    and then card by card (a playout asks this for every card of every hand)."""
     side = side_of[seat]
-    if result["side"] != side:
-        return 0.0
-    best = result["card"]
-    matching = rules.shot_suit(best) == rules.target_suit(target)
     shot_at = {s for s, _ in shots}
     shot_at.add(seat)
-    pending = sum(1 for s in range(len(side_of)) if side_of[s] != side and s not in shot_at)
-    return (1.0 - beaten(rules.shot_value(best), matching)) ** pending
+    pending = sum(1 for s, other in enumerate(side_of) if other != side and s not in shot_at)
+    suit = TARGET_SUIT[target]
+    values = [SHOT_VALUE[card] for _, card in shots]
+    has_one, has_eight = DISTRACTION in values, CANCELLED in values
+    # The shots already there, with the 8s cancelled (True) or not: highest value, the
+    # shots at it, and who would take the target without another shot.
+    summary = {}
+    for cancel in (False, True) if has_one or has_eight else (False,):
+        live = [
+            (shot, v) for shot, v in zip(shots, values, strict=True) if not cancel or v != CANCELLED
+        ]
+        best = max((v for _, v in live), default=0)
+        tied = [tuple(shot) for shot, v in live if v == best]
+        summary[cancel] = (best, tied, _tie_winner(tied, suit, side_of) if tied else None)
+    out = {}
+    for card in hand:
+        value = SHOT_VALUE[card]
+        cancel = (has_one or value == DISTRACTION) and (has_eight or value == CANCELLED)
+        best, tied, taking = summary[cancel]
+        if not (cancel and value == CANCELLED):  # the card itself counts
+            if value > best:
+                taking = (seat, card)
+            elif value == best:
+                taking = _tie_winner([*tied, (seat, card)], suit, side_of)
+        if taking is None or side_of[taking[0]] != side:
+            chance = 0.0
+        else:
+            top = taking[1]
+            chance = HOLDS[SHOT_VALUE[top]][SHOT_SUIT[top] == suit] ** pending
+        out[card] = worth_ * chance - CARD_COSTS[card]
+    return out
 
 
-def choose(
-    hand: list[str],
-    legal: list[dict],
-    targets: list[str],
-    worths: list[float],
+def scores(
+    hand: list[int],
+    legal: list[int],
+    targets: list[int],
+    worths: tuple[float, ...],
     shots: list[list],
     seat: int,
     side_of: list[int],
     second_on: int | None,
-) -> dict:
-    """The easy move: the legal shot with the best expected gain (see the module doc).
-    ``second_on`` is the target a second shot goes on (None for a first shot)."""
-
-    def gain(card: str, t: int) -> float:
-        return worths[t] * win_chance(targets[t], shots[t], seat, card, side_of) - card_cost(card)
-
+) -> list[float]:
+    """The expected gain of each of the ``legal`` ids (engine.ACTION_IDS), by which the
+    easy player chooses (see the module doc). Integer cards; ``second_on`` is the target
+    a second shot goes on (None for a first shot)."""
     if second_on is not None:
-        return max(legal, key=lambda a: gain(a["card"], second_on))
-    # The best second shot at each target from this hand (the two best, in case the
-    # first shot uses the best one).
-    follow = []
-    for t in (0, 1):
-        ranked = sorted(((gain(card, t), card) for card in hand), reverse=True)
-        follow.append(ranked[:2])
-
-    def total(action: dict) -> float:
-        card, t = action["card"], action["target"]
+        target = targets[second_on]
+        gain = gains(target, shots[second_on], seat, hand, side_of, worths[target])
+        return [gain[i - SECONDS] for i in legal]
+    on = [gains(t, shots[i], seat, hand, side_of, worths[t]) for i, t in enumerate(targets)]
+    # The best second shot at each target from this hand (the two best, in case the first
+    # shot uses the best one).
+    follow = [sorted(((g, card) for card, g in gain.items()), reverse=True)[:2] for gain in on]
+    out = []
+    for i in legal:
+        card, t = i >> 1, i & 1
         after = next((g for g, c in follow[1 - t] if c != card), 0.0)
-        return gain(card, t) + after
+        out.append(on[t][card] + after)
+    return out
 
-    return max(legal, key=total)
+
+def choose(
+    hand: list[int],
+    legal: list[int],
+    targets: list[int],
+    worths: tuple[float, ...],
+    shots: list[list],
+    seat: int,
+    side_of: list[int],
+    second_on: int | None,
+) -> int:
+    """The easy move among the ``legal`` ids: the first with the best :func:`scores`."""
+    if len(legal) == 1:
+        return legal[0]
+    gain = scores(hand, legal, targets, worths, shots, seat, side_of, second_on)
+    return legal[max(range(len(legal)), key=gain.__getitem__)]
+
+
+def action_id(action: dict) -> int:
+    """The id of one of the legal actions a view's seat was offered."""
+    card = SHOT_INDEX[action["card"]]
+    return SECONDS + card if action["type"] == "second" else 2 * card + action["target"]
 
 
 def first_shots(targets_view: list[dict]) -> dict[int, int]:
@@ -124,18 +228,98 @@ def lacking(view: dict[str, Any]) -> list[set[str]]:
 
 
 class PullBot(GameBot):
-    bench = {"players": 4, "options": {"hands": 2, "teams": True}}
+    bench = {"players": 3, "options": {"hands": 2}}
 
     def should_act(self, view):
         return not view.get("over") and view["seat"] in view["to_act"]
 
     # -- the easy player -----------------------------------------------------------------
 
+    _view_memo: tuple | None = None
+
+    def _memo(self, view, key: str, make) -> Any:
+        """``make(view)``, kept while the searches ask about the same view object (the
+        samples and weights of one decision). Read-only for the caller."""
+        memo = self._view_memo
+        if memo is None or memo[0] is not view:
+            memo = self._view_memo = (view, {})
+        found = memo[1].get(key)
+        if found is None:
+            found = memo[1][key] = make(view)
+        return found
+
     def easy(self, view, legal, rng):
+        ids = [action_id(action) for action in legal]
+        return legal[ids.index(choose(legal=ids, **self._situation(view)))]
+
+    def candidates(self, view, legal, rng):
+        """The :data:`CANDIDATES` moves the easy player ranks best (all when there are no
+        more), in the legal list's order: the searches try each on more worlds than they
+        could afford for every card of a hand."""
+        self._view_memo = None  # a new decision: nothing kept from an earlier view
+        if len(legal) <= CANDIDATES:
+            return legal
+        ids = [action_id(action) for action in legal]
+        gain = scores(legal=ids, **self._memo(view, "situation", self._situation))
+        best = sorted(range(len(legal)), key=lambda i: -gain[i])[:CANDIDATES]
+        return [legal[i] for i in sorted(best)]
+
+    def weight(self, view, world):
+        """How well the world explains this round's first shots by the other seats: each
+        one the easy player would not have shot from its hand in this world (the hand it
+        had then: today's, the first shot and any second shot) makes the world
+        :data:`UNLIKE_EASY` times as likely. Seats are people or other bots, so a
+        mismatch only makes a world less likely, never impossible."""
+        targets_view = view["targets"]
+        if view["phase"] == OVER or len(targets_view) != 2:
+            return 1.0
+        n, seat = view["players"], view["seat"]
+        first: dict[int, tuple[int, int]] = {}  # seat -> (target, card) of its first shot
+        later: dict[int, int] = {}  # seat -> its second shot, if placed
+        for t, target in enumerate(targets_view):
+            for shot in target["shots"]:
+                card = SHOT_INDEX[shot["card"]]
+                if shot["second"]:
+                    later[shot["seat"]] = card
+                else:
+                    first[shot["seat"]] = (t, card)
+        if all(s == seat for s in first):  # nobody else has shot yet
+            return 1.0
+        hands, sealed = world["state"]["hands"], world["state"]["sealed"]
+        situation = dict(self._memo(view, "situation", self._situation))
+        targets = situation["targets"]
+        matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+        before: list[list] = [[], []]
+        likely = 1.0
+        for k in range(n):
+            s = (view["holder"] + k) % n
+            if s not in first:
+                break
+            t, card = first[s]
+            if s != seat:
+                had = [SHOT_INDEX[c] for c in hands[s]] + [card]
+                if s in later:
+                    had.append(later[s])
+                elif sealed[s] is not None:
+                    had.append(SHOT_INDEX[sealed[s]])
+                had.sort()
+                legal = [i for c in had for i in matching[c]] or [
+                    i for c in had for i in ANY_TARGET[c]
+                ]
+                situation.update(hand=had, shots=before, seat=s, second_on=None)
+                if choose(legal=legal, **situation) != 2 * card + t:
+                    likely *= UNLIKE_EASY
+            before[t].append([s, card])
+        return likely
+
+    @staticmethod
+    def _situation(view) -> dict[str, Any]:
+        """The arguments of :func:`choose` / :func:`scores` but ``legal``, from a view."""
         seat = view["seat"]
-        targets = [target["card"] for target in view["targets"]]
-        worths = [worth(t["left"], t["double"], t["animal"]) for t in view["targets"]]
-        shots = [[[s["seat"], s["card"]] for s in target["shots"]] for target in view["targets"]]
+        changes = {
+            c["card"]: {k: c[k] for k in rules.OVERRIDABLE if k in c}
+            for c in view["target_changes"]
+        }
         side_of = [0] * view["players"]
         for side, seats in enumerate(view["sides"]):
             for s in seats:
@@ -143,133 +327,200 @@ class PullBot(GameBot):
         second_on = None
         if view["phase"] == SECOND:
             second_on = 1 - first_shots(view["targets"])[seat]
-        return choose(view["hand"], legal, targets, worths, shots, seat, side_of, second_on)
+        return {
+            "hand": [SHOT_INDEX[card] for card in view["hand"]],
+            "targets": [TARGET_INDEX[target["card"]] for target in view["targets"]],
+            "worths": worths_of(changes),
+            "shots": [
+                [[s["seat"], SHOT_INDEX[s["card"]]] for s in target["shots"]]
+                for target in view["targets"]
+            ],
+            "seat": seat,
+            "side_of": side_of,
+            "second_on": second_on,
+        }
 
-    def rollout(self, state, seat, rng):
-        """The easy player reading the sampled world directly (no view built). An engine
-        keeping cards in another form than the snapshot's strings takes the view path."""
-        targets = state.targets
-        if not targets or not isinstance(targets[0], str):
-            return super().rollout(state, seat, rng)
-        table = rules.target_table(state.options["targets"])
-        worths = [worth(table[t]["left"], table[t]["double"], table[t]["animal"]) for t in targets]
+    def rollout_id(self, state, seat, rng):
+        """The easy player's move reading the sampled world's integer cards directly (no
+        view, no dict): the same choice as :meth:`easy` on that world's view."""
+        changes = state.options["targets"]
+        worths = worths_of(changes) if changes else DEFAULT_WORTHS
         second_on = None
         if state.phase == SECOND:
             second_on = 1 - state.first_target[seat]
-        legal = state.legal_actions(seat)
-        hand = state.hand_of(seat)
-        return choose(hand, legal, targets, worths, state.shots, seat, state.side_of, second_on)
+        legal = state.legal_ids(seat)
+        if len(legal) == 1:
+            return legal[0]
+        hand = state.hands[seat]
+        return choose(
+            hand, legal, state.targets, worths, state.shots, seat, state.side_of, second_on
+        )
+
+    def rollout(self, state, seat, rng):
+        """:meth:`rollout_id`'s move as its action (a fresh dict)."""
+        return ACTION_IDS.action_of(self.rollout_id(state, seat, rng))
 
     # -- the searches' worlds ------------------------------------------------------------
 
     def sample(self, view, rng):
-        n = view["players"]
-        seat = view["seat"]
-        hand = list(view["hand"])
-        on_table = [s["card"] for target in view["targets"] for s in target["shots"]]
-        seen = set(hand) | set(view["played"]) | set(on_table)
-        if view["my_second"] is not None:
-            seen.add(view["my_second"])
-        pool = [card for card in rules.shot_ids() if card not in seen]
-        picked = view["picked"]
-        # Cards each other seat holds: its hand and, in a sealed step, its pick.
-        sizes = [
-            view["hand_sizes"][s] + (1 if picked[s] else 0) if s != seat else 0 for s in range(n)
-        ]
-        held = self._deal(pool, sizes, lacking(view), rng)
-        order = {card: i for i, card in enumerate(rules.shot_ids())}
+        """A world for the searches: the unseen shots dealt at random to the other hands
+        (none of a suit a seat showed it lacks this round), and a sealed pick already made
+        chosen from that seat's dealt cards as the easy player would choose it; the unused
+        shots and the unseen targets shuffled."""
+        facts = self._memo(view, "sample", self._sample_facts)
+        n, seat, pool = facts["players"], facts["seat"], facts["pool"]
+        held = self._deal(pool, facts["sizes"], facts["lacks"], rng)
+        situation = self._memo(view, "situation", self._situation)
+        picked, second_on = view["picked"], facts["second_on"]
         hands: list[list[str]] = []
         sealed: list[str | None] = []
         for s in range(n):
             if s == seat:
-                hands.append(hand)
+                hands.append(list(view["hand"]))
                 sealed.append(view["my_second"])
                 continue
-            cards = held[s]
-            pick = cards.pop() if picked[s] else None
-            hands.append(sorted(cards, key=order.__getitem__))
-            sealed.append(pick)
-        dealt = {card for cards in held for card in cards} | {p for p in sealed if p}
-        unused = [card for card in pool if card not in dealt]
+            cards = sorted(held[s])
+            pick = None
+            if picked[s]:
+                legal = [SECONDS + card for card in cards]
+                chosen = choose(
+                    cards,
+                    legal,
+                    situation["targets"],
+                    situation["worths"],
+                    situation["shots"],
+                    s,
+                    situation["side_of"],
+                    second_on[s],
+                )
+                pick = chosen - SECONDS
+                cards.remove(pick)
+            hands.append([SHOT[card] for card in cards])
+            sealed.append(None if pick is None else SHOT[pick])
+        dealt = {card for cards in held for card in cards}
+        unused = [SHOT[card] for card in pool if card not in dealt]
         rng.shuffle(unused)
-        table_targets = [target["card"] for target in view["targets"]]
-        pile_cards = [entry["card"] for pile in view["piles"] for entry in pile]
-        known_targets = set(table_targets) | set(pile_cards) | set(view["void_targets"])
-        deck = [card for card in rules.target_ids() if card not in known_targets]
+        deck = list(facts["deck"])
         rng.shuffle(deck)
         if view["phase"] == OVER:
             deck = []
-        table = {c["card"]: c for c in view["target_changes"]}
-        options = {
-            "teams": view["teams"],
-            "goal": view["goal"],
-            "hands": view["hands_to_play"],
-            "max_hands": view["max_hands"],
-            "targets": {
-                card: {k: change[k] for k in rules.OVERRIDABLE if k in change}
-                for card, change in table.items()
-            },
-        }
-        piles = [
-            [{"card": e["card"], "double": e["double"], "round": e["round"]} for e in pile]
-            for pile in view["piles"]
-        ]
-        pile_fouls = [sum(1 for e in pile if e["animal"]) for pile in view["piles"]]
-        over = view["phase"] == OVER
-        fouls = [f if over else f - pf for f, pf in zip(view["fouls"], pile_fouls, strict=True)]
+        state = dict(facts["state"])
+        state.update(
+            seed=rng.getrandbits(52),
+            log=[],
+            hands=hands,
+            unused=unused,
+            target_deck=deck,
+            sealed=sealed,
+        )
+        return {"game": "pull", "state": state}
+
+    @staticmethod
+    def _sample_facts(view) -> dict[str, Any]:
+        """What every world of one view shares (see :meth:`sample`); the snapshot's
+        shared parts are copied when a world is loaded."""
+        n = view["players"]
+        seat = view["seat"]
+        targets_view = view["targets"]
+        seen = {SHOT_INDEX[card] for card in view["hand"]}
+        seen.update(SHOT_INDEX[card] for card in view["played"])
+        seen.update(SHOT_INDEX[s["card"]] for t in targets_view for s in t["shots"])
+        if view["my_second"] is not None:
+            seen.add(SHOT_INDEX[view["my_second"]])
+        picked = view["picked"]
         first_target: list[int | None] = [None] * n
-        for s, t in first_shots(view["targets"]).items():
+        for s, t in first_shots(targets_view).items():
             first_target[s] = t
+        known_targets = {t["card"] for t in targets_view}
+        known_targets.update(entry["card"] for pile in view["piles"] for entry in pile)
+        known_targets.update(view["void_targets"])
+        over = view["phase"] == OVER
+        pile_fouls = [sum(1 for e in pile if e["animal"]) for pile in view["piles"]]
         side_of = [0] * n
         for side, seats in enumerate(view["sides"]):
             for s in seats:
                 side_of[s] = side
+        changes = {
+            c["card"]: {k: c[k] for k in rules.OVERRIDABLE if k in c}
+            for c in view["target_changes"]
+        }
         state = {
             "players": n,
-            "options": options,
-            "seed": rng.getrandbits(52),
+            "options": {
+                "teams": view["teams"],
+                "goal": view["goal"],
+                "hands": view["hands_to_play"],
+                "max_hands": view["max_hands"],
+                "targets": changes,
+            },
+            "seed": None,
             "deal": None,
             "log": [],
             "side_of": side_of,
             "totals": list(view["side_scores"]),
-            "fouls": fouls,
+            "fouls": [
+                f if over else f - pf for f, pf in zip(view["fouls"], pile_fouls, strict=True)
+            ],
             "history": view["history"],
             "last_round": view["last_round"],
             "hand_no": view["hand_no"],
             "dealer": view["dealer"],
-            "hands": hands,
-            "unused": unused,
-            "target_deck": deck,
-            "piles": piles,
+            "hands": None,
+            "unused": None,
+            "target_deck": None,
+            "piles": [
+                [{"card": e["card"], "double": e["double"], "round": e["round"]} for e in pile]
+                for pile in view["piles"]
+            ],
             "void": list(view["void_targets"]),
             "shot_discards": list(view["played"]),
             "round_no": view["round"],
             "holder": view["holder"],
-            "targets": table_targets,
+            "targets": [t["card"] for t in targets_view],
             "phase": view["phase"],
-            "shots": [[[s["seat"], s["card"]] for s in t["shots"]] for t in view["targets"]],
+            "shots": [[[s["seat"], s["card"]] for s in t["shots"]] for t in targets_view],
             "first_target": first_target,
-            "sealed": sealed,
+            "sealed": None,
         }
-        return {"game": "pull", "state": state}
+        return {
+            "players": n,
+            "seat": seat,
+            # Cards each other seat holds: its hand and, in a sealed step, its pick.
+            "pool": [card for card in range(len(SHOT)) if card not in seen],
+            "sizes": [
+                view["hand_sizes"][s] + (1 if picked[s] else 0) if s != seat else 0
+                for s in range(n)
+            ],
+            "lacks": [{SUIT_NUMBER[suit] for suit in suits} for suits in lacking(view)],
+            "second_on": [None if t is None else 1 - t for t in first_target],
+            "deck": [card for card in TARGET if card not in known_targets],
+            "state": state,
+        }
 
     @staticmethod
-    def _deal(pool: list[str], sizes: list[int], lacks: list[set[str]], rng) -> list[list[str]]:
+    def _deal(pool: list[int], sizes: list[int], lacks: list[set[int]], rng) -> list[list[int]]:
         """``sizes[s]`` cards of ``pool`` for each seat, none of a suit it showed it lacks
         (seats with the most such suits first; a rare dead end deals again)."""
+        order = sorted(range(len(sizes)), key=lambda s: (-len(lacks[s]), s))
         for _attempt in range(100):
             left = list(pool)
             rng.shuffle(left)
-            held: list[list[str]] = [[] for _ in sizes]
-            for s in sorted(range(len(sizes)), key=lambda s: (-len(lacks[s]), s)):
-                if not sizes[s]:
+            held: list[list[int]] = [[] for _ in sizes]
+            for s in order:
+                size = sizes[s]
+                if not size:
                     continue
-                fits = [c for c in left if rules.shot_suit(c) not in lacks[s]]
-                if len(fits) < sizes[s]:
-                    break
-                held[s] = fits[: sizes[s]]
-                taken = set(held[s])
-                left = [c for c in left if c not in taken]
+                lack = lacks[s]
+                if lack:
+                    fits = [c for c in left if SHOT_SUIT[c] not in lack]
+                    if len(fits) < size:
+                        break
+                    held[s] = fits[:size]
+                    taken = set(held[s])
+                    left = [c for c in left if c not in taken]
+                else:
+                    held[s] = left[:size]
+                    left = left[size:]
             else:
                 return held
         raise RuntimeError("no deal fits the suits shown lacking")  # pragma: no cover

@@ -36,6 +36,9 @@ def targets_of(cards: list[str]) -> list[int]:
     return [TARGET_INDEX[c] for c in cards]
 
 
+DISTRACTION, CANCELLED = rules.DISTRACTION, rules.CANCELLED
+
+
 def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
     """:func:`rules.resolve_target` on indexes: ``shots`` are ``[seat, shot index]`` pairs.
 
@@ -43,38 +46,37 @@ def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
     ``shots`` (``[seat, id]``), ``side``, ``seat`` and ``winning_shot`` (None when nobody
     takes it), ``cancelled`` (the 8s a Distraction cancelled) and ``void``."""
     values = [SHOT_VALUE[card] for _, card in shots]
-    record: dict[str, Any] = {
-        "card": TARGET[target],
-        "shots": [[seat, SHOT[card]] for seat, card in shots],
-        "side": None,
-        "seat": None,
-        "winning_shot": None,
-        "cancelled": [],
-        "void": False,
-    }
-    if rules.DISTRACTION in values and rules.CANCELLED in values:
-        record["cancelled"] = [
-            SHOT[c] for (_, c), v in zip(shots, values, strict=True) if v == rules.CANCELLED
-        ]
-        live = [(shot, v) for shot, v in zip(shots, values, strict=True) if v != rules.CANCELLED]
-        shots, values = [shot for shot, _ in live], [v for _, v in live]
-    if not values:
-        return record
-    best = max(values)
-    if values.count(best) == 1:
-        seat, card = shots[values.index(best)]  # a single highest shot takes it
-    else:
-        tied = [shot for shot, v in zip(shots, values, strict=True) if v == best]
-        suit = TARGET_SUIT[target]
-        matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
-        if matching:
-            # One card per suit and value: at most one shot can match at the top value.
-            seat, card = matching[0]
-        elif all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
-            # Partners tied with no matching shot: their side still takes the target.
-            seat, card = tied[0]
+    seat = card = None
+    cancelled: list[str] = []
+    void = False
+    if values:
+        best = max(values)
+        live = shots
+        if best == CANCELLED and DISTRACTION in values:  # a 1 cancels every 8
+            cancelled = [SHOT[c] for (_, c), v in zip(shots, values, strict=True) if v == best]
+            kept = [(shot, v) for shot, v in zip(shots, values, strict=True) if v != CANCELLED]
+            live, values = [shot for shot, _ in kept], [v for _, v in kept]
+            best = max(values)  # the 1 at least is left
+        if values.count(best) == 1:
+            seat, card = live[values.index(best)]  # a single highest shot takes it
         else:
-            record["void"] = True
-            return record
-    record.update(side=side_of[seat], seat=seat, winning_shot=SHOT[card])
-    return record
+            tied = [shot for shot, v in zip(live, values, strict=True) if v == best]
+            suit = TARGET_SUIT[target]
+            matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
+            if matching:
+                # One card per suit and value: at most one shot can match at the top value.
+                seat, card = matching[0]
+            elif all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
+                # Partners tied with no matching shot: their side still takes the target.
+                seat, card = tied[0]
+            else:
+                void = True
+    return {
+        "card": TARGET[target],
+        "shots": [[who, SHOT[shot]] for who, shot in shots],
+        "side": None if seat is None else side_of[seat],
+        "seat": seat,
+        "winning_shot": None if card is None else SHOT[card],
+        "cancelled": cancelled,
+        "void": void,
+    }

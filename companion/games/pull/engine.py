@@ -26,7 +26,9 @@ shuffled from the seed, one stream per hand.
 
 Actions: a first shot is ``{"type": "shoot", "card": id, "target": 0 | 1}`` (index into the
 two face-up targets); a second shot is ``{"type": "second", "card": id}`` and goes on the
-other target by itself.
+other target by itself. On the integer action path (``legal_ids`` / ``apply_id``) a first
+shot of the shot with index ``c`` (:mod:`.deck`) at target ``t`` is id ``2 * c + t`` and a
+second shot of it ``96 + c`` (:data:`ACTION_IDS`, fixed by the code).
 
 Our reading of the rulebook where it is silent or ambiguous:
 
@@ -84,7 +86,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import Game, IllegalAction, State, plain_copy
+from ..base import ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import rng
 from ..spec import is_whole
 from . import rules
@@ -107,6 +109,32 @@ from .spec import SPEC
 FIRST = "first"
 SECOND = "second"
 OVER = "over"
+ROUNDS_PER_HAND = rules.ROUNDS_PER_HAND
+
+# The fixed numbering of PULL!'s actions: a first shot of shot ``c`` at target ``t`` is
+# ``2 * c + t``, a second shot of ``c`` is ``SECONDS + c``. A hand is kept in deck order,
+# so its legal ids come out in the order of its legal list.
+SHOTS = len(SHOT)
+SECONDS = 2 * SHOTS
+ACTION_IDS = ActionIds(
+    [{"type": "shoot", "card": card, "target": t} for card in SHOT for t in (0, 1)]
+    + [{"type": "second", "card": card} for card in SHOT]
+)
+ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
+ACTION_COUNT = len(ACTION_IDS)
+ANY_TARGET = tuple((2 * card, 2 * card + 1) for card in range(SHOTS))  # no matching card
+NO_IDS: tuple[int, ...] = ()
+#: MATCHING[first suit][other suit][card]: the first shots of ``card`` matching a target.
+MATCHING = tuple(
+    tuple(
+        tuple(
+            tuple(2 * card + t for t, suit in ((0, first), (1, other)) if SHOT_SUIT[card] == suit)
+            for card in range(SHOTS)
+        )
+        for other in range(len(SUIT_IDS))
+    )
+    for first in range(len(SUIT_IDS))
+)
 
 
 def _suit_name(suit: str) -> str:
@@ -121,6 +149,7 @@ class PullState(State):
     ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them."""
 
     slug = SPEC.slug
+    action_ids = ACTION_IDS
 
     side_of: list[int]
     hand_no: int
@@ -221,6 +250,16 @@ class PullState(State):
     def _shots_taken(self) -> int:
         return len(self.shots[0]) + len(self.shots[1])
 
+    def to_act(self) -> list[int]:
+        """As the base's (one call less: the phase says whether the game is over)."""
+        phase = self.phase
+        if phase == FIRST or (phase == SECOND and self.players == 2):
+            shots = self.shots
+            return [(self.holder + len(shots[0]) + len(shots[1])) % self.players]
+        if phase == SECOND:
+            return [seat for seat, pick in enumerate(self.sealed) if pick is None]
+        return []
+
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == SECOND and self.players > 2:
@@ -231,51 +270,146 @@ class PullState(State):
             return [(self.holder + len(shots[0]) + len(shots[1])) % self.players]
         return []
 
-    # -- legal actions, per phase -------------------------------------------------------
+    # -- legal actions: the integer action path ------------------------------------------
 
-    def _legal(self, seat: int) -> list[dict]:
-        if self.phase == FIRST:
-            return self._legal_first(seat)
-        if self.phase == SECOND:
-            return [{"type": "second", "card": SHOT[card]} for card in self.hands[seat]]
+    # Ids (see ACTION_IDS): 2 * card + target for a first shot, SECONDS + card for a
+    # second one. The dict contract (legal_actions, apply) reads through the same ids.
+
+    def _legal_ids(self, seat: int) -> list[int]:
+        """As the base's :meth:`legal_ids`, seat check included (so it is the method
+        itself: one call on a playout's hot path)."""
+        if type(seat) is not int:
+            return []
+        phase = self.phase
+        if phase == FIRST:
+            shots = self.shots
+            if seat != (self.holder + len(shots[0]) + len(shots[1])) % self.players:
+                return []
+            hand = self.hands[seat]
+            targets = self.targets
+            matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+            ids = [i for card in hand for i in matching[card]]
+            return ids if ids else [i for card in hand for i in ANY_TARGET[card]]
+        if phase == SECOND:
+            if self.players > 2:
+                if not 0 <= seat < self.players or self.sealed[seat] is not None:
+                    return []
+            else:
+                shots = self.shots
+                if seat != (self.holder + len(shots[0]) + len(shots[1])) % 2:
+                    return []
+            return [SECONDS + card for card in self.hands[seat]]
         return []
 
-    def _legal_first(self, seat: int) -> list[dict]:
-        hand = self.hands[seat]
-        first, other = TARGET_SUIT[self.targets[0]], TARGET_SUIT[self.targets[1]]
-        matching = []
-        for card in hand:
-            suit = SHOT_SUIT[card]
-            if suit == first:
-                matching.append({"type": "shoot", "card": SHOT[card], "target": 0})
-            if suit == other:
-                matching.append({"type": "shoot", "card": SHOT[card], "target": 1})
-        if matching:
-            return matching
-        return [{"type": "shoot", "card": SHOT[card], "target": t} for card in hand for t in (0, 1)]
+    legal_ids = _legal_ids
 
-    def _is_legal(self, seat: int, action: dict) -> bool:
-        """Whether ``action`` is one of ``_legal(seat)`` (same keys, same JSON types),
-        checked without building the list."""
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        phase = self.phase
+        if phase == FIRST:
+            shots = self.shots
+            if action_id >= SECONDS or (
+                seat != (self.holder + len(shots[0]) + len(shots[1])) % self.players
+            ):
+                return False
+            hand = self.hands[seat]
+            card = action_id >> 1
+            if card not in hand:
+                return False
+            targets = self.targets
+            matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+            if action_id in matching[card]:
+                return True
+            # Off suit: only when no card of the hand matches either target.
+            return not any(matching[held] for held in hand)
+        if phase == SECOND and action_id >= SECONDS:
+            if self.players > 2:
+                if self.sealed[seat] is not None:
+                    return False
+            else:
+                shots = self.shots
+                if seat != (self.holder + len(shots[0]) + len(shots[1])) % 2:
+                    return False
+            return action_id - SECONDS in self.hands[seat]
+        return False
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """As the base's, with the legality check and the move inline (the hot path of a
+        playout: :meth:`_apply_id` does the same for the dict path); anything else goes
+        to the base, which refuses it with the dict path's words."""
+        players = self.players
+        if type(action_id) is int and type(seat) is int and 0 <= seat < players:
+            phase = self.phase
+            hand = self.hands[seat]
+            if phase == FIRST:
+                shots = self.shots
+                taken = len(shots[0]) + len(shots[1])
+                card = action_id >> 1
+                if (
+                    0 <= action_id < SECONDS
+                    and seat == (self.holder + taken) % players
+                    and card in hand
+                ):
+                    targets = self.targets
+                    matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+                    if action_id in matching[card] or not any(map(matching.__getitem__, hand)):
+                        hand.remove(card)
+                        target = action_id & 1
+                        self.first_target[seat] = target
+                        shots[target].append([seat, card])
+                        if taken + 1 == players:
+                            self.phase = SECOND
+                        self._record([seat, ACTIONS[action_id].copy()])
+                        return
+            elif phase == SECOND and SECONDS <= action_id < ACTION_COUNT:
+                card = action_id - SECONDS
+                if card in hand:
+                    if players > 2:  # sealed seconds
+                        sealed = self.sealed
+                        if sealed[seat] is None:
+                            hand.remove(card)
+                            sealed[seat] = card
+                            self._record([seat, ACTIONS[action_id].copy()])
+                            if None not in sealed:
+                                self._reveal_seconds()
+                            return
+                    else:
+                        shots = self.shots
+                        taken = len(shots[0]) + len(shots[1])
+                        if seat == (self.holder + taken) % 2:
+                            hand.remove(card)
+                            shots[1 - self.first_target[seat]].append([seat, card])
+                            self._record([seat, ACTIONS[action_id].copy()])
+                            if taken == 3:
+                                self._finish_round()
+                            return
+        super().apply_id(seat, action_id)
+
+    @staticmethod
+    def _id_of(action: dict) -> int | None:
+        """The id of ``action`` as strictly as the table's look-up (exact types, keys)."""
+        kind = action["type"]
         card = action.get("card")
         if type(card) is not str:
-            return False
-        hand = self.hands[seat]
+            return None
         card = SHOT_INDEX.get(card)
-        if card not in hand:
+        if card is None:
+            return None
+        if kind == "shoot":
+            target = action.get("target")
+            if len(action) != 3 or type(target) is not int or not 0 <= target <= 1:
+                return None
+            return 2 * card + target
+        if kind == "second" and len(action) == 2:
+            return SECONDS + card
+        return None
+
+    def _is_legal(self, seat: int, action: dict) -> bool:
+        """Whether ``action`` is one of ``legal_actions(seat)`` (same keys, same JSON
+        types), checked through its id without building the list."""
+        if type(action.get("type")) is not str:
             return False
-        if self.phase == SECOND:
-            return len(action) == 2 and action["type"] == "second"
-        target = action.get("target")
-        if type(target) is not int or len(action) != 3 or action["type"] != "shoot":
-            return False
-        if target not in (0, 1):  # an int here: True was refused above
-            return False
-        suits = (TARGET_SUIT[self.targets[0]], TARGET_SUIT[self.targets[1]])
-        if SHOT_SUIT[card] == suits[target]:
-            return True
-        # Off suit: only when no card of the hand matches either target.
-        return all(SHOT_SUIT[held] not in suits for held in hand)
+        action_id = self._id_of(action)
+        return action_id is not None and self._id_legal(seat, action_id)
 
     def _holds(self, seat: int, card: Any) -> bool:
         return type(card) is str and SHOT_INDEX.get(card) in self.hands[seat]
@@ -318,60 +452,67 @@ class PullState(State):
 
     # -- performing actions, per phase --------------------------------------------------
 
-    def _apply(self, seat: int, action: dict) -> None:
-        if self.phase == FIRST:
-            self._apply_first(seat, action)
-        else:
-            self._apply_second(seat, action)
-
-    def _apply_first(self, seat: int, action: dict) -> None:
-        card, target = SHOT_INDEX[action["card"]], action["target"]
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        if action_id < SECONDS:  # a first shot
+            card, target = action_id >> 1, action_id & 1
+            self.hands[seat].remove(card)
+            self.first_target[seat] = target
+            shots = self.shots
+            shots[target].append([seat, card])
+            if len(shots[0]) + len(shots[1]) == self.players:
+                self.phase = SECOND
+            return
+        card = action_id - SECONDS
         self.hands[seat].remove(card)
-        self.first_target[seat] = target
-        self.shots[target].append([seat, card])
-        if self._shots_taken() == self.players:
-            self.phase = SECOND
-
-    def _apply_second(self, seat: int, action: dict) -> None:
-        card = SHOT_INDEX[action["card"]]
-        self.hands[seat].remove(card)
-        if self.players > 2:  # sealed seconds
-            self.sealed[seat] = card
-            if None not in self.sealed:
-                for k in range(self.players):
-                    who = (self.holder + k) % self.players
-                    self._place_second(who, self.sealed[who])
-                self.sealed = [None] * self.players
-                self._finish_round()
+        players = self.players
+        if players > 2:  # sealed seconds
+            sealed = self.sealed
+            sealed[seat] = card
+            if None not in sealed:
+                self._reveal_seconds()
             return
         self._place_second(seat, card)
-        if self._shots_taken() == 2 * self.players:
+        if self._shots_taken() == 2 * players:
             self._finish_round()
+
+    def _reveal_seconds(self) -> None:
+        """The last sealed pick is in: every pick goes on its target, from the holder on."""
+        players, holder, sealed = self.players, self.holder, self.sealed
+        shots, first_target = self.shots, self.first_target
+        for k in range(players):
+            who = (holder + k) % players
+            shots[1 - first_target[who]].append([who, sealed[who]])
+        self.sealed = [None] * players
+        self._finish_round()
 
     def _place_second(self, seat: int, card: int) -> None:
         other = 1 - self.first_target[seat]
         self.shots[other].append([seat, card])
 
     def _finish_round(self) -> None:
-        side_of = self.side_of
-        records = [resolve(t, self.shots[i], side_of) for i, t in enumerate(self.targets)]
+        side_of, shots, targets = self.side_of, self.shots, self.targets
+        records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
         first, second = records[0]["side"], records[1]["side"]
         double = first if first is not None and first == second else None
+        doubled = double is not None
+        round_no = self.round_no
+        discards = self.shot_discards
         for record in records:
-            if record["side"] is None:
+            side = record["side"]
+            if side is None:
                 self.void.append(record["card"])
             else:
-                self.piles[record["side"]].append(
-                    {"card": record["card"], "double": double is not None, "round": self.round_no}
+                self.piles[side].append(
+                    {"card": record["card"], "double": doubled, "round": round_no}
                 )
-            self.shot_discards.extend(card for _, card in record["shots"])
+            discards += [card for _, card in record["shots"]]
         self.last_round = {
             "hand": self.hand_no,
-            "round": self.round_no,
+            "round": round_no,
             "targets": records,
             "double": double,
         }
-        if self.round_no < rules.ROUNDS_PER_HAND:
+        if round_no < ROUNDS_PER_HAND:
             self._start_round()
         else:
             self._finish_hand()

@@ -81,3 +81,146 @@ def test_the_horizon_is_the_end_of_the_hand():
         seat = state.to_act()[0]
         state.apply(seat, easy(state, seat))
     assert BOT.done(start, state)
+
+
+def test_a_playout_reads_integer_cards_and_never_builds_a_view(monkeypatch):
+    from companion.bots.search import playout
+
+    state = GAME.new_state(4, {"hands": 2, "teams": True}, seed=3)
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    world = GAME.state_from_dict(BOT.sample(view, random.Random(5)))
+
+    def no_view(self, seat):
+        raise AssertionError("a playout built a view")
+
+    monkeypatch.setattr(type(world), "view", no_view)
+    monkeypatch.setattr(type(world), "legal_actions", no_view)
+    playout(BOT, view, world, random.Random(6))
+    assert BOT.done(view, world) and world.hand_no == 2
+
+
+def test_the_rollout_is_the_easy_player_on_the_integer_cards():
+    # The playouts' policy must be the easy level's choice, made without a view.
+    checked = 0
+    for players, options in [(2, {}), (3, {}), (4, {"teams": True})]:
+        options = {"hands": 1, **options, "targets": {"trap-T2": {"double": 9}}}
+        state = GAME.new_state(players, options, seed=players)
+        chooser = random.Random(players)
+        while not state.is_over():
+            for seat in state.to_act():
+                action = easy(state, seat)
+                assert BOT.rollout(state, seat, chooser) == action
+                assert GAME.action_of(BOT.rollout_id(state, seat, chooser)) == action
+                checked += 1
+            seat = chooser.choice(state.to_act())
+            state.apply_id(seat, chooser.choice(state.legal_ids(seat)))
+    assert checked > 50
+
+
+def reference_chance(target, shots, seat, card, side_of):
+    """The easy player's chance of taking a target, written out on ids with the rules'
+    own resolve_target (the oracle for the bot's card-by-card shortcut)."""
+    from companion.games.pull.bot import HOLDS
+
+    result = rules.resolve_target(target, [*shots, [seat, card]], side_of)
+    side = side_of[seat]
+    if result["side"] != side:
+        return 0.0
+    best = result["card"]
+    shot_at = {s for s, _ in shots} | {seat}
+    pending = sum(1 for s in range(len(side_of)) if side_of[s] != side and s not in shot_at)
+    matching = rules.shot_suit(best) == rules.target_suit(target)
+    return HOLDS[rules.shot_value(best)][matching] ** pending
+
+
+def test_the_card_by_card_gains_agree_with_the_rules():
+    from companion.games.pull import deck
+    from companion.games.pull.bot import CARD_COSTS, gains
+
+    chooser = random.Random(12)
+    for _ in range(1500):
+        players = chooser.choice((2, 3, 4))
+        side_of = (
+            [s % 2 for s in range(players)] if chooser.random() < 0.5 else list(range(players))
+        )
+        # Many 1s and 8s, so that cancelled 8s and ties come up often.
+        pool = [c for c in range(48) if deck.SHOT_VALUE[c] in (1, 7, 8)] * 2 + list(range(48))
+        cards = list(dict.fromkeys(chooser.sample(pool, 14)))
+        on, hand = cards[: chooser.randint(0, 2 * players - 1)], cards[2 * players :]
+        shots = [[chooser.randrange(players), card] for card in on]
+        seat = chooser.randrange(players)
+        target = chooser.randrange(len(deck.TARGET))
+        got = gains(target, shots, seat, hand, side_of, 6.5)
+        ids = [[s, deck.SHOT[c]] for s, c in shots]
+        for card in hand:
+            chance = reference_chance(deck.TARGET[target], ids, seat, deck.SHOT[card], side_of)
+            assert got[card] == 6.5 * chance - CARD_COSTS[card]
+
+
+def play_easy_until(state, stop):
+    while not stop(state):
+        seat = state.to_act()[0]
+        state.apply(seat, easy(state, seat))
+    return state
+
+
+def test_a_sealed_pick_in_a_sampled_world_is_the_easy_players_choice():
+    state = GAME.new_state(4, {"hands": 1, "teams": False}, seed=21)
+    play_easy_until(state, lambda s: s.phase == "second" and sum(s.view(0)["picked"]) == 2)
+    seat = next(s for s in range(4) if not state.view(0)["picked"][s])
+    view = state.view(seat)
+    rng = random.Random(3)
+    for _ in range(10):
+        world = BOT.sample(view, rng)
+        loaded = GAME.state_from_dict(world)
+        assert loaded.view(seat) == view
+        for other in range(4):
+            pick = world["state"]["sealed"][other]
+            if other == seat or pick is None:
+                continue
+            # Give the pick back: the easy player chooses it again from that hand.
+            again = GAME.state_from_dict(world)
+            again.hands[other] = sorted([*again.hands[other], again.sealed[other]])
+            again.sealed[other] = None
+            assert easy(again, other) == {"type": "second", "card": pick}
+
+
+def test_worlds_where_the_first_shots_are_not_the_easy_ones_weigh_less():
+    state = GAME.new_state(4, {"hands": 1, "teams": True}, seed=5)
+    play_easy_until(state, lambda s: s.round_no == 2 and len(s.shots[0]) + len(s.shots[1]) == 3)
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    # The real world: everyone shot as the easy player does.
+    assert BOT.weight(view, state.to_dict()) == 1.0
+    weights = [BOT.weight(view, BOT.sample(view, random.Random(i))) for i in range(40)]
+    assert min(weights) < 1.0 and all(w > 0 for w in weights)
+
+
+def test_the_searches_try_the_easy_players_best_moves():
+    state = GAME.new_state(2, {"hands": 1}, seed=2)
+    tried = 0
+    while not state.is_over():
+        seat = state.to_act()[0]
+        view, legal = state.view(seat), state.legal_actions(seat)
+        kept = BOT.candidates(view, legal, random.Random(1))
+        assert kept == [a for a in legal if a in kept]
+        assert len(kept) == min(len(legal), 6) and easy(state, seat) in kept
+        tried += len(legal) > 6
+        state.apply(seat, easy(state, seat))
+    assert tried
+
+
+def test_worlds_of_two_views_asked_in_turn_each_fit_their_own_view():
+    # The bot keeps what one view's worlds share while the same view object is asked.
+    state = GAME.new_state(3, {"hands": 1}, seed=4)
+    views = []
+    while len(views) < 2:
+        seat = state.to_act()[0]
+        views.append(state.view(seat))
+        state.apply(seat, easy(state, seat))
+    rng = random.Random(9)
+    for _ in range(3):
+        for view in views:
+            world = GAME.state_from_dict(BOT.sample(view, rng))
+            assert world.view(view["seat"]) == view
