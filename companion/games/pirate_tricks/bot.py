@@ -25,16 +25,22 @@ from typing import Any
 
 from companion.bots import GameBot
 
-from . import rules
+from . import deck, rules
 from .engine import (
+    ACTION_IDS,
     ASSIGN,
+    ASSIGNS,
     BID,
+    BIDS,
     DITCH,
     HAND_SIZE,
     OVER,
+    PAIR_ID,
     PLAY,
     PREDICT,
+    PREDICTS,
     REVEAL,
+    REVEALS,
     ROW_DOWN,
     ROW_UP,
     _index,
@@ -272,6 +278,120 @@ def hand_sizes(view: dict[str, Any]) -> list[int]:
     return [rules.HAND - done - (1 if s in playing else 0) for s in range(n)]
 
 
+# -- the easy player on the engine's integer cards (playouts) ------------------------------
+
+_TRUMP = deck.TRUMP
+#: ``_keep_key`` and ``_key`` of a card index as one number each (same order).
+KEEP = tuple((100 if deck.SUIT[c] == _TRUMP else 0) + deck.NUMBER[c] for c in range(60))
+#: The cards above ``c`` in its suit, as a mask.
+HIGHER = tuple(((1 << (20 * (c // 20 + 1))) - 1) & ~((1 << (c + 1)) - 1) for c in range(60))
+#: Every red card of the deck for ``players``, as a mask.
+REDS = {
+    n: deck.mask_of([deck.INDEX[f"R{k}"] for k in range(low, 21)])
+    for n, low in rules.LOWEST.items()
+}
+
+
+class Tables:
+    """What the fast policy reads per card for one round's score cards and player count:
+    :func:`quick_value`, the scaled :func:`power`, the capture worth of taking it
+    (:func:`taken_worth`), and whether a trick pays and predictions are made."""
+
+    __slots__ = ("capture", "keep", "power", "predicting", "quick", "score_cards", "worth")
+
+    def __init__(self, score_cards: dict, players: int):
+        self.score_cards = score_cards  # held so that the cache's ids stay unique
+        cards = rules.crew_deck(players)
+        scale = _scale(players)
+        self.quick = [0.0] * 60
+        self.power = [0.0] * 60
+        self.capture = [0.0] * 60
+        for card in cards:
+            c = deck.INDEX[card]
+            self.quick[c] = quick_value(card, score_cards, players)
+            self.power[c] = power(card, players) * scale
+            self.capture[c] = taken_worth([card], score_cards)
+        self.worth = trick_worth(score_cards, players)
+        self.predicting = any(
+            rules.needs_prediction(score_cards[kind]) for kind in ("treasure", "capture")
+        )
+        self.keep = KEEP
+
+
+_TABLES: dict[tuple, Tables] = {}
+
+
+def tables_of(state: Any) -> Tables:
+    """The :class:`Tables` of ``state``'s round (cached by the score card entries, which
+    the engine shares and which the cache holds, so their ids stay theirs)."""
+    in_play = state._score_cards()
+    rec = in_play["recruitment"]
+    key = (id(rec[0]), id(rec[1]), id(in_play["treasure"]), id(in_play["capture"]), state.players)
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        found = _TABLES[key] = Tables(in_play, state.players)
+    return found
+
+
+def play_id(state: Any, seat: int, tables: Tables) -> int:
+    """:func:`play_card` on the engine's integer cards: the card (its id) to play."""
+    n = state.players
+    hand = state.hands[seat]
+    trick = state.trick
+    keep = KEEP
+    predictions = state.predictions
+    if tables.predicting and predictions[seat] is not None:
+        wants = state.tricks[seat] < predictions[seat]
+    else:
+        wants = tables.worth > 0
+    if trick:
+        led = deck.SUIT[trick[0][1]]
+        playable = [c for c in hand if deck.SUIT[c] == led] or hand
+    else:
+        playable = hand
+    if not trick:
+        if wants:
+            gone = 0
+            for c in hand:
+                gone |= 1 << c
+            for pile in state.won:
+                for c in pile:
+                    gone |= 1 << c
+            reds = REDS[n]
+            red_gone = gone & reds == reds
+            best = -1
+            for c in playable:
+                higher = HIGHER[c]
+                master = gone & higher == higher and (red_gone or deck.SUIT[c] == _TRUMP)
+                if master and (best < 0 or keep[c] > keep[best]):
+                    best = c
+            if best >= 0:
+                return best
+        return min(playable, key=keep.__getitem__)
+    suit = deck.SUIT
+
+    def strength(c: int) -> int:
+        s = suit[c]
+        return 200 + c if s == _TRUMP else (100 + c if s == led else 0)
+
+    top = max(strength(c) for _, c in trick)
+    winners = [c for c in playable if strength(c) > top]
+    last = len(trick) == n - 1
+    if wants and winners:
+        cheapest = min(winners, key=strength)
+        capture = tables.capture
+        if sum(capture[c] for _, c in trick) + capture[cheapest] >= -1:
+            return cheapest if last else max(winners, key=strength)
+    losers = [c for c in playable if c not in winners] if winners else playable
+    if losers:
+        return max(losers, key=keep.__getitem__) if not wants else min(losers, key=keep.__getitem__)
+    if last:
+        return max(winners, key=strength)
+    return min(winners, key=strength)
+
+
 class PirateTricksBot(GameBot):
     bench = {"players": 4, "options": {"rounds": 3}}
 
@@ -329,46 +449,44 @@ class PirateTricksBot(GameBot):
         return legal
 
     def rollout(self, state, seat, rng):
-        """The easy player's ways, reading the sampled world directly and with the fast
-        stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: a
-        playout is many times faster. An engine keeping cards in another form than the
-        snapshot's strings takes the view path."""
-        live = state.hands[seat]  # the engine's own form: hand_of always gives strings
-        if not live or not isinstance(live[0], str):
-            return super().rollout(state, seat, rng)
-        hand = state.hand_of(seat)
-        n = state.players
+        """The fast policy's move as a dict (the strong search's tree reads dicts)."""
+        return ACTION_IDS.copy_of(self.rollout_id(state, seat, rng))
+
+    def rollout_id(self, state, seat, rng):
+        """The easy player's ways on the sampled world's integer cards, with the fast
+        stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: no
+        view, no dict, an id of ``state.legal_ids(seat)``."""
         phase = state.phase
-        in_play = state._score_cards()
+        if phase == PLAY:
+            return play_id(state, seat, tables_of(state))
+        tables = tables_of(state)
+        hand = state.hands[seat]
         if phase == BID:
             a = state.auction
             rows = state.rows
+            quick = tables.quick
 
             def worth(r: int) -> float:
                 row = rows[r]
-                return sum(quick_value(c, in_play, n) for c in row["up"]) + row["loon"]
+                return sum(quick[c] for c in row["up"]) + row["loon"]
 
-            others = [r for r, row in enumerate(rows) if row["owner"] is None and r != a["row"]]
+            here = a["row"]
+            others = [r for r, row in enumerate(rows) if row["owner"] is None and r != here]
             have = state.loon[seat]
-            gain = worth(a["row"]) - sum(map(worth, others)) / len(others) if others else 0.0
+            gain = worth(here) - sum(map(worth, others)) / len(others) if others else 0.0
             bid = max(0, min(int(gain * BID_SHARE + 0.5), int(have * BID_CAP))) if gain > 0 else 0
-            return {"type": "bid", "loon": min(bid, have)}
+            return BIDS + min(bid, have)
         if phase == REVEAL:
-            return {"type": "reveal", "card": max(hand, key=rules.reveal_key)}
+            return REVEALS + max(hand, key=deck.REVEAL.__getitem__)
         if phase == ASSIGN:
-            return {"type": "assign", "seat": seat}
+            return ASSIGNS + seat
         if phase == DITCH:
-            low = sorted(hand, key=lambda c: quick_value(c, in_play, n))[:2]
-            return {"type": "ditch", "cards": sorted(low, key=hand.index)}
+            x, y = sorted(hand, key=tables.quick.__getitem__)[:2]
+            return PAIR_ID[x][y] if x < y else PAIR_ID[y][x]
         if phase == PREDICT:
-            guess = int(expected_tricks(hand, n) + 0.5)
-            return {"type": "predict", "tricks": max(0, min(rules.TRICKS, guess))}
-        trick = state.trick
-        playable = [a["card"] for a in state.legal_actions(seat)]
-        gone = set(hand) | {c for pile in state.won for c in pile} | {c for _, c in trick}
-        predictions = state.predictions if state._predicting(in_play) else None
-        wants = wants_tricks(seat, in_play, predictions, state.tricks, n)
-        return {"type": "play", "card": play_card(hand, playable, trick, n, wants, gone, in_play)}
+            guess = int(sum(tables.power[c] for c in hand) + 0.5)
+            return PREDICTS + max(0, min(rules.TRICKS, guess))
+        raise ValueError(f"no move in phase {phase!r}")
 
     # -- the searches' worlds ------------------------------------------------------------
 

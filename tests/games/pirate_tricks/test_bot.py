@@ -103,3 +103,81 @@ def test_search_candidates_are_legal_and_keep_the_easy_choice():
             assert len(few) <= 6 < len(legal)
         phases.add(state.phase)
     assert {BID, DITCH} <= phases
+
+
+def string_rollout(state, seat):
+    """The fast policy written with the string-card rules of thumb (what the bot's
+    rollout did before the engine kept integer cards), read from the state's snapshot."""
+    saved = state.to_dict()["state"]
+    n = state.players
+    hand = saved["hands"][seat]
+    in_play = state._score_cards()
+    phase = state.phase
+    if phase == BID:
+        rows, row = saved["rows"], saved["auction"]["row"]
+
+        def worth(r):
+            return sum(pt_bot.quick_value(c, in_play, n) for c in rows[r]["up"]) + rows[r]["loon"]
+
+        others = [r for r, entry in enumerate(rows) if entry["owner"] is None and r != row]
+        have = state.loon[seat]
+        gain = worth(row) - sum(map(worth, others)) / len(others) if others else 0.0
+        bid = 0
+        if gain > 0:
+            bid = max(0, min(int(gain * pt_bot.BID_SHARE + 0.5), int(have * pt_bot.BID_CAP)))
+        return {"type": "bid", "loon": min(bid, have)}
+    if phase == DITCH:
+        low = sorted(hand, key=lambda c: pt_bot.quick_value(c, in_play, n))[:2]
+        return {"type": "ditch", "cards": sorted(low, key=hand.index)}
+    if phase == PREDICT:
+        guess = int(pt_bot.expected_tricks(hand, n) + 0.5)
+        return {"type": "predict", "tricks": max(0, min(rules.TRICKS, guess))}
+    if phase != PLAY:
+        return None
+    trick = saved["trick"]
+    playable = [a["card"] for a in state.legal_actions(seat)]
+    gone = set(hand) | {c for pile in saved["won"] for c in pile} | {c for _, c in trick}
+    predictions = state.predictions if state._predicting(in_play) else None
+    wants = pt_bot.wants_tricks(seat, in_play, predictions, state.tricks, n)
+    card = pt_bot.play_card(hand, playable, trick, n, wants, gone, in_play)
+    return {"type": "play", "card": card}
+
+
+def test_the_integer_rollout_plays_as_the_string_rules_of_thumb():
+    compared = set()
+    for players in (3, 4, 5):
+        state = GAME.new_state(players, {"rounds": 3}, seed=40 + players)
+        rng = random.Random(players)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            action_id = BOT.rollout_id(state, seat, rng)
+            assert action_id in state.legal_ids(seat)
+            expected = string_rollout(state, seat)
+            if expected is not None:
+                assert GAME.action_of(action_id) == expected, state.phase
+                compared.add(state.phase)
+            assert BOT.rollout(state, seat, rng) == GAME.action_of(action_id)
+            state.apply_id(seat, action_id)
+    assert {BID, DITCH, PLAY} <= compared
+
+
+def test_a_playout_never_reads_a_view(monkeypatch):
+    from companion.bots import search
+
+    def no_view(self, seat):
+        raise AssertionError("a playout built a view")
+
+    for players in (3, 5):
+        real = GAME.new_state(players, {"rounds": 3}, seed=players)
+        rng = random.Random(players)
+        steps = 0
+        while not real.is_over() and steps < 400:
+            seat = real.to_act()[0]
+            view = real.view(seat)
+            world = GAME.state_from_dict(BOT.sample(view, rng))
+            with monkeypatch.context() as patch:
+                patch.setattr(type(world), "view", no_view)
+                search.playout(BOT, view, world, rng)
+            assert BOT.done(view, world)
+            real.apply_id(seat, BOT.rollout_id(real, seat, rng))
+            steps += 1
