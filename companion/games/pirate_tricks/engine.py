@@ -197,7 +197,8 @@ def _index_by_key(key: str) -> dict[str, dict[str, dict]]:
 
 def _index(options: dict) -> dict[str, dict[str, dict]]:
     """Per deck, ``{card id: catalog entry}`` for these options (cached: never change it)."""
-    return _index_by_key(json.dumps(options.get("catalog") or None, sort_keys=True))
+    catalog = options.get("catalog")
+    return _index_by_key(json.dumps(catalog, sort_keys=True) if catalog else "null")
 
 
 class PirateTricksState(State):
@@ -516,6 +517,12 @@ class PirateTricksState(State):
     def scores(self) -> list[int]:
         return list(self.loon)
 
+    def to_act(self) -> list[int]:
+        """As the base's (a fresh list, [] once over), the trick's seat first."""
+        if self.phase == PLAY:
+            return [self.turn]
+        return [] if self.phase == OVER else self._to_act()
+
     def _to_act(self) -> list[int]:
         if self.phase == PLAY:
             return [self.turn]
@@ -565,7 +572,12 @@ class PirateTricksState(State):
         if phase == DITCH:
             if self.ditched[seat] is not None:
                 return []
-            return [PAIR_ID[x][y] for x, y in combinations(self.hands[seat], 2)]
+            hand = self.hands[seat]
+            ids = []
+            for i, x in enumerate(hand):
+                row = PAIR_ID[x]
+                ids += [row[y] for y in hand[i + 1 :]]
+            return ids
         if phase == PREDICT and seat == self.turn:
             return list(range(PREDICTS, ASSIGNS))
         return []
@@ -649,10 +661,25 @@ class PirateTricksState(State):
     def apply_id(self, seat: int, action_id: int) -> None:
         """As the base's, with the check of a legal play inline (the hot path of a
         playout); anything else goes to the base."""
-        if (
-            type(action_id) is int
+        phase = self.phase
+        if phase == BID and type(action_id) is int and action_id >= BIDS:
+            a = self.auction
+            bids = a["bids"]
+            if (
+                type(seat) is int
+                and seat in a["bidders"]
+                and bids[seat] is None
+                and action_id - BIDS <= self.loon[seat]
+            ):
+                bids[seat] = loon = action_id - BIDS
+                if all(bids[s] is not None for s in a["bidders"]):
+                    self._resolve_bids()
+                self._record([seat, {"type": "bid", "loon": loon}])
+                return
+        elif (
+            phase == PLAY
+            and type(action_id) is int
             and 0 <= action_id < REVEALS
-            and self.phase == PLAY
             and seat == self.turn
             and type(seat) is int
         ):
@@ -664,9 +691,17 @@ class PirateTricksState(State):
                     ok = SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
                 else:
                     ok = True
-                if ok:
-                    self._play(seat, action_id)
-                    self._record([seat, PLAYS[action_id].copy()])
+                if ok:  # _play and _record inline
+                    hand.remove(action_id)
+                    trick.append([seat, action_id])
+                    if len(trick) == self.players:
+                        self._finish_trick()
+                    else:
+                        self.turn = (seat + 1) % self.players
+                    self.moves += 1
+                    self.last_action = entry = [seat, PLAYS[action_id].copy()]
+                    if self.log is not None:
+                        self.log.append(entry)
                     return
         super().apply_id(seat, action_id)
 
