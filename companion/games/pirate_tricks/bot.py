@@ -97,9 +97,28 @@ def taken_worth(cards: list[str], score_cards: dict) -> float:
     return total
 
 
+def recruit_loon(carddef: dict, mask: int) -> int:
+    """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
+    on a bitmask, without the checks and the names)."""
+    loon = 0
+    for effect in carddef["effects"]:
+        if not effect["loon"]:
+            continue
+        if effect["kind"] == "per_card":
+            loon += effect["loon"] * (mask & deck.filter_mask(effect["filter"])).bit_count()
+        elif effect["kind"] == "groups":
+            found = deck.best_groups(effect["shape"], effect["size"], mask)
+            loon += effect["loon"] * len(found)
+    return loon
+
+
 def hand_value(hand: list[str], score_cards: dict, players: int) -> float:
     """Recruitment loon for ``hand`` plus its expected tricks at a trick's worth."""
-    recruited = sum(rules.recruitment_loon(card, hand) for card in score_cards["recruitment"])
+    index = deck.INDEX
+    mask = 0
+    for card in hand:
+        mask |= 1 << index[card]
+    recruited = sum(recruit_loon(card, mask) for card in score_cards["recruitment"])
     return recruited + trick_worth(score_cards, players) * expected_tricks(hand, players)
 
 
@@ -290,6 +309,9 @@ REDS = {
     n: deck.mask_of([deck.INDEX[f"R{k}"] for k in range(low, 21)])
     for n, low in rules.LOWEST.items()
 }
+
+
+_ORDER = deck.INDEX.__getitem__  # hand order of card ids (as rules.sort_key)
 
 
 class Tables:
@@ -573,7 +595,7 @@ class PirateTricksBot(GameBot):
             "history": view["history"],
             "score_decks": self._decks(view, options, rng),
             "top_ups": top_ups,
-            "hands": [sorted(h, key=rules.sort_key) for h in hands],
+            "hands": [sorted(h, key=_ORDER) for h in hands],
             "rows": rows,
             "go_first": view["go_first"],
             "events": view["events"],
@@ -607,11 +629,11 @@ class PirateTricksBot(GameBot):
             ditched: list[list[str] | None] = [None] * n
             ok = True
             for s in others:
-                fixed = sorted(known[s], key=rules.sort_key)
+                fixed = sorted(known[s], key=_ORDER)
                 if ditched_done[s]:
                     free = [c for c in fixed if c not in shown[s]]
                     rng.shuffle(free)
-                    out = [c for c in free if rules.suit(c) in lacks[s]]
+                    out = [c for c in free if c[0] in lacks[s]]
                     keep = [c for c in fixed if c not in out]
                     while len(keep) > sizes[s] and len(out) < 2:
                         movable = [c for c in keep if c not in shown[s]]
@@ -624,7 +646,7 @@ class PirateTricksBot(GameBot):
                         break
                 else:
                     keep, out = fixed, []
-                fits = [c for c in left if rules.suit(c) not in lacks[s]]
+                fits = [c for c in left if c[0] not in lacks[s]]
                 need = sizes[s] - len(keep)
                 if len(fits) < need:
                     ok = False
@@ -638,7 +660,7 @@ class PirateTricksBot(GameBot):
                         break
                     out = out + left[:extra]
                     left = left[extra:]
-                    ditched[s] = sorted(out, key=rules.sort_key)
+                    ditched[s] = sorted(out, key=_ORDER)
                 hands[s] = keep + drawn
             if ok and len(left) == 2 * unowned:
                 downs = [left[2 * i : 2 * i + 2] for i in range(unowned)]

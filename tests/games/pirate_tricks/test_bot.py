@@ -181,3 +181,15 @@ def test_a_playout_never_reads_a_view(monkeypatch):
             assert BOT.done(view, world)
             real.apply_id(seat, BOT.rollout_id(real, seat, rng))
             steps += 1
+
+
+def test_the_bots_recruitment_on_bitmasks_pays_as_the_rules():
+    from companion.games.pirate_tricks import deck
+    from companion.games.pirate_tricks.engine import _index
+
+    rng = random.Random(4)
+    for card in _index({})["recruitment"].values():
+        for _ in range(60):
+            hand = rng.sample(rules.crew_deck(5), rng.randint(0, 12))
+            mask = deck.mask_of(deck.indexes(hand))
+            assert pt_bot.recruit_loon(card, mask) == rules.recruitment_loon(card, hand)
