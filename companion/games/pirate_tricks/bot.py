@@ -747,6 +747,14 @@ class PirateTricksBot(GameBot):
             decks[kind] = ids + rest
         return decks
 
+    def observe(self, action, mover, seat):
+        """Another seat's ditch is sealed and never shown: the seat sees that it ditched,
+        not what (every other move is shown, the sealed bids and reveals as soon as the
+        last one is in, before the seat's next choice)."""
+        if action["type"] == "ditch" and mover != seat:
+            return ("ditch",)
+        return super().observe(action, mover, seat)
+
     # -- the playout's horizon -----------------------------------------------------------
 
     def done(self, start, state):

@@ -193,3 +193,12 @@ def test_the_bots_recruitment_on_bitmasks_pays_as_the_rules():
             hand = rng.sample(rules.crew_deck(5), rng.randint(0, 12))
             mask = deck.mask_of(deck.indexes(hand))
             assert pt_bot.recruit_loon(card, mask) == rules.recruitment_loon(card, hand)
+
+
+def test_another_seats_ditch_is_observed_without_its_cards():
+    ditch_a = {"type": "ditch", "cards": ["R1", "G2"]}
+    ditch_b = {"type": "ditch", "cards": ["B3", "B4"]}
+    assert BOT.observe(ditch_a, 1, 0) == BOT.observe(ditch_b, 1, 0)
+    assert BOT.observe(ditch_a, 0, 0) != BOT.observe(ditch_b, 0, 0)
+    play = {"type": "play", "card": "R1"}
+    assert BOT.observe(play, 1, 0) != BOT.observe({"type": "play", "card": "R2"}, 1, 0)
