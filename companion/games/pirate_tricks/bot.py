@@ -21,6 +21,7 @@ of later rounds are shuffled. A playout runs to the end of the round.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from companion.bots import GameBot
@@ -48,6 +49,7 @@ from .engine import (
 
 BID_SHARE = 0.5  # of the loon a row is worth above the others, bid on it
 BID_CAP = 0.4  # never more than this share of one's loon on a row
+DITCH_ODDS = 0.6  # a world's weight per held card worth less than one ditched
 TRICK_GUESS = 1.5  # loon a trick is guessed to be worth when no card pays for tricks
 
 
@@ -344,16 +346,42 @@ _TABLES: dict[tuple, Tables] = {}
 
 
 def tables_of(state: Any) -> Tables:
-    """The :class:`Tables` of ``state``'s round (cached by the score card entries, which
-    the engine shares and which the cache holds, so their ids stay theirs)."""
-    in_play = state._score_cards()
-    rec = in_play["recruitment"]
-    key = (id(rec[0]), id(rec[1]), id(in_play["treasure"]), id(in_play["capture"]), state.players)
+    """The :class:`Tables` of ``state``'s round, cached by the ids of the round's score
+    cards, the player count and the table's catalog changes."""
+    decks, k = state.score_decks, state.round
+    catalog = state.options.get("catalog")
+    key = (
+        decks["recruitment"][2 * k - 2],
+        decks["recruitment"][2 * k - 1],
+        decks["treasure"][k - 1],
+        decks["capture"][k - 1],
+        state.players,
+        json.dumps(catalog, sort_keys=True) if catalog else None,
+    )
     found = _TABLES.get(key)
     if found is None:
         if len(_TABLES) > 256:
             _TABLES.clear()
-        found = _TABLES[key] = Tables(in_play, state.players)
+        found = _TABLES[key] = Tables(state._score_cards(), state.players)
+    return found
+
+
+def _round_tables(score_cards: dict, players: int, catalog: Any) -> Tables:
+    """:class:`Tables` for a view's score cards (catalog entries), cached by their ids and
+    the table's catalog changes (the view's ``catalog``)."""
+    key = (
+        "view",
+        *(card["id"] for card in score_cards["recruitment"]),
+        score_cards["treasure"]["id"],
+        score_cards["capture"]["id"],
+        players,
+        json.dumps(catalog, sort_keys=True) if catalog else None,
+    )
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        found = _TABLES[key] = Tables(score_cards, players)
     return found
 
 
@@ -746,6 +774,28 @@ class PirateTricksBot(GameBot):
             rng.shuffle(rest)
             decks[kind] = ids + rest
         return decks
+
+    def weight(self, view, world):
+        """How well the world explains the others' ditches: a player ditches cards worth
+        little to it, so each held card worth less (:func:`quick_value`) than one it is
+        supposed to have ditched makes the world less likely."""
+        state = world["state"]
+        seat, n = view["seat"], view["players"]
+        ditched = state["ditched"]
+        if view["phase"] not in (PREDICT, PLAY) or ditched is None:
+            return 1.0
+        quick = _round_tables(view["score_cards"], n, view["catalog"]).quick
+        index = deck.INDEX
+        below = 0
+        for s in range(n):
+            out = ditched[s]
+            if s == seat or not out:
+                continue
+            held = [quick[index[c]] for c in state["hands"][s]]
+            for card in out:
+                worth = quick[index[card]]
+                below += sum(1 for v in held if v < worth)
+        return DITCH_ODDS**below
 
     def observe(self, action, mover, seat):
         """Another seat's ditch is sealed and never shown: the seat sees that it ditched,

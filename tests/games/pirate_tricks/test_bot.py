@@ -202,3 +202,26 @@ def test_another_seats_ditch_is_observed_without_its_cards():
     assert BOT.observe(ditch_a, 0, 0) != BOT.observe(ditch_b, 0, 0)
     play = {"type": "play", "card": "R1"}
     assert BOT.observe(play, 1, 0) != BOT.observe({"type": "play", "card": "R2"}, 1, 0)
+
+
+def test_worlds_where_the_others_ditched_their_best_cards_weigh_less():
+    state, seat = next(
+        (state, seat)
+        for state, seat in states(4, 6)
+        if state.phase == PLAY and sum(state.tricks) == 2
+    )
+    view = state.view(seat)
+    world = BOT.sample(view, random.Random(1))
+    other = (seat + 1) % 4
+    saved = world["state"]
+    hand, out = saved["hands"][other], saved["ditched"][other]
+    tables = pt_bot._round_tables(view["score_cards"], 4, view["catalog"])
+    worth = {c: tables.quick[pt_bot.deck.INDEX[c]] for c in hand + out}
+    pool = sorted(hand + out, key=worth.get)
+    low = {**saved, "hands": list(saved["hands"]), "ditched": list(saved["ditched"])}
+    high = {**saved, "hands": list(saved["hands"]), "ditched": list(saved["ditched"])}
+    low["hands"][other], low["ditched"][other] = pool[2:], pool[:2]
+    high["hands"][other], high["ditched"][other] = pool[:-2], pool[-2:]
+    light = BOT.weight(view, {**world, "state": high})
+    heavy = BOT.weight(view, {**world, "state": low})
+    assert 0 < light < heavy
