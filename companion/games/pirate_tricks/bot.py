@@ -496,7 +496,50 @@ class PirateTricksBot(GameBot):
         if phase == PREDICT:
             guess = expected_tricks(hand, n)
             return [a for a in legal if abs(a["tricks"] - guess) <= 2] or legal
+        if phase == REVEAL:
+            # Only the highest card can win the tie: show it, or show the lowest and let
+            # the row go.
+            ends = {max(hand, key=rules.reveal_key), min(hand, key=rules.reveal_key)}
+            return [a for a in legal if a["card"] in ends]
+        if phase == PLAY:
+            return self._distinct_plays(view, legal, rng)
         return legal
+
+    def _distinct_plays(self, view, legal, rng):
+        """One card of each set of equivalent ones: cards of a suit with nothing between
+        them that anybody else could still play (the cards between are in this hand or
+        already played) win and lose the same tricks; they must also count alike for the
+        score cards that count captured cards. The easy player's card stands for its set."""
+        if len(legal) < 2:
+            return legal
+        cards = view["score_cards"]
+        masks = [
+            deck.filter_mask(effect["filter"])
+            for kind in ("treasure", "capture")
+            for effect in rules.filtered_effects(cards[kind])
+        ]
+        out = set(view["hand"]) | set(view["ditched"] or [])
+        out |= {c for pile in view["won"] for c in pile}
+        out |= {c for _, c in view["trick"]["plays"]}
+        gone = deck.mask_of(deck.indexes(sorted(out)))
+        easy = self.easy(view, legal, rng)["card"]
+        playable = sorted(deck.INDEX[a["card"]] for a in legal)
+        groups: list[list[int]] = []
+        for card in playable:
+            if groups:
+                last = groups[-1][-1]
+                between = range(last + 1, card)
+                same = deck.SUIT[last] == deck.SUIT[card] and all(gone >> c & 1 for c in between)
+                alike = all((m >> last & 1) == (m >> card & 1) for m in masks)
+                if same and alike:
+                    groups[-1].append(card)
+                    continue
+            groups.append([card])
+        keep = set()
+        for group in groups:
+            ids = [deck.CARD[c] for c in group]
+            keep.add(easy if easy in ids else ids[0])
+        return [a for a in legal if a["card"] in keep]
 
     def rollout(self, state, seat, rng):
         """The fast policy's move as a dict (the strong search's tree reads dicts)."""

@@ -225,3 +225,34 @@ def test_worlds_where_the_others_ditched_their_best_cards_weigh_less():
     light = BOT.weight(view, {**world, "state": high})
     heavy = BOT.weight(view, {**world, "state": low})
     assert 0 < light < heavy
+
+
+def test_search_plays_one_card_of_each_run_with_nothing_between():
+    from companion.games.pirate_tricks import deck
+
+    fewer = checked = 0
+    for state, seat in states(4, 9):
+        if state.phase not in (PLAY, "reveal"):
+            continue
+        view, legal = state.view(seat), state.legal_actions(seat)
+        few = BOT.candidates(view, legal, random.Random(1))
+        assert few and all(a in legal for a in few)
+        assert BOT.easy(view, legal, random.Random(1)) in few
+        fewer += len(few) < len(legal)
+        if state.phase != PLAY:
+            continue
+        # No two kept cards of a suit have only cards out of others' reach between them.
+        out = set(view["hand"]) | set(view["ditched"] or [])
+        out |= {c for pile in view["won"] for c in pile} | {c for _, c in view["trick"]["plays"]}
+        counted = [
+            {c for c in deck.CARD if rules.matches(effect["filter"], c)}
+            for kind in ("treasure", "capture")
+            for effect in rules.filtered_effects(view["score_cards"][kind])
+        ]
+        kept = sorted(deck.INDEX[a["card"]] for a in few)
+        for a, b in zip(kept, kept[1:], strict=False):
+            a_id, b_id = deck.CARD[a], deck.CARD[b]
+            if deck.SUIT[a] == deck.SUIT[b] and all((a_id in m) == (b_id in m) for m in counted):
+                checked += 1
+                assert any(deck.CARD[c] not in out for c in range(a + 1, b))
+    assert fewer > 5 and checked > 5
