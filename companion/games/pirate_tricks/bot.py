@@ -851,6 +851,12 @@ class PirateTricksBot(GameBot):
     # -- the playout's horizon -----------------------------------------------------------
 
     def done(self, start, state):
+        """The end of the round seen at the decision. A world is the search's own copy:
+        it is told the game ends with that round, so that the round's end settles the
+        score cards and stops instead of dealing the next round for nothing (the loon
+        is the same; the next round's top-ups, which a playout used to count, are not)."""
+        if state.rounds > start["round"]:
+            state.rounds = start["round"]
         return state.is_over() or state.round != start["round"]
 
 

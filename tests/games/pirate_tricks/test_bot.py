@@ -256,3 +256,25 @@ def test_search_plays_one_card_of_each_run_with_nothing_between():
                 checked += 1
                 assert any(deck.CARD[c] not in out for c in range(a + 1, b))
     assert fewer > 5 and checked > 5
+
+
+def test_a_playout_settles_the_round_and_deals_no_other():
+    from companion.bots import search
+
+    checked = 0
+    for state, seat in states(4, 12):
+        if state.round != 1 or state.phase != PLAY:
+            continue
+        view = state.view(seat)
+        world = GAME.state_from_dict(BOT.sample(view, random.Random(checked)))
+        twin = GAME.state_from_dict(world.to_dict())
+        search.playout(BOT, view, world, random.Random(3))
+        assert world.is_over() and world.round == 1 and len(world.history) == 1
+        # The same moves in an untouched copy reach the same settlement, then deal on.
+        rng = random.Random(3)
+        while twin.round == 1:
+            mover = twin.to_act()[0]
+            twin.apply_id(mover, BOT.rollout_id(twin, mover, rng))
+        assert twin.history[0] == world.history[0] and twin.round == 2
+        checked += 1
+    assert checked > 5
