@@ -14,8 +14,15 @@ fact: the row cards each player took, the cards shown in a tie or for recruitmen
 held unless played), the cards each player took in tricks, the suit a seat showed it
 lacks in the current or last trick. Loon behind the screens is worked out from the open
 payments (bids paid, loon found on rows, recruitment, score cards, top-ups), sealed bids
-and reveals not yet shown are the easy player's for the sampled hand, and the score cards
-of later rounds are shuffled. A playout runs to the end of the round.
+and reveals not yet shown are the easy player's for the sampled hand; what every world of
+one view shares is worked out once per view. A playout runs to the end of the round, where
+the world's game ends (so later score cards are never drawn and stay in one order).
+
+Playouts (:meth:`PirateTricksBot.rollout_id`) play the easy player's ways on the engine's
+integer cards and ids, with a fast stand-in for a hand's worth (:func:`quick_value`) in the
+auction and the ditch. The searches try a few bids and ditches, one card of each run of
+equivalent cards, and the highest or lowest card in a tie-break (:meth:`candidates`); the
+strong level prefers worlds where the others ditched cards worth little (:meth:`weight`).
 """
 
 from __future__ import annotations
@@ -584,9 +591,98 @@ class PirateTricksBot(GameBot):
     # -- the searches' worlds ------------------------------------------------------------
 
     def sample(self, view, rng):
+        seen = self._seen(view)
+        n, seat = seen["players"], seen["seat"]
+        known = seen["known"]
+        hands, ditched, downs = self._deal(
+            seen["pool"],
+            known,
+            seen["shown"],
+            seen["sizes"],
+            seen["lacks"],
+            seen["ditch_done"],
+            seat,
+            seen["unowned"],
+            rng,
+        )
+        hands[seat] = list(seen["hand"])
+        ditched[seat] = list(view["ditched"]) if view["ditched"] else None
+        everything = seen["deck"]
+        rows = []
+        for row in view["rows"]:
+            owner = row["owner"]
+            if owner is None:
+                down = downs.pop()
+            elif owner == seat:
+                down = list(row["down"])
+            else:
+                # Taken into the owner's hand long ago (no rule reads them again): two of
+                # its unknown cards if it has them, else any two.
+                held = hands[owner] + (ditched[owner] or [])
+                theirs = [c for c in held if c not in known[owner]]
+                down = list(dict.fromkeys(theirs + held + everything))[:ROW_DOWN]
+            rows.append({"up": list(row["up"]), "down": down, "owner": owner, "loon": row["loon"]})
+        loon = list(seen["loon"])
+        trick = view["trick"]
+        # The cards still in the score decks stay in one order: a world ends with this
+        # round (:meth:`done`), so no later round ever draws them.
+        decks = {kind: drawn + rest for kind, (drawn, rest) in seen["decks"]}
+        state = {
+            "players": n,
+            "options": {"rounds": view["rounds"], "catalog": view["catalog"]},
+            "seed": rng.getrandbits(52),
+            "deal": None,
+            "log": [],
+            "rounds": view["rounds"],
+            "round": view["round"],
+            "loon": loon,
+            "history": view["history"],
+            "score_decks": decks,
+            "top_ups": list(seen["top_ups"]),
+            "hands": [sorted(h, key=_ORDER) for h in hands],
+            "rows": rows,
+            "go_first": view["go_first"],
+            "events": view["events"],
+            "ditched": ditched,
+            "predictions": list(view["predictions"]) if seen["predicting"] else [None] * n,
+            "recruitment": view["recruitment"],
+            "leader": trick["leader"] if trick else None,
+            "turn": view["turn"],
+            "trick": [list(p) for p in trick["plays"]] if trick else [],
+            "last_trick": view["last_trick"],
+            "tricks": list(view["tricks"]),
+            "won": [list(pile) for pile in view["won"]],
+            "auction": self._auction(view, hands, loon, rng),
+            "phase": view["phase"],
+        }
+        return {"game": "pirate_tricks", "state": state}
+
+    _last_seen: tuple | None = None
+
+    def _seen(self, view) -> dict[str, Any]:
+        """What every world of ``view`` shares (the unseen pool, what each seat is known to
+        hold or lack, the loon behind the screens, the score card decks drawn so far),
+        worked out once per view: a search samples the same view many times."""
+        trick = view["trick"]
+        mark = (
+            tuple(view["hand"]),
+            view["phase"],
+            view["round"],
+            len(view["events"]),
+            tuple(view["tricks"]),
+            len(trick["plays"]) if trick else -1,
+            tuple(view["to_act"]),
+        )
+        last = self._last_seen
+        if last is not None and last[0] is view and last[1] == mark:
+            return last[2]
+        seen = self._work_out(view)
+        self._last_seen = (view, mark, seen)  # the view is held: its id stays its own
+        return seen
+
+    def _work_out(self, view) -> dict[str, Any]:
         n = view["players"]
         seat = view["seat"]
-        phase = view["phase"]
         hand = list(view["hand"])
         mine = set(hand) | set(view["ditched"] or [])
         for row in view["rows"]:
@@ -615,34 +711,9 @@ class PirateTricksBot(GameBot):
             shown[s] -= played
         known[seat] = set()
         held_known = set().union(*known)
-        deck = rules.crew_deck(n)
-        pool = [c for c in deck if c not in mine and c not in public and c not in held_known]
-        sizes = hand_sizes(view)
-        lacks = voids(view)
-        ditched_done = view["ditch_done"]
-        unowned = [r for r, row in enumerate(view["rows"]) if row["owner"] is None]
-        hands, ditched, downs = self._deal(
-            pool, known, shown, sizes, lacks, ditched_done, seat, len(unowned), rng
-        )
-        hands[seat] = hand
-        ditched[seat] = list(view["ditched"]) if view["ditched"] else None
-        rows = []
-        for row in view["rows"]:
-            owner = row["owner"]
-            if owner is None:
-                down = downs.pop()
-            elif owner == seat:
-                down = list(row["down"])
-            else:
-                # Taken into the owner's hand long ago (no rule reads them again): two of
-                # its unknown cards if it has them, else any two.
-                held = hands[owner] + (ditched[owner] or [])
-                theirs = [c for c in held if c not in known[owner]]
-                down = list(dict.fromkeys(theirs + held + deck))[:ROW_DOWN]
-            rows.append({"up": list(row["up"]), "down": down, "owner": owner, "loon": row["loon"]})
+        everything = rules.crew_deck(n)
+        pool = [c for c in everything if c not in mine and c not in public and c not in held_known]
         loon = loon_of(view)
-        options = {"rounds": view["rounds"], "catalog": view["catalog"]}
-        auction = self._auction(view, hands, loon, rng)
         before = list(loon)
         for event in view["events"]:
             if "taker" in event:
@@ -651,38 +722,24 @@ class PirateTricksBot(GameBot):
             for s, entry in enumerate(per_card):
                 before[s] -= entry["loon"]
         had = loon_of({**view, "round": 1, "events": [], "recruitment": None})
-        top_ups = [b - h for b, h in zip(before, had, strict=True)]
-        predicting = view["predictions"] is not None
-        trick = view["trick"]
-        state = {
+        options = {"rounds": view["rounds"], "catalog": view["catalog"]}
+        return {
             "players": n,
-            "options": options,
-            "seed": rng.getrandbits(52),
-            "deal": None,
-            "log": [],
-            "rounds": view["rounds"],
-            "round": view["round"],
+            "seat": seat,
+            "hand": hand,
+            "known": known,
+            "shown": shown,
+            "pool": pool,
+            "deck": everything,
+            "sizes": hand_sizes(view),
+            "lacks": voids(view),
+            "ditch_done": view["ditch_done"],
+            "unowned": sum(1 for row in view["rows"] if row["owner"] is None),
             "loon": loon,
-            "history": view["history"],
-            "score_decks": self._decks(view, options, rng),
-            "top_ups": top_ups,
-            "hands": [sorted(h, key=_ORDER) for h in hands],
-            "rows": rows,
-            "go_first": view["go_first"],
-            "events": view["events"],
-            "ditched": ditched,
-            "predictions": list(view["predictions"]) if predicting else [None] * n,
-            "recruitment": view["recruitment"],
-            "leader": trick["leader"] if trick else None,
-            "turn": view["turn"],
-            "trick": [list(p) for p in trick["plays"]] if trick else [],
-            "last_trick": view["last_trick"],
-            "tricks": list(view["tricks"]),
-            "won": [list(pile) for pile in view["won"]],
-            "auction": auction,
-            "phase": phase,
+            "top_ups": [b - h for b, h in zip(before, had, strict=True)],
+            "predicting": view["predictions"] is not None,
+            "decks": self._decks(view, options),
         }
-        return {"game": "pirate_tricks", "state": state}
 
     @staticmethod
     def _deal(pool, known, shown, sizes, lacks, ditched_done, seat, unowned, rng):
@@ -793,8 +850,8 @@ class PirateTricksBot(GameBot):
         return auction
 
     @staticmethod
-    def _decks(view, options, rng) -> dict[str, list[str]]:
-        """The score card decks: the cards drawn so far in order, then the rest shuffled."""
+    def _decks(view, options) -> list[tuple[str, tuple[list[str], list[str]]]]:
+        """Per score card deck, the cards drawn so far in order and the rest (sorted)."""
         drawn: dict[str, list[str]] = {"recruitment": [], "treasure": [], "capture": []}
         rounds = [past["score_cards"] for past in view["history"]]
         if view["phase"] != OVER:
@@ -811,12 +868,10 @@ class PirateTricksBot(GameBot):
             drawn["treasure"].append(ids["treasure"])
             drawn["capture"].append(ids["capture"])
         index = _index(options)
-        decks = {}
-        for kind, ids in drawn.items():
-            rest = sorted(c for c in index[kind] if c not in ids)
-            rng.shuffle(rest)
-            decks[kind] = ids + rest
-        return decks
+        return [
+            (kind, (ids, sorted(c for c in index[kind] if c not in ids)))
+            for kind, ids in drawn.items()
+        ]
 
     def weight(self, view, world):
         """How well the world explains the others' ditches: a player ditches cards worth

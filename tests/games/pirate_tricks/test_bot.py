@@ -278,3 +278,17 @@ def test_a_playout_settles_the_round_and_deals_no_other():
         assert twin.history[0] == world.history[0] and twin.round == 2
         checked += 1
     assert checked > 5
+
+
+def test_a_view_sampled_many_times_is_worked_out_once(monkeypatch):
+    calls = []
+    real = BOT._work_out
+    monkeypatch.setattr(BOT, "_work_out", lambda view: calls.append(1) or real(view))
+    state, seat = next((s, seat) for s, seat in states(3, 4) if s.phase == PLAY)
+    view = state.view(seat)
+    for index in range(5):
+        world = GAME.state_from_dict(BOT.sample(view, random.Random(index)))
+        assert world.view(seat) == view
+    assert len(calls) == 1
+    BOT.sample(state.view(seat), random.Random(9))  # an equal view, another object
+    assert len(calls) == 2
