@@ -172,6 +172,17 @@ ACTION_IDS = ActionIds(
 PLAYS = [{"type": "play", "card": card} for card in CARD]  # private: copied when logged
 
 
+_TABLE = ACTION_IDS._actions  # private: read to copy
+
+
+def _action_copy(action_id: int) -> Action:
+    """A fresh copy of the table's action ``action_id`` (only a ditch holds a list)."""
+    action = _TABLE[action_id]
+    if DITCHES <= action_id < BIDS:
+        return {"type": "ditch", "cards": list(action["cards"])}
+    return action.copy()
+
+
 def _cover_bids(loon: int) -> None:
     """Make sure the table numbers every bid up to ``loon`` (only bids are ever added)."""
     table = ACTION_IDS
@@ -809,7 +820,34 @@ class PirateTricksState(State):
             chosen = action["cards"]
             if all(isinstance(c, str) and INDEX.get(c) in self.hands[seat] for c in chosen):
                 action = {**action, "cards": sorted(chosen, key=INDEX.__getitem__)}
+        # The base's id path inline, with a cheaper copy for the log; anything refused
+        # goes to the base, which words the refusal.
+        if (
+            type(seat) is int
+            and 0 <= seat < self.players
+            and type(action) is dict
+            and type(action.get("type")) is str
+        ):
+            action_id = self._id_of(action)
+            if action_id is not None and self._id_legal(seat, action_id):
+                self._apply_id(seat, action_id)
+                self._record([seat, _action_copy(action_id)])
+                return
         super().apply(seat, action)
+
+    def _legal(self, seat: int) -> list[Action]:
+        """The table's actions of ``_legal_ids``, built afresh (phase by phase: quicker
+        than copying the table's)."""
+        ids = self._legal_ids(seat)
+        phase = self.phase
+        if phase == PLAY:
+            return [{"type": "play", "card": CARD[c]} for c in ids]
+        if phase == BID:
+            return [{"type": "bid", "loon": i - BIDS} for i in ids]
+        if phase == DITCH:
+            pairs = [PAIRS[i - DITCHES] for i in ids]
+            return [{"type": "ditch", "cards": [CARD[x], CARD[y]]} for x, y in pairs]
+        return [_action_copy(action_id) for action_id in ids]
 
     # -- explanations -------------------------------------------------------------------
 
