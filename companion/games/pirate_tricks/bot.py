@@ -14,27 +14,41 @@ fact: the row cards each player took, the cards shown in a tie or for recruitmen
 held unless played), the cards each player took in tricks, the suit a seat showed it
 lacks in the current or last trick. Loon behind the screens is worked out from the open
 payments (bids paid, loon found on rows, recruitment, score cards, top-ups), sealed bids
-and reveals not yet shown are the easy player's for the sampled hand, and the score cards
-of later rounds are shuffled. A playout runs to the end of the round.
+and reveals not yet shown are the easy player's for the sampled hand; what every world of
+one view shares is worked out once per view. A playout runs to the end of the round, where
+the world's game ends (so later score cards are never drawn and stay in one order).
+
+Playouts (:meth:`PirateTricksBot.rollout_id`) play the easy player's ways on the engine's
+integer cards and ids, with a fast stand-in for a hand's worth (:func:`quick_value`) in the
+auction and the ditch. The searches try a few bids and ditches, one card of each run of
+equivalent cards, and the highest or lowest card in a tie-break (:meth:`candidates`); the
+strong level prefers worlds where the others ditched cards worth little (:meth:`weight`).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from companion.bots import GameBot
 
-from . import rules
+from . import deck, rules
 from .engine import (
+    ACTION_IDS,
     ASSIGN,
+    ASSIGNS,
     BID,
+    BIDS,
     DITCH,
     HAND_SIZE,
     OVER,
+    PAIR_ID,
     PLAY,
     PREDICT,
+    PREDICTS,
     REVEAL,
+    REVEALS,
     ROW_DOWN,
     ROW_UP,
     _index,
@@ -42,6 +56,7 @@ from .engine import (
 
 BID_SHARE = 0.5  # of the loon a row is worth above the others, bid on it
 BID_CAP = 0.4  # never more than this share of one's loon on a row
+DITCH_ODDS = 0.6  # a world's weight per held card worth less than one ditched
 TRICK_GUESS = 1.5  # loon a trick is guessed to be worth when no card pays for tricks
 
 
@@ -91,9 +106,28 @@ def taken_worth(cards: list[str], score_cards: dict) -> float:
     return total
 
 
+def recruit_loon(carddef: dict, mask: int) -> int:
+    """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
+    on a bitmask, without the checks and the names)."""
+    loon = 0
+    for effect in carddef["effects"]:
+        if not effect["loon"]:
+            continue
+        if effect["kind"] == "per_card":
+            loon += effect["loon"] * (mask & deck.filter_mask(effect["filter"])).bit_count()
+        elif effect["kind"] == "groups":
+            found = deck.best_groups(effect["shape"], effect["size"], mask)
+            loon += effect["loon"] * len(found)
+    return loon
+
+
 def hand_value(hand: list[str], score_cards: dict, players: int) -> float:
     """Recruitment loon for ``hand`` plus its expected tricks at a trick's worth."""
-    recruited = sum(rules.recruitment_loon(card, hand) for card in score_cards["recruitment"])
+    index = deck.INDEX
+    mask = 0
+    for card in hand:
+        mask |= 1 << index[card]
+    recruited = sum(recruit_loon(card, mask) for card in score_cards["recruitment"])
     return recruited + trick_worth(score_cards, players) * expected_tricks(hand, players)
 
 
@@ -272,6 +306,149 @@ def hand_sizes(view: dict[str, Any]) -> list[int]:
     return [rules.HAND - done - (1 if s in playing else 0) for s in range(n)]
 
 
+# -- the easy player on the engine's integer cards (playouts) ------------------------------
+
+_TRUMP = deck.TRUMP
+#: ``_keep_key`` and ``_key`` of a card index as one number each (same order).
+KEEP = tuple((100 if deck.SUIT[c] == _TRUMP else 0) + deck.NUMBER[c] for c in range(60))
+#: The cards above ``c`` in its suit, as a mask.
+HIGHER = tuple(((1 << (20 * (c // 20 + 1))) - 1) & ~((1 << (c + 1)) - 1) for c in range(60))
+#: Every red card of the deck for ``players``, as a mask.
+REDS = {
+    n: deck.mask_of([deck.INDEX[f"R{k}"] for k in range(low, 21)])
+    for n, low in rules.LOWEST.items()
+}
+
+
+_ORDER = deck.INDEX.__getitem__  # hand order of card ids (as rules.sort_key)
+
+
+class Tables:
+    """What the fast policy reads per card for one round's score cards and player count:
+    :func:`quick_value`, the scaled :func:`power`, the capture worth of taking it
+    (:func:`taken_worth`), and whether a trick pays and predictions are made."""
+
+    __slots__ = ("capture", "keep", "power", "predicting", "quick", "score_cards", "worth")
+
+    def __init__(self, score_cards: dict, players: int):
+        self.score_cards = score_cards  # held so that the cache's ids stay unique
+        cards = rules.crew_deck(players)
+        scale = _scale(players)
+        self.quick = [0.0] * 60
+        self.power = [0.0] * 60
+        self.capture = [0.0] * 60
+        for card in cards:
+            c = deck.INDEX[card]
+            self.quick[c] = quick_value(card, score_cards, players)
+            self.power[c] = power(card, players) * scale
+            self.capture[c] = taken_worth([card], score_cards)
+        self.worth = trick_worth(score_cards, players)
+        self.predicting = any(
+            rules.needs_prediction(score_cards[kind]) for kind in ("treasure", "capture")
+        )
+        self.keep = KEEP
+
+
+_TABLES: dict[tuple, Tables] = {}
+
+
+def tables_of(state: Any) -> Tables:
+    """The :class:`Tables` of ``state``'s round, cached by the ids of the round's score
+    cards, the player count and the table's catalog changes."""
+    decks, k = state.score_decks, state.round
+    catalog = state.options.get("catalog")
+    key = (
+        decks["recruitment"][2 * k - 2],
+        decks["recruitment"][2 * k - 1],
+        decks["treasure"][k - 1],
+        decks["capture"][k - 1],
+        state.players,
+        json.dumps(catalog, sort_keys=True) if catalog else None,
+    )
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        found = _TABLES[key] = Tables(state._score_cards(), state.players)
+    return found
+
+
+def _round_tables(score_cards: dict, players: int, catalog: Any) -> Tables:
+    """:class:`Tables` for a view's score cards (catalog entries), cached by their ids and
+    the table's catalog changes (the view's ``catalog``)."""
+    key = (
+        "view",
+        *(card["id"] for card in score_cards["recruitment"]),
+        score_cards["treasure"]["id"],
+        score_cards["capture"]["id"],
+        players,
+        json.dumps(catalog, sort_keys=True) if catalog else None,
+    )
+    found = _TABLES.get(key)
+    if found is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        found = _TABLES[key] = Tables(score_cards, players)
+    return found
+
+
+def play_id(state: Any, seat: int, tables: Tables) -> int:
+    """:func:`play_card` on the engine's integer cards: the card (its id) to play."""
+    n = state.players
+    hand = state.hands[seat]
+    trick = state.trick
+    keep = KEEP
+    predictions = state.predictions
+    if tables.predicting and predictions[seat] is not None:
+        wants = state.tricks[seat] < predictions[seat]
+    else:
+        wants = tables.worth > 0
+    if trick:
+        led = deck.SUIT[trick[0][1]]
+        playable = [c for c in hand if deck.SUIT[c] == led] or hand
+    else:
+        playable = hand
+    if not trick:
+        if wants:
+            gone = 0
+            for c in hand:
+                gone |= 1 << c
+            for pile in state.won:
+                for c in pile:
+                    gone |= 1 << c
+            reds = REDS[n]
+            red_gone = gone & reds == reds
+            best = -1
+            for c in playable:
+                higher = HIGHER[c]
+                master = gone & higher == higher and (red_gone or deck.SUIT[c] == _TRUMP)
+                if master and (best < 0 or keep[c] > keep[best]):
+                    best = c
+            if best >= 0:
+                return best
+        return min(playable, key=keep.__getitem__)
+    suit = deck.SUIT
+
+    def strength(c: int) -> int:
+        s = suit[c]
+        return 200 + c if s == _TRUMP else (100 + c if s == led else 0)
+
+    top = max(strength(c) for _, c in trick)
+    winners = [c for c in playable if strength(c) > top]
+    last = len(trick) == n - 1
+    if wants and winners:
+        cheapest = min(winners, key=strength)
+        capture = tables.capture
+        if sum(capture[c] for _, c in trick) + capture[cheapest] >= -1:
+            return cheapest if last else max(winners, key=strength)
+    losers = [c for c in playable if c not in winners] if winners else playable
+    if losers:
+        return max(losers, key=keep.__getitem__) if not wants else min(losers, key=keep.__getitem__)
+    if last:
+        return max(winners, key=strength)
+    return min(winners, key=strength)
+
+
 class PirateTricksBot(GameBot):
     bench = {"players": 4, "options": {"rounds": 3}}
 
@@ -326,56 +503,186 @@ class PirateTricksBot(GameBot):
         if phase == PREDICT:
             guess = expected_tricks(hand, n)
             return [a for a in legal if abs(a["tricks"] - guess) <= 2] or legal
+        if phase == REVEAL:
+            # Only the highest card can win the tie: show it, or show the lowest and let
+            # the row go.
+            ends = {max(hand, key=rules.reveal_key), min(hand, key=rules.reveal_key)}
+            return [a for a in legal if a["card"] in ends]
+        if phase == PLAY:
+            return self._distinct_plays(view, legal, rng)
         return legal
 
+    def _distinct_plays(self, view, legal, rng):
+        """One card of each set of equivalent ones: cards of a suit with nothing between
+        them that anybody else could still play (the cards between are in this hand or
+        already played) win and lose the same tricks; they must also count alike for the
+        score cards that count captured cards. The easy player's card stands for its set."""
+        if len(legal) < 2:
+            return legal
+        cards = view["score_cards"]
+        masks = [
+            deck.filter_mask(effect["filter"])
+            for kind in ("treasure", "capture")
+            for effect in rules.filtered_effects(cards[kind])
+        ]
+        out = set(view["hand"]) | set(view["ditched"] or [])
+        out |= {c for pile in view["won"] for c in pile}
+        out |= {c for _, c in view["trick"]["plays"]}
+        gone = deck.mask_of(deck.indexes(sorted(out)))
+        easy = self.easy(view, legal, rng)["card"]
+        playable = sorted(deck.INDEX[a["card"]] for a in legal)
+        groups: list[list[int]] = []
+        for card in playable:
+            if groups:
+                last = groups[-1][-1]
+                between = range(last + 1, card)
+                same = deck.SUIT[last] == deck.SUIT[card] and all(gone >> c & 1 for c in between)
+                alike = all((m >> last & 1) == (m >> card & 1) for m in masks)
+                if same and alike:
+                    groups[-1].append(card)
+                    continue
+            groups.append([card])
+        keep = set()
+        for group in groups:
+            ids = [deck.CARD[c] for c in group]
+            keep.add(easy if easy in ids else ids[0])
+        return [a for a in legal if a["card"] in keep]
+
     def rollout(self, state, seat, rng):
-        """The easy player's ways, reading the sampled world directly and with the fast
-        stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: a
-        playout is many times faster. An engine keeping cards in another form than the
-        snapshot's strings takes the view path."""
-        live = state.hands[seat]  # the engine's own form: hand_of always gives strings
-        if not live or not isinstance(live[0], str):
-            return super().rollout(state, seat, rng)
-        hand = state.hand_of(seat)
-        n = state.players
+        """The fast policy's move as a dict (the strong search's tree reads dicts)."""
+        return ACTION_IDS.copy_of(self.rollout_id(state, seat, rng))
+
+    def rollout_id(self, state, seat, rng):
+        """The easy player's ways on the sampled world's integer cards, with the fast
+        stand-in for a hand's worth (:func:`quick_value`) in the auction and the ditch: no
+        view, no dict, an id of ``state.legal_ids(seat)``."""
         phase = state.phase
-        in_play = state._score_cards()
+        if phase == PLAY:
+            return play_id(state, seat, tables_of(state))
+        tables = tables_of(state)
+        hand = state.hands[seat]
         if phase == BID:
             a = state.auction
             rows = state.rows
+            quick = tables.quick
 
             def worth(r: int) -> float:
                 row = rows[r]
-                return sum(quick_value(c, in_play, n) for c in row["up"]) + row["loon"]
+                return sum(quick[c] for c in row["up"]) + row["loon"]
 
-            others = [r for r, row in enumerate(rows) if row["owner"] is None and r != a["row"]]
+            here = a["row"]
+            others = [r for r, row in enumerate(rows) if row["owner"] is None and r != here]
             have = state.loon[seat]
-            gain = worth(a["row"]) - sum(map(worth, others)) / len(others) if others else 0.0
+            gain = worth(here) - sum(map(worth, others)) / len(others) if others else 0.0
             bid = max(0, min(int(gain * BID_SHARE + 0.5), int(have * BID_CAP))) if gain > 0 else 0
-            return {"type": "bid", "loon": min(bid, have)}
+            return BIDS + min(bid, have)
         if phase == REVEAL:
-            return {"type": "reveal", "card": max(hand, key=rules.reveal_key)}
+            return REVEALS + max(hand, key=deck.REVEAL.__getitem__)
         if phase == ASSIGN:
-            return {"type": "assign", "seat": seat}
+            return ASSIGNS + seat
         if phase == DITCH:
-            low = sorted(hand, key=lambda c: quick_value(c, in_play, n))[:2]
-            return {"type": "ditch", "cards": sorted(low, key=hand.index)}
+            x, y = sorted(hand, key=tables.quick.__getitem__)[:2]
+            return PAIR_ID[x][y] if x < y else PAIR_ID[y][x]
         if phase == PREDICT:
-            guess = int(expected_tricks(hand, n) + 0.5)
-            return {"type": "predict", "tricks": max(0, min(rules.TRICKS, guess))}
-        trick = state.trick
-        playable = [a["card"] for a in state.legal_actions(seat)]
-        gone = set(hand) | {c for pile in state.won for c in pile} | {c for _, c in trick}
-        predictions = state.predictions if state._predicting(in_play) else None
-        wants = wants_tricks(seat, in_play, predictions, state.tricks, n)
-        return {"type": "play", "card": play_card(hand, playable, trick, n, wants, gone, in_play)}
+            guess = int(sum(tables.power[c] for c in hand) + 0.5)
+            return PREDICTS + max(0, min(rules.TRICKS, guess))
+        raise ValueError(f"no move in phase {phase!r}")
 
     # -- the searches' worlds ------------------------------------------------------------
 
     def sample(self, view, rng):
+        seen = self._seen(view)
+        n, seat = seen["players"], seen["seat"]
+        known = seen["known"]
+        hands, ditched, downs = self._deal(
+            seen["pool"],
+            known,
+            seen["shown"],
+            seen["sizes"],
+            seen["lacks"],
+            seen["ditch_done"],
+            seat,
+            seen["unowned"],
+            rng,
+        )
+        hands[seat] = list(seen["hand"])
+        ditched[seat] = list(view["ditched"]) if view["ditched"] else None
+        everything = seen["deck"]
+        rows = []
+        for row in view["rows"]:
+            owner = row["owner"]
+            if owner is None:
+                down = downs.pop()
+            elif owner == seat:
+                down = list(row["down"])
+            else:
+                # Taken into the owner's hand long ago (no rule reads them again): two of
+                # its unknown cards if it has them, else any two.
+                held = hands[owner] + (ditched[owner] or [])
+                theirs = [c for c in held if c not in known[owner]]
+                down = list(dict.fromkeys(theirs + held + everything))[:ROW_DOWN]
+            rows.append({"up": list(row["up"]), "down": down, "owner": owner, "loon": row["loon"]})
+        loon = list(seen["loon"])
+        trick = view["trick"]
+        # The cards still in the score decks stay in one order: a world ends with this
+        # round (:meth:`done`), so no later round ever draws them.
+        decks = {kind: drawn + rest for kind, (drawn, rest) in seen["decks"]}
+        state = {
+            "players": n,
+            "options": {"rounds": view["rounds"], "catalog": view["catalog"]},
+            "seed": rng.getrandbits(52),
+            "deal": None,
+            "log": [],
+            "rounds": view["rounds"],
+            "round": view["round"],
+            "loon": loon,
+            "history": view["history"],
+            "score_decks": decks,
+            "top_ups": list(seen["top_ups"]),
+            "hands": [sorted(h, key=_ORDER) for h in hands],
+            "rows": rows,
+            "go_first": view["go_first"],
+            "events": view["events"],
+            "ditched": ditched,
+            "predictions": list(view["predictions"]) if seen["predicting"] else [None] * n,
+            "recruitment": view["recruitment"],
+            "leader": trick["leader"] if trick else None,
+            "turn": view["turn"],
+            "trick": [list(p) for p in trick["plays"]] if trick else [],
+            "last_trick": view["last_trick"],
+            "tricks": list(view["tricks"]),
+            "won": [list(pile) for pile in view["won"]],
+            "auction": self._auction(view, hands, loon, rng),
+            "phase": view["phase"],
+        }
+        return {"game": "pirate_tricks", "state": state}
+
+    _last_seen: tuple | None = None
+
+    def _seen(self, view) -> dict[str, Any]:
+        """What every world of ``view`` shares (the unseen pool, what each seat is known to
+        hold or lack, the loon behind the screens, the score card decks drawn so far),
+        worked out once per view: a search samples the same view many times."""
+        trick = view["trick"]
+        mark = (
+            tuple(view["hand"]),
+            view["phase"],
+            view["round"],
+            len(view["events"]),
+            tuple(view["tricks"]),
+            len(trick["plays"]) if trick else -1,
+            tuple(view["to_act"]),
+        )
+        last = self._last_seen
+        if last is not None and last[0] is view and last[1] == mark:
+            return last[2]
+        seen = self._work_out(view)
+        self._last_seen = (view, mark, seen)  # the view is held: its id stays its own
+        return seen
+
+    def _work_out(self, view) -> dict[str, Any]:
         n = view["players"]
         seat = view["seat"]
-        phase = view["phase"]
         hand = list(view["hand"])
         mine = set(hand) | set(view["ditched"] or [])
         for row in view["rows"]:
@@ -404,34 +711,9 @@ class PirateTricksBot(GameBot):
             shown[s] -= played
         known[seat] = set()
         held_known = set().union(*known)
-        deck = rules.crew_deck(n)
-        pool = [c for c in deck if c not in mine and c not in public and c not in held_known]
-        sizes = hand_sizes(view)
-        lacks = voids(view)
-        ditched_done = view["ditch_done"]
-        unowned = [r for r, row in enumerate(view["rows"]) if row["owner"] is None]
-        hands, ditched, downs = self._deal(
-            pool, known, shown, sizes, lacks, ditched_done, seat, len(unowned), rng
-        )
-        hands[seat] = hand
-        ditched[seat] = list(view["ditched"]) if view["ditched"] else None
-        rows = []
-        for row in view["rows"]:
-            owner = row["owner"]
-            if owner is None:
-                down = downs.pop()
-            elif owner == seat:
-                down = list(row["down"])
-            else:
-                # Taken into the owner's hand long ago (no rule reads them again): two of
-                # its unknown cards if it has them, else any two.
-                held = hands[owner] + (ditched[owner] or [])
-                theirs = [c for c in held if c not in known[owner]]
-                down = list(dict.fromkeys(theirs + held + deck))[:ROW_DOWN]
-            rows.append({"up": list(row["up"]), "down": down, "owner": owner, "loon": row["loon"]})
+        everything = rules.crew_deck(n)
+        pool = [c for c in everything if c not in mine and c not in public and c not in held_known]
         loon = loon_of(view)
-        options = {"rounds": view["rounds"], "catalog": view["catalog"]}
-        auction = self._auction(view, hands, loon, rng)
         before = list(loon)
         for event in view["events"]:
             if "taker" in event:
@@ -440,38 +722,24 @@ class PirateTricksBot(GameBot):
             for s, entry in enumerate(per_card):
                 before[s] -= entry["loon"]
         had = loon_of({**view, "round": 1, "events": [], "recruitment": None})
-        top_ups = [b - h for b, h in zip(before, had, strict=True)]
-        predicting = view["predictions"] is not None
-        trick = view["trick"]
-        state = {
+        options = {"rounds": view["rounds"], "catalog": view["catalog"]}
+        return {
             "players": n,
-            "options": options,
-            "seed": rng.getrandbits(52),
-            "deal": None,
-            "log": [],
-            "rounds": view["rounds"],
-            "round": view["round"],
+            "seat": seat,
+            "hand": hand,
+            "known": known,
+            "shown": shown,
+            "pool": pool,
+            "deck": everything,
+            "sizes": hand_sizes(view),
+            "lacks": voids(view),
+            "ditch_done": view["ditch_done"],
+            "unowned": sum(1 for row in view["rows"] if row["owner"] is None),
             "loon": loon,
-            "history": view["history"],
-            "score_decks": self._decks(view, options, rng),
-            "top_ups": top_ups,
-            "hands": [sorted(h, key=rules.sort_key) for h in hands],
-            "rows": rows,
-            "go_first": view["go_first"],
-            "events": view["events"],
-            "ditched": ditched,
-            "predictions": list(view["predictions"]) if predicting else [None] * n,
-            "recruitment": view["recruitment"],
-            "leader": trick["leader"] if trick else None,
-            "turn": view["turn"],
-            "trick": [list(p) for p in trick["plays"]] if trick else [],
-            "last_trick": view["last_trick"],
-            "tricks": list(view["tricks"]),
-            "won": [list(pile) for pile in view["won"]],
-            "auction": auction,
-            "phase": phase,
+            "top_ups": [b - h for b, h in zip(before, had, strict=True)],
+            "predicting": view["predictions"] is not None,
+            "decks": self._decks(view, options),
         }
-        return {"game": "pirate_tricks", "state": state}
 
     @staticmethod
     def _deal(pool, known, shown, sizes, lacks, ditched_done, seat, unowned, rng):
@@ -489,11 +757,11 @@ class PirateTricksBot(GameBot):
             ditched: list[list[str] | None] = [None] * n
             ok = True
             for s in others:
-                fixed = sorted(known[s], key=rules.sort_key)
+                fixed = sorted(known[s], key=_ORDER)
                 if ditched_done[s]:
                     free = [c for c in fixed if c not in shown[s]]
                     rng.shuffle(free)
-                    out = [c for c in free if rules.suit(c) in lacks[s]]
+                    out = [c for c in free if c[0] in lacks[s]]
                     keep = [c for c in fixed if c not in out]
                     while len(keep) > sizes[s] and len(out) < 2:
                         movable = [c for c in keep if c not in shown[s]]
@@ -506,7 +774,7 @@ class PirateTricksBot(GameBot):
                         break
                 else:
                     keep, out = fixed, []
-                fits = [c for c in left if rules.suit(c) not in lacks[s]]
+                fits = [c for c in left if c[0] not in lacks[s]]
                 need = sizes[s] - len(keep)
                 if len(fits) < need:
                     ok = False
@@ -520,7 +788,7 @@ class PirateTricksBot(GameBot):
                         break
                     out = out + left[:extra]
                     left = left[extra:]
-                    ditched[s] = sorted(out, key=rules.sort_key)
+                    ditched[s] = sorted(out, key=_ORDER)
                 hands[s] = keep + drawn
             if ok and len(left) == 2 * unowned:
                 downs = [left[2 * i : 2 * i + 2] for i in range(unowned)]
@@ -582,8 +850,8 @@ class PirateTricksBot(GameBot):
         return auction
 
     @staticmethod
-    def _decks(view, options, rng) -> dict[str, list[str]]:
-        """The score card decks: the cards drawn so far in order, then the rest shuffled."""
+    def _decks(view, options) -> list[tuple[str, tuple[list[str], list[str]]]]:
+        """Per score card deck, the cards drawn so far in order and the rest (sorted)."""
         drawn: dict[str, list[str]] = {"recruitment": [], "treasure": [], "capture": []}
         rounds = [past["score_cards"] for past in view["history"]]
         if view["phase"] != OVER:
@@ -600,16 +868,50 @@ class PirateTricksBot(GameBot):
             drawn["treasure"].append(ids["treasure"])
             drawn["capture"].append(ids["capture"])
         index = _index(options)
-        decks = {}
-        for kind, ids in drawn.items():
-            rest = sorted(c for c in index[kind] if c not in ids)
-            rng.shuffle(rest)
-            decks[kind] = ids + rest
-        return decks
+        return [
+            (kind, (ids, sorted(c for c in index[kind] if c not in ids)))
+            for kind, ids in drawn.items()
+        ]
+
+    def weight(self, view, world):
+        """How well the world explains the others' ditches: a player ditches cards worth
+        little to it, so each held card worth less (:func:`quick_value`) than one it is
+        supposed to have ditched makes the world less likely."""
+        state = world["state"]
+        seat, n = view["seat"], view["players"]
+        ditched = state["ditched"]
+        if view["phase"] not in (PREDICT, PLAY) or ditched is None:
+            return 1.0
+        quick = _round_tables(view["score_cards"], n, view["catalog"]).quick
+        index = deck.INDEX
+        below = 0
+        for s in range(n):
+            out = ditched[s]
+            if s == seat or not out:
+                continue
+            held = [quick[index[c]] for c in state["hands"][s]]
+            for card in out:
+                worth = quick[index[card]]
+                below += sum(1 for v in held if v < worth)
+        return DITCH_ODDS**below
+
+    def observe(self, action, mover, seat):
+        """Another seat's ditch is sealed and never shown: the seat sees that it ditched,
+        not what (every other move is shown, the sealed bids and reveals as soon as the
+        last one is in, before the seat's next choice)."""
+        if action["type"] == "ditch" and mover != seat:
+            return ("ditch",)
+        return super().observe(action, mover, seat)
 
     # -- the playout's horizon -----------------------------------------------------------
 
     def done(self, start, state):
+        """The end of the round seen at the decision. A world is the search's own copy:
+        it is told the game ends with that round, so that the round's end settles the
+        score cards and stops instead of dealing the next round for nothing (the loon
+        is the same; the next round's top-ups, which a playout used to count, are not)."""
+        if state.rounds > start["round"]:
+            state.rounds = start["round"]
         return state.is_over() or state.round != start["round"]
 
 

@@ -76,9 +76,22 @@ def _filter_mask(key: str) -> int:
     return mask_of([i for i in range(60) if rules.matches(card_filter, CARD[i])])
 
 
+_BY_OBJECT: dict[int, tuple[dict, dict, int]] = {}
+
+
 def filter_mask(card_filter: dict) -> int:
-    """The cards that meet a (validated) filter, as a mask (cached)."""
-    return _filter_mask(json.dumps(card_filter, sort_keys=True))
+    """The cards that meet a (validated) filter, as a mask (cached by the JSON of the
+    filter; a filter met before, such as a catalog entry's, is found again by identity
+    and an equality check with a copy, without building the JSON)."""
+    seen = _BY_OBJECT.get(id(card_filter))
+    if seen is not None and seen[0] is card_filter and seen[1] == card_filter:
+        return seen[2]
+    mask = _filter_mask(json.dumps(card_filter, sort_keys=True))
+    if len(_BY_OBJECT) > 1024:
+        _BY_OBJECT.clear()
+    # The entry holds the filter itself, so its id is not reused while it is cached.
+    _BY_OBJECT[id(card_filter)] = (card_filter, json.loads(json.dumps(card_filter)), mask)
+    return mask
 
 
 @lru_cache(maxsize=64)

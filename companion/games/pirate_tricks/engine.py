@@ -118,7 +118,7 @@ from itertools import combinations
 from typing import Any
 
 from .. import cards
-from ..base import Action, Game, IllegalAction, State, plain_copy
+from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import deck, rules
 from .deck import CARD, INDEX, SUIT, SUIT_LETTER
 from .sheet import PirateTricksSheet
@@ -144,6 +144,51 @@ BID, REVEAL, ASSIGN, DITCH, PREDICT, PLAY, OVER = (
 
 FACE_NAMES = {"R": "Red", "G": "Green", "B": "Blue"}
 
+# The fixed numbering of the actions (the integer action path): a play's id is its card
+# (0-59, :mod:`.deck`), then the reveals of each card, the predictions 0-10, the seats a
+# row may be assigned to, the ditches of two cards a < b (in ``combinations`` order), and
+# last the bids: bid n is ``BIDS + n``. Loon has no fixed ceiling, so the table holds the
+# bids up to ``FIRST_BIDS`` and is extended (bids only, in order, so an id never changes)
+# whenever a bid phase starts with more loon at the table (:func:`_cover_bids`).
+DECK_SIZE = 60
+REVEALS = DECK_SIZE
+PREDICTS = REVEALS + DECK_SIZE
+ASSIGNS = PREDICTS + MAX_PREDICTION + 1
+DITCHES = ASSIGNS + SPEC.max_players
+PAIRS = list(combinations(range(DECK_SIZE), 2))
+BIDS = DITCHES + len(PAIRS)
+FIRST_BIDS = 256
+PAIR_ID = [[-1] * DECK_SIZE for _ in range(DECK_SIZE)]  # PAIR_ID[a][b], a < b
+for _number, (_a, _b) in enumerate(PAIRS):
+    PAIR_ID[_a][_b] = DITCHES + _number
+ACTION_IDS = ActionIds(
+    [{"type": "play", "card": card} for card in CARD]
+    + [{"type": "reveal", "card": card} for card in CARD]
+    + [{"type": "predict", "tricks": n} for n in range(MAX_PREDICTION + 1)]
+    + [{"type": "assign", "seat": s} for s in range(SPEC.max_players)]
+    + [{"type": "ditch", "cards": [CARD[a], CARD[b]]} for a, b in PAIRS]
+    + [{"type": "bid", "loon": n} for n in range(FIRST_BIDS)]
+)
+PLAYS = [{"type": "play", "card": card} for card in CARD]  # private: copied when logged
+
+
+_TABLE = ACTION_IDS._actions  # private: read to copy
+
+
+def _action_copy(action_id: int) -> Action:
+    """A fresh copy of the table's action ``action_id`` (only a ditch holds a list)."""
+    action = _TABLE[action_id]
+    if DITCHES <= action_id < BIDS:
+        return {"type": "ditch", "cards": list(action["cards"])}
+    return action.copy()
+
+
+def _cover_bids(loon: int) -> None:
+    """Make sure the table numbers every bid up to ``loon`` (only bids are ever added)."""
+    table = ACTION_IDS
+    while table.size <= BIDS + loon:
+        table.add({"type": "bid", "loon": table.size - BIDS})
+
 
 def face_text(card: str) -> str:
     """A crew card as the screens print it: ``"R7"`` -> ``"Red 7"``."""
@@ -163,7 +208,8 @@ def _index_by_key(key: str) -> dict[str, dict[str, dict]]:
 
 def _index(options: dict) -> dict[str, dict[str, dict]]:
     """Per deck, ``{card id: catalog entry}`` for these options (cached: never change it)."""
-    return _index_by_key(json.dumps(options.get("catalog") or None, sort_keys=True))
+    catalog = options.get("catalog")
+    return _index_by_key(json.dumps(catalog, sort_keys=True) if catalog else "null")
 
 
 class PirateTricksState(State):
@@ -175,6 +221,7 @@ class PirateTricksState(State):
     keep ids, as the views show them."""
 
     slug = "pirate_tricks"
+    action_ids = ACTION_IDS
 
     rounds: int
     round: int
@@ -338,6 +385,7 @@ class PirateTricksState(State):
         a["row"] = later[0]
         a["bidders"] = needy
         self.phase = BID
+        _cover_bids(max(self.loon))
 
     def _take(self, row: int, seat: int, paid: int) -> None:
         r = self.rows[row]
@@ -480,6 +528,12 @@ class PirateTricksState(State):
     def scores(self) -> list[int]:
         return list(self.loon)
 
+    def to_act(self) -> list[int]:
+        """As the base's (a fresh list, [] once over), the trick's seat first."""
+        if self.phase == PLAY:
+            return [self.turn]
+        return [] if self.phase == OVER else self._to_act()
+
     def _to_act(self) -> list[int]:
         if self.phase == PLAY:
             return [self.turn]
@@ -496,37 +550,216 @@ class PirateTricksState(State):
             return [self.turn]
         return []
 
-    def _legal(self, seat: int) -> list[Action]:
-        if self.phase == PLAY:
-            return self._legal_play(seat)
-        return getattr(self, f"_legal_{self.phase}")(seat)
+    # -- the integer action path (ids: see ACTION_IDS) --------------------------------------
 
-    def _legal_bid(self, seat: int) -> list[Action]:
-        return [{"type": "bid", "loon": n} for n in range(self.loon[seat] + 1)]
+    def _legal_ids(self, seat: int) -> list[int]:
+        """The ids ``seat`` may play now, in the order of its legal list (seat check
+        included, so it is ``legal_ids`` itself: one call on a playout's hot path)."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
+        phase = self.phase
+        if phase == PLAY:
+            if seat != self.turn:
+                return []
+            hand = self.hands[seat]
+            trick = self.trick
+            if trick:
+                led = SUIT[trick[0][1]]
+                follow = [c for c in hand if SUIT[c] == led]
+                if follow:
+                    return follow
+            return hand[:]  # the ids of plays are the cards themselves
+        a = self.auction
+        if phase == BID:
+            if seat not in a["bidders"] or a["bids"][seat] is not None:
+                return []
+            return list(range(BIDS, BIDS + self.loon[seat] + 1))
+        if phase == REVEAL:
+            if seat not in a["tied"] or a["reveals"][seat] is not None:
+                return []
+            return [REVEALS + c for c in self.hands[seat]]
+        if phase == ASSIGN:
+            return [ASSIGNS + s for s in a["tied"]] if seat == a["chooser"] else []
+        if phase == DITCH:
+            if self.ditched[seat] is not None:
+                return []
+            hand = self.hands[seat]
+            ids = []
+            for i, x in enumerate(hand):
+                row = PAIR_ID[x]
+                ids += [row[y] for y in hand[i + 1 :]]
+            return ids
+        if phase == PREDICT and seat == self.turn:
+            return list(range(PREDICTS, ASSIGNS))
+        return []
 
-    def _legal_reveal(self, seat: int) -> list[Action]:
-        return [{"type": "reveal", "card": CARD[c]} for c in self.hands[seat]]
+    legal_ids = _legal_ids
 
-    def _legal_assign(self, seat: int) -> list[Action]:
-        return [{"type": "assign", "seat": s} for s in self.auction["tied"]]
-
-    def _legal_ditch(self, seat: int) -> list[Action]:
-        hand = deck.ids(self.hands[seat])
-        return [{"type": "ditch", "cards": [a, b]} for a, b in combinations(hand, 2)]
-
-    def _legal_predict(self, seat: int) -> list[Action]:
-        return [{"type": "predict", "tricks": n} for n in range(MAX_PREDICTION + 1)]
-
-    def _playable(self, seat: int) -> list[int]:
-        """The cards of ``seat``'s hand it may play: the suit led if it holds one."""
+    def _id_legal(self, seat: int, action_id: int) -> bool:
+        phase = self.phase
+        if action_id < REVEALS:
+            if phase != PLAY or seat != self.turn:
+                return False
+            hand = self.hands[seat]
+            if action_id not in hand:
+                return False
+            trick = self.trick
+            if not trick:
+                return True
+            led = SUIT[trick[0][1]]
+            return SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
+        a = self.auction
+        if action_id >= BIDS:
+            return (
+                phase == BID and seat in a["bidders"] and a["bids"][seat] is None
+                and action_id - BIDS <= self.loon[seat]
+            )  # fmt: skip
+        if action_id < PREDICTS:
+            return (
+                phase == REVEAL and seat in a["tied"] and a["reveals"][seat] is None
+                and action_id - REVEALS in self.hands[seat]
+            )  # fmt: skip
+        if action_id < ASSIGNS:
+            return phase == PREDICT and seat == self.turn
+        if action_id < DITCHES:
+            return phase == ASSIGN and seat == a["chooser"] and action_id - ASSIGNS in a["tied"]
+        if phase != DITCH or self.ditched[seat] is not None:
+            return False
+        x, y = PAIRS[action_id - DITCHES]
         hand = self.hands[seat]
-        if not self.trick:
-            return hand
-        led = SUIT[self.trick[0][1]]
-        return [c for c in hand if SUIT[c] == led] or hand
+        return x in hand and y in hand
 
-    def _legal_play(self, seat: int) -> list[Action]:
-        return [{"type": "play", "card": CARD[c]} for c in self._playable(seat)]
+    @staticmethod
+    def _id_of(action: dict) -> int | None:
+        """The id of ``action`` as strictly as the table's look-up (exact types, keys)."""
+        if len(action) != 2:
+            return None
+        kind = action["type"]
+        if kind == "play" or kind == "reveal":
+            card = action.get("card")
+            found = INDEX.get(card) if type(card) is str else None
+            if found is None:
+                return None
+            return found if kind == "play" else REVEALS + found
+        if kind == "bid":
+            loon = action.get("loon")
+            if type(loon) is not int or loon < 0 or BIDS + loon >= ACTION_IDS.size:
+                return None
+            return BIDS + loon
+        if kind == "ditch":
+            chosen = action.get("cards")
+            if type(chosen) is not list or len(chosen) != 2:
+                return None
+            first, second = chosen
+            if type(first) is not str or type(second) is not str:
+                return None
+            x, y = INDEX.get(first), INDEX.get(second)
+            if x is None or y is None or x >= y:
+                return None
+            return PAIR_ID[x][y]
+        if kind == "predict":
+            tricks = action.get("tricks")
+            if type(tricks) is not int or not 0 <= tricks <= MAX_PREDICTION:
+                return None
+            return PREDICTS + tricks
+        if kind == "assign":
+            chosen = action.get("seat")
+            if type(chosen) is not int or not 0 <= chosen < SPEC.max_players:
+                return None
+            return ASSIGNS + chosen
+        return None
+
+    def apply_id(self, seat: int, action_id: int) -> None:
+        """As the base's, with the check of a legal play inline (the hot path of a
+        playout); anything else goes to the base."""
+        phase = self.phase
+        if phase == BID and type(action_id) is int and action_id >= BIDS:
+            a = self.auction
+            bids = a["bids"]
+            if (
+                type(seat) is int
+                and seat in a["bidders"]
+                and bids[seat] is None
+                and action_id - BIDS <= self.loon[seat]
+            ):
+                bids[seat] = loon = action_id - BIDS
+                if all(bids[s] is not None for s in a["bidders"]):
+                    self._resolve_bids()
+                self._record([seat, {"type": "bid", "loon": loon}])
+                return
+        elif (
+            phase == PLAY
+            and type(action_id) is int
+            and 0 <= action_id < REVEALS
+            and seat == self.turn
+            and type(seat) is int
+        ):
+            hand = self.hands[seat]
+            trick = self.trick
+            if action_id in hand:
+                if trick:
+                    led = SUIT[trick[0][1]]
+                    ok = SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
+                else:
+                    ok = True
+                if ok:  # _play and _record inline
+                    hand.remove(action_id)
+                    trick.append([seat, action_id])
+                    if len(trick) == self.players:
+                        self._finish_trick()
+                    else:
+                        self.turn = (seat + 1) % self.players
+                    self.moves += 1
+                    self.last_action = entry = [seat, PLAYS[action_id].copy()]
+                    if self.log is not None:
+                        self.log.append(entry)
+                    return
+        super().apply_id(seat, action_id)
+
+    def _apply_id(self, seat: int, action_id: int) -> None:
+        if action_id < REVEALS:
+            self._play(seat, action_id)
+        elif action_id >= BIDS:
+            a = self.auction
+            bids = a["bids"]
+            bids[seat] = action_id - BIDS
+            if all(bids[s] is not None for s in a["bidders"]):
+                self._resolve_bids()
+        elif action_id < PREDICTS:
+            a = self.auction
+            reveals = a["reveals"]
+            reveals[seat] = action_id - REVEALS
+            if all(reveals[s] is not None for s in a["tied"]):
+                self._resolve_reveals()
+        elif action_id < ASSIGNS:
+            self.predictions[seat] = action_id - PREDICTS
+            nxt = (seat + 1) % self.players
+            if self.predictions[nxt] is None:
+                self.turn = nxt
+            else:
+                self._recruit()
+        elif action_id < DITCHES:
+            a = self.auction
+            event = self.events[-1]
+            event["chooser"] = seat
+            event["result"] = "chosen"
+            self._take(a["row"], action_id - ASSIGNS, 0)
+            self._next_row(a["row"] + 1)
+        else:
+            x, y = PAIRS[action_id - DITCHES]
+            self.ditched[seat] = [x, y]
+            self.hands[seat] = [c for c in self.hands[seat] if c != x and c != y]
+            if all(d is not None for d in self.ditched):
+                self._after_ditch()
+
+    def _play(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append([seat, card])
+        if len(trick) == self.players:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % self.players
 
     def _is_legal(self, seat: int, action: Action) -> bool:
         """Whether ``action`` is one of ``_legal(seat)`` (same keys, same JSON types),
@@ -587,57 +820,34 @@ class PirateTricksState(State):
             chosen = action["cards"]
             if all(isinstance(c, str) and INDEX.get(c) in self.hands[seat] for c in chosen):
                 action = {**action, "cards": sorted(chosen, key=INDEX.__getitem__)}
+        # The base's id path inline, with a cheaper copy for the log; anything refused
+        # goes to the base, which words the refusal.
+        if (
+            type(seat) is int
+            and 0 <= seat < self.players
+            and type(action) is dict
+            and type(action.get("type")) is str
+        ):
+            action_id = self._id_of(action)
+            if action_id is not None and self._id_legal(seat, action_id):
+                self._apply_id(seat, action_id)
+                self._record([seat, _action_copy(action_id)])
+                return
         super().apply(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if self.phase == PLAY:
-            self._apply_play(seat, action)
-        else:
-            getattr(self, f"_apply_{self.phase}")(seat, action)
-
-    def _apply_bid(self, seat: int, action: Action) -> None:
-        a = self.auction
-        a["bids"][seat] = action["loon"]
-        if all(a["bids"][s] is not None for s in a["bidders"]):
-            self._resolve_bids()
-
-    def _apply_reveal(self, seat: int, action: Action) -> None:
-        a = self.auction
-        a["reveals"][seat] = INDEX[action["card"]]
-        if all(a["reveals"][s] is not None for s in a["tied"]):
-            self._resolve_reveals()
-
-    def _apply_assign(self, seat: int, action: Action) -> None:
-        a = self.auction
-        event = self.events[-1]
-        event["chooser"] = seat
-        event["result"] = "chosen"
-        self._take(a["row"], action["seat"], 0)
-        self._next_row(a["row"] + 1)
-
-    def _apply_ditch(self, seat: int, action: Action) -> None:
-        chosen = deck.indexes(action["cards"])
-        self.ditched[seat] = chosen
-        self.hands[seat] = [c for c in self.hands[seat] if c not in chosen]
-        if all(d is not None for d in self.ditched):
-            self._after_ditch()
-
-    def _apply_predict(self, seat: int, action: Action) -> None:
-        self.predictions[seat] = action["tricks"]
-        nxt = (seat + 1) % self.players
-        if self.predictions[nxt] is None:
-            self.turn = nxt
-        else:
-            self._recruit()
-
-    def _apply_play(self, seat: int, action: Action) -> None:
-        card = INDEX[action["card"]]
-        self.hands[seat].remove(card)
-        self.trick.append([seat, card])
-        if len(self.trick) == self.players:
-            self._finish_trick()
-        else:
-            self.turn = (seat + 1) % self.players
+    def _legal(self, seat: int) -> list[Action]:
+        """The table's actions of ``_legal_ids``, built afresh (phase by phase: quicker
+        than copying the table's)."""
+        ids = self._legal_ids(seat)
+        phase = self.phase
+        if phase == PLAY:
+            return [{"type": "play", "card": CARD[c]} for c in ids]
+        if phase == BID:
+            return [{"type": "bid", "loon": i - BIDS} for i in ids]
+        if phase == DITCH:
+            pairs = [PAIRS[i - DITCHES] for i in ids]
+            return [{"type": "ditch", "cards": [CARD[x], CARD[y]]} for x, y in pairs]
+        return [_action_copy(action_id) for action_id in ids]
 
     # -- explanations -------------------------------------------------------------------
 
@@ -941,6 +1151,8 @@ class PirateTricksGame(Game):
             raise ValueError(
                 f"not a Pirate Tricks snapshot: a card or a card list is wrong ({error!r:.60})"
             ) from None
+        if state.phase == BID:
+            _cover_bids(max(state.loon))
         return state
 
     def catalog(self, options: dict | None = None) -> dict:
