@@ -59,3 +59,30 @@ def test_default_options_are_checked_once_and_each_state_has_its_own_copy():
     first.options["schedule"].append(1)
     assert GAME.new_state(3, seed=3).options == second.options
     assert GAME.new_state(5, seed=1).options["schedule"] == list(range(10, 0, -1))
+
+
+def test_a_loaded_state_plays_on_without_changing_its_snapshot():
+    import copy
+    import random
+
+    for players, chips in ((2, False), (4, True), (5, True)):
+        options = {"schedule": [3, 2, 2], "chips": chips}
+        state = GAME.new_state(players, options, seed=players)
+        rng = random.Random(players)
+        for _ in range(rng.randrange(5, 20)):  # somewhere in the first or second deal
+            seat = rng.choice(state.to_act())
+            state.apply_id(seat, rng.choice(state.legal_ids(seat)))
+        snapshot = state.to_dict()
+        kept = copy.deepcopy(snapshot)
+        loaded = GAME.state_from_dict(snapshot)
+        assert loaded.to_dict() == kept
+        twin = GAME.state_from_dict(copy.deepcopy(kept))
+        while not loaded.is_over():  # both play the same moves to the end
+            seat = rng.choice(loaded.to_act())
+            action = rng.choice(loaded.legal_ids(seat))
+            loaded.apply_id(seat, action)
+            twin.apply_id(seat, action)
+        assert snapshot == kept  # nothing the loaded state changed was shared with it
+        assert loaded.to_dict() == twin.to_dict()
+        assert len(loaded.results) == 3
+        assert (loaded.chips is not None) == chips
