@@ -376,3 +376,12 @@ def test_round_trip_and_replay_of_a_scripted_game():
     copy = GAME.state_from_dict(state.to_dict())
     assert copy.to_dict() == state.to_dict()
     assert GAME.replay(state).to_dict() == state.to_dict()
+
+
+def test_default_options_are_checked_once_and_each_state_has_its_own_copy():
+    first = GAME.new_state(2, seed=1)
+    second = GAME.new_state(2, {}, seed=2)
+    assert first.options == second.options == GAME.check_options(2, {"shots_to_lose": 3})
+    assert first.options is not second.options
+    first.options["shots_to_lose"] = 9
+    assert GAME.new_state(2, seed=3).options == {"shots_to_lose": 3}
