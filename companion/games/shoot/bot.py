@@ -49,6 +49,7 @@ TRICK_KEY = tuple(
     for trump in range(4)
 )
 BID_SPREAD = 1.0  # how far (in tricks) a bid strays from the hand's estimate, roughly
+MISPLAY = 0.3  # how much less likely a world is for each play the easy player would not make
 
 
 def mask_of(cards) -> int:
@@ -266,27 +267,58 @@ class ShootBot(GameBot):
         return {"game": "shoot", "state": state}
 
     def weight(self, view, world):
-        """Worlds in which each revealed bid is near what the bidder's hand (as it was
-        when bidding: what it holds now and what it has played this deal) would bid."""
+        """How well the world explains what the others did in the open: each revealed
+        bid near what the bidder's hand (as it was when bidding: what it holds now and
+        what it has played this deal) would bid, and each card played with a choice the
+        one the easy player would have played from that hand (a different card makes the
+        world :data:`MISPLAY` times as likely: the others need not play that way)."""
         if view["phase"] != PLAY:
             return 1.0
         data = world["state"]
         n = view["players"]
+        me = view["seat"]
         leader = (view["dealer"] + 1) % n
         trump_card = CARD_INDEX[view["trump"]]
-        played: list[list[int]] = [[] for _ in range(n)]
+        trump = SUIT[trump_card]
+        bids = view["bids"]
+        tricks = finished_tricks(view)
         current = [[s, CARD_INDEX[card]] for s, card in view["trick"]]
-        for plays in [*finished_tricks(view), current]:
+        tricks.append(current)
+        held = [[CARD_INDEX[card] for card in hand] for hand in data["hands"]]
+        for plays in tricks:
             for s, card in plays:
-                played[s].append(card)
+                held[s].append(card)  # now: every card each seat held at the bid
         misfit = 0.0
         for s in range(n):
-            if s == view["seat"]:
-                continue
-            held = sorted([CARD_INDEX[card] for card in data["hands"][s]] + played[s])
-            guess = expected_tricks(held, trump_card, n, s == leader)
-            misfit += (guess - view["bids"][s]) ** 2
-        return math.exp(-misfit / (2 * BID_SPREAD**2))
+            held[s].sort()
+            if s != me:
+                guess = expected_tricks(held[s], trump_card, n, s == leader)
+                misfit += (guess - bids[s]) ** 2
+        likely = math.exp(-misfit / (2 * BID_SPREAD**2))
+        # replay the deal's plays: would the easy player have chosen each one?
+        seen_all = 1 << trump_card
+        taken = [0] * n
+        for plays in tricks:
+            trick: list[list[int]] = []
+            for s, card in plays:
+                hand = held[s]
+                if s != me:
+                    playable = hand
+                    if trick:
+                        led = SUIT[trick[0][1]]
+                        playable = [c for c in hand if SUIT[c] == led] or hand
+                    if len(playable) > 1:
+                        need = min(bids[s] - taken[s], len(hand))
+                        seen = seen_all | mask_of(hand)
+                        if play_card(hand, playable, trick, trump, n, need, seen) != card:
+                            likely *= MISPLAY
+                hand.remove(card)
+                trick.append([s, card])
+                seen_all |= 1 << card
+            if len(trick) == n:
+                value = TRICK_KEY[trump][SUIT[trick[0][1]]]
+                taken[max(trick, key=lambda play: value[play[1]])[0]] += 1
+        return likely
 
     @staticmethod
     def _deal(pool, sizes, lacking, seat, rng) -> tuple[list[list[int]], list[int]]:

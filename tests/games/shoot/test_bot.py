@@ -142,3 +142,23 @@ def test_a_playout_never_builds_a_view_or_an_action(monkeypatch):
             playout(BOT, start, state, rng)
             monkeypatch.undo()
             assert state.is_over() or state.deal_index == 1
+
+
+def test_the_real_world_explains_every_play_of_easy_players(monkeypatch):
+    """weight replays the deal: against easy players the real hands never misplay, while
+    some sampled worlds do (and weigh less)."""
+    from companion.games.shoot import bot as shoot_bot
+    from tests.games.test_bots import positions
+
+    monkeypatch.setattr(shoot_bot, "MISPLAY", 0.0)
+    checked = misplayed = 0
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view = state.view(seat)
+            if view["phase"] != "play":
+                continue
+            assert BOT.weight(view, state.to_dict()) > 0, view
+            world = BOT.sample(view, random.Random(index))
+            misplayed += BOT.weight(view, world) == 0
+            checked += 1
+    assert checked > 20 and misplayed > 0
