@@ -82,7 +82,6 @@ CALL: Action = {"type": "call"}
 INDEX: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
 HONOUR = INDEX[MAN_OF_HONOUR]
 INT_DECK: list[int] = [INDEX[card] for card in DECK]
-UNDEALT = ("hands", "face_up", "face_down")  # what a duel's shuffle gives (dealt when read)
 DEALT = FACE_DOWN + FACE_UP  # the shuffled deck's first cards are set aside, the rest dealt
 AIM = INDEX[rules.DEADLY_AIM]
 COWARD = INDEX[rules.COWARD]
@@ -199,15 +198,11 @@ class CallTheShotState(State):
         self._deal_duel(layout)
 
     def _deal_duel(self, layout: dict[str, Any] | None) -> None:
-        """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled (when
-        the cards are first read, :meth:`__getattr__`: a bot's playout that ends with the
-        duel before never pays for the next one's shuffle)."""
+        """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled."""
         challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
         self.challenger = challenger
         if layout is None or "hands" not in layout:
-            fields = self.__dict__
-            for name in UNDEALT:
-                fields.pop(name, None)
+            self._deal_cards()
         else:
             self.face_down = _ints(layout["face_down"])
             self.face_up = sorted(_ints(layout["face_up"]))
@@ -219,19 +214,10 @@ class CallTheShotState(State):
         """Shuffle and deal the cards of duel ``duel`` from the seed."""
         deck = shuffled(INT_DECK, rng(self.seed, "duel", self.duel))
         challenger = self.challenger
-        fields = self.__dict__
-        fields["face_down"] = deck[:FACE_DOWN]
-        fields["face_up"] = sorted(deck[FACE_DOWN:DEALT])
+        self.face_down = deck[:FACE_DOWN]
+        self.face_up = sorted(deck[FACE_DOWN:DEALT])
         # deal_one_at_a_time inline: from the challenger, one card at a time
-        fields["hands"] = [sorted(deck[DEALT + (seat - challenger) % 2 :: 2]) for seat in range(2)]
-
-    def __getattr__(self, name: str) -> Any:
-        """The cards of a duel not yet shuffled (see :meth:`_deal_duel`): dealt now."""
-        fields = self.__dict__
-        if name in UNDEALT and "duel" in fields and "hands" not in fields:
-            self._deal_cards()
-            return fields[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.hands = [sorted(deck[DEALT + (seat - challenger) % 2 :: 2]) for seat in range(2)]
 
     # -- the contract --------------------------------------------------------------------
 
@@ -486,8 +472,6 @@ class CallTheShotState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """As the base, with card ids for the integers (the snapshot format is ids)."""
-        if "hands" not in self.__dict__:
-            self._deal_cards()  # the snapshot holds the cards
         d = super().to_dict()
         state = dict(d["state"])  # new lists only: never change what the base gave
         state["hands"] = [_ids(hand) for hand in self.hands]

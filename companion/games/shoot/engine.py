@@ -90,7 +90,6 @@ SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 # The fixed numbering of Shoot!'s actions: a play's id is its integer card, a bid of n is
 # BIDS + n (no hand holds more than the 51 cards left beside the trump).
 BIDS = len(CARD_IDS)
-UNDEALT = ("hands", "trump", "stock")  # what a deal's shuffle gives (dealt when first read)
 ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD_IDS]
     + [{"type": "bid", "bid": bid} for bid in range(BIDS)]
@@ -233,11 +232,7 @@ class ShootState(State):
             self.trump = trump
             self.stock = [card for card in DECK if card not in used]
         else:
-            # Shuffled when first read (__getattr__): a bot's playout that ends with the
-            # deal before never pays for the next one's shuffle.
-            fields = self.__dict__
-            for name in UNDEALT:
-                fields.pop(name, None)
+            self._deal_cards()
         self.bids = [None] * n
         self.taken = [0] * n
         self.played = []
@@ -251,18 +246,9 @@ class ShootState(State):
         # The same permutation as shuffling standard_deck(): shuffle looks only at length.
         deck = shuffled(DECK, rng(self.seed, "deal", self.deal_index))
         hands = deal_one_at_a_time(deck, n, size, first=(self.dealer + 1) % n)
-        fields = self.__dict__
-        fields["hands"] = [sorted(hand) for hand in hands]
-        fields["trump"] = deck[n * size]
-        fields["stock"] = deck[n * size + 1 :]
-
-    def __getattr__(self, name: str) -> Any:
-        """The cards of a deal not yet shuffled (see :meth:`_start_deal`): dealt now."""
-        fields = self.__dict__
-        if name in UNDEALT and "deal_index" in fields and "hands" not in fields:
-            self._deal_cards()
-            return fields[name]
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self.hands = [sorted(hand) for hand in hands]
+        self.trump = deck[n * size]
+        self.stock = deck[n * size + 1 :]
 
     # -- the contract ---------------------------------------------------------------------
 
@@ -461,8 +447,6 @@ class ShootState(State):
 
     def to_dict(self) -> dict[str, Any]:
         """As the base, with card ids for the integers (the snapshot format is ids)."""
-        if "hands" not in self.__dict__:
-            self._deal_cards()  # the snapshot holds the cards
         d = super().to_dict()
         state = dict(d["state"])  # new lists only: never change what the base gave
         state["hands"] = [card_ids(hand) for hand in self.hands]

@@ -387,26 +387,6 @@ def test_default_options_are_checked_once_and_each_state_has_its_own_copy():
     assert GAME.new_state(2, seed=3).options == {"shots_to_lose": 3}
 
 
-def test_the_next_duel_is_shuffled_only_when_its_cards_are_read(monkeypatch):
-    import random
-
-    from companion.bots import bot_for
-    from companion.bots.search import playout
-    from companion.games.call_the_shot import engine
-    from companion.games.cards import shuffled
-
-    state = GAME.new_state(2, seed=7)
-    start = state.view(0)
-    calls = []
-    monkeypatch.setattr(engine, "shuffled", lambda *args: calls.append(args) or shuffled(*args))
-    playout(bot_for(GAME), start, state, random.Random(1))  # to the end of the first duel
-    assert state.duel == 1 and calls == [] and "hands" not in vars(state)
-    dealt = state.to_dict()["state"]  # the snapshot deals what is not dealt yet
-    assert len(calls) == 1 and len(dealt["hands"][0]) == 5 and len(dealt["face_down"]) == 2
-    assert state.hands == [sorted(engine._ints(hand)) for hand in dealt["hands"]]
-    assert len(calls) == 1
-
-
 def test_a_loaded_state_plays_on_without_changing_its_snapshot():
     import copy
     import random

@@ -86,33 +86,3 @@ def test_a_loaded_state_plays_on_without_changing_its_snapshot():
         assert loaded.to_dict() == twin.to_dict()
         assert len(loaded.results) == 3
         assert (loaded.chips is not None) == chips
-
-
-def test_the_next_deal_is_shuffled_only_when_its_cards_are_read(monkeypatch):
-    import random
-
-    from companion.bots import bot_for
-    from companion.bots.search import playout
-
-    state = GAME.new_state(4, {"schedule": [3, 2]}, seed=7)
-    expected = GAME.new_state(4, {"schedule": [3, 2]}, seed=7)
-    bot = bot_for(GAME)
-    start = state.view(0)
-    calls = []
-    monkeypatch.setattr(engine, "shuffled", lambda *args: calls.append(args) or shuffled(*args))
-    playout(bot, start, state, random.Random(1))  # to the end of the first deal
-    assert state.deal_index == 1 and state.phase == "bid" and calls == []
-    assert "hands" not in vars(state)
-    assert len(state.hands[0]) == 2 and len(calls) == 1  # read: dealt now, once
-    assert state.stock and state.trump not in state.stock
-    # the same cards as a state that dealt them at once, whatever is read first
-    for seat in range(4):
-        expected.apply(seat, {"type": "bid", "bid": 0})
-    while expected.deal_index == 0:
-        seat = expected.to_act()[0]
-        expected.apply_id(seat, expected.legal_ids(seat)[0])
-    snapshot = expected.to_dict()["state"]  # to_dict deals what is not dealt yet
-    dealt = state.to_dict()["state"]
-    assert [dealt[k] for k in ("hands", "trump", "stock")] == [
-        snapshot[k] for k in ("hands", "trump", "stock")
-    ]
