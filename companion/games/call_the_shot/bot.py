@@ -14,68 +14,73 @@ a Man of Honour is not a Man of Honour. A playout runs to the end of the current
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.bots import GameBot
 
+from .engine import ACTION_IDS, CALL_ID, INDEX, SIZE
 from .rules import (
+    CARDS,
     COWARD,
     DEADLY_AIM,
     DECK,
     HEADSHOT,
     MAN_OF_HONOUR,
+    POINTS,
     SHOOT_TO_KILL,
     SHOOT_TO_WOUND,
-    reveal,
-    showdown,
     sort_cards,
 )
 
+# The policy reads integer cards (a card's place in CARDS), as the engine keeps them: the
+# easy player converts its view's ids, the playouts read the sampled world's integers.
+HONOUR, AIM, WOUND, KILL, HEAD, COWARD_ = (
+    INDEX[card]
+    for card in (MAN_OF_HONOUR, DEADLY_AIM, SHOOT_TO_WOUND, SHOOT_TO_KILL, HEADSHOT, COWARD)
+)
+VALUE = tuple(POINTS[card] for card in CARDS)
 #: The order the easy player prefers to have a card on top, strongest first.
 STRENGTH = [HEADSHOT, SHOOT_TO_KILL, SHOOT_TO_WOUND, MAN_OF_HONOUR, DEADLY_AIM, COWARD]
-BLUFFS = [HEADSHOT, SHOOT_TO_KILL]
+PREFERENCE = tuple(STRENGTH.index(card) for card in CARDS)  # card -> its place there
+BLUFFS = [HEAD, KILL]
+HONEST = (HEAD, KILL, WOUND, HONOUR)  # the cards the easy player announces truly
 
 
-def claimed_top(claims: list[str]) -> dict[str, Any] | None:
-    """What a player's last card would reveal if every claim were true."""
-    if not claims:
-        return None
-    return reveal([{"card": claim, "claim": claim} for claim in claims])
+def top(cards: list[int]) -> tuple[int, int]:
+    """What the last of ``cards`` (played in order, integers) reveals: (card, value), a
+    Deadly Aim directly under it doubling its value."""
+    card = cards[-1]
+    aimed = len(cards) >= 2 and cards[-2] == AIM
+    return card, VALUE[card] * (2 if aimed else 1)
 
 
-def coward_may_be_with_opponent(view: dict[str, Any]) -> bool:
-    mine = set(view["hand"]) | {p["card"] for p in view["my_plays"]} | set(view["face_up"])
-    return COWARD not in mine
+def beats(mine: tuple[int, int], theirs: tuple[int, int]) -> bool:
+    """Whether the revealed ``mine`` wins the showdown against ``theirs`` (rules.showdown
+    on integers)."""
+    if mine[0] == HONOUR and theirs[0] in (HEAD, KILL):
+        return True
+    if theirs[0] == HONOUR and mine[0] in (HEAD, KILL):
+        return False
+    return mine[1] > theirs[1]
 
 
-def choose(
-    hand: list[str], mine: list[dict], claims: list[str], may_call: bool, rng
-) -> dict[str, str]:
-    """The easy move: call when the own top card beats the claimed one, else play the
-    Coward first, a Man of Honour against a claimed Headshot or Shoot to Kill, otherwise
-    the strongest card (a Deadly Aim last, as on top it is worth nothing)."""
+def choose_id(hand: list[int], mine: list[int], claims: list[int], may_call: bool, rng) -> int:
+    """The easy move as an action id (integer cards): call when the own top card beats the
+    claimed one, else play the Coward first, a Man of Honour against a claimed Headshot or
+    Shoot to Kill, otherwise the strongest card (a Deadly Aim last, as on top it is worth
+    nothing). ``mine`` are the cards the player has played, ``claims`` what the other
+    announced, in order."""
     if not hand:
-        return {"type": "call"}
-    theirs = claimed_top(claims)
-    if may_call and mine and theirs is not None:
-        winner, _reason = showdown(reveal(mine), theirs)
-        if winner == 0:
-            return {"type": "call"}
-    if COWARD in hand:
-        card = COWARD
-    elif (
-        theirs is not None
-        and theirs["card"] in (HEADSHOT, SHOOT_TO_KILL)
-        and (MAN_OF_HONOUR in hand)
-    ):
-        card = MAN_OF_HONOUR
+        return CALL_ID
+    theirs = top(claims) if claims else None
+    if may_call and mine and theirs is not None and beats(top(mine), theirs):
+        return CALL_ID
+    if COWARD_ in hand:
+        card = COWARD_
+    elif theirs is not None and theirs[0] in (HEAD, KILL) and HONOUR in hand:
+        card = HONOUR
     else:
-        card = min(hand, key=STRENGTH.index)
-    if card in (HEADSHOT, SHOOT_TO_KILL, SHOOT_TO_WOUND, MAN_OF_HONOUR):
-        claim = card
-    else:
-        claim = BLUFFS[rng.randrange(len(BLUFFS))]
-    return {"type": "play", "card": card, "claim": claim}
+        card = min(hand, key=PREFERENCE.__getitem__)
+    claim = card if card in HONEST else BLUFFS[rng.randrange(len(BLUFFS))]
+    return card * SIZE + claim
 
 
 class CallTheShotBot(GameBot):
@@ -87,19 +92,24 @@ class CallTheShotBot(GameBot):
     def easy(self, view, legal, rng):
         seat = view["seat"]
         may_call = any(a["type"] == "call" for a in legal)
-        action = choose(view["hand"], view["my_plays"], view["claims"][1 - seat], may_call, rng)
+        hand = [INDEX[card] for card in view["hand"]]
+        mine = [INDEX[play["card"]] for play in view["my_plays"]]
+        claims = [INDEX[claim] for claim in view["claims"][1 - seat]]
+        action = ACTION_IDS.copy_of(choose_id(hand, mine, claims, may_call, rng))
         return action if action in legal else legal[0]
 
-    def rollout(self, state, seat, rng):
-        """The easy player reading the sampled world directly (no view built); worlds
-        whose engine keeps cards in another form than the snapshot's take the view path."""
-        hand = state.hands[seat]
+    def rollout_id(self, state, seat, rng):
+        """The easy player reading the sampled world's integer cards directly (no view,
+        no dict): playing card c claimed as k is id c * 6 + k, the call CALL_ID."""
         played = state.played
-        if not hand or not isinstance(hand[0], str):
-            return super().rollout(state, seat, rng)
         may_call = bool(played[0]) and bool(played[1])
-        claims = [p["claim"] for p in played[1 - seat]]
-        return choose(hand, played[seat], claims, may_call, rng)
+        mine = [card for card, _ in played[seat]]
+        claims = [claim for _, claim in played[1 - seat]]
+        return choose_id(state.hands[seat], mine, claims, may_call, rng)
+
+    def rollout(self, state, seat, rng):
+        """:meth:`rollout_id`'s move as an action."""
+        return ACTION_IDS.copy_of(self.rollout_id(state, seat, rng))
 
     # -- the searches' worlds ----------------------------------------------------------
 

@@ -66,7 +66,7 @@ from functools import cache
 from typing import Any
 
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
-from ..cards import deal_one_at_a_time, rng, shuffled
+from ..cards import rng, shuffled
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
 from .sheet import CallTheShotSheet
@@ -82,6 +82,10 @@ CALL: Action = {"type": "call"}
 INDEX: dict[str, int] = {card: index for index, card in enumerate(CARDS)}
 HONOUR = INDEX[MAN_OF_HONOUR]
 INT_DECK: list[int] = [INDEX[card] for card in DECK]
+DEALT = FACE_DOWN + FACE_UP  # the shuffled deck's first cards are set aside, the rest dealt
+AIM = INDEX[rules.DEADLY_AIM]
+COWARD = INDEX[rules.COWARD]
+VALUE = tuple(rules.POINTS[card] for card in CARDS)
 
 
 # The fixed numbering of the actions: playing card c (an integer) claimed as k is id
@@ -195,20 +199,25 @@ class CallTheShotState(State):
 
     def _deal_duel(self, layout: dict[str, Any] | None) -> None:
         """Deal duel number ``self.duel``: from ``layout`` if given, else shuffled."""
-        self.challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
+        challenger = self.first_challenger if self.duel % 2 == 0 else 1 - self.first_challenger
+        self.challenger = challenger
         if layout is None or "hands" not in layout:
-            deck = shuffled(INT_DECK, rng(self.seed, "duel", self.duel))
-            self.face_down = deck[:FACE_DOWN]
-            self.face_up = deck[FACE_DOWN : FACE_DOWN + FACE_UP]
-            dealt = deal_one_at_a_time(deck[FACE_DOWN + FACE_UP :], 2, HAND_SIZE, self.challenger)
+            self._deal_cards()
         else:
             self.face_down = _ints(layout["face_down"])
-            self.face_up = _ints(layout["face_up"])
-            dealt = [_ints(hand) for hand in layout["hands"]]
-        self.hands = [sorted(hand) for hand in dealt]
-        self.face_up = sorted(self.face_up)
+            self.face_up = sorted(_ints(layout["face_up"]))
+            self.hands = [sorted(_ints(hand)) for hand in layout["hands"]]
         self.played = [[], []]
-        self.turn = self.challenger
+        self.turn = challenger
+
+    def _deal_cards(self) -> None:
+        """Shuffle and deal the cards of duel ``duel`` from the seed."""
+        deck = shuffled(INT_DECK, rng(self.seed, "duel", self.duel))
+        challenger = self.challenger
+        self.face_down = deck[:FACE_DOWN]
+        self.face_up = sorted(deck[FACE_DOWN:DEALT])
+        # deal_one_at_a_time inline: from the challenger, one card at a time
+        self.hands = [sorted(deck[DEALT + (seat - challenger) % 2 :: 2]) for seat in range(2)]
 
     # -- the contract --------------------------------------------------------------------
 
@@ -255,9 +264,16 @@ class CallTheShotState(State):
         if seat == self.turn and type(seat) is int and type(action_id) is int:
             if 0 <= action_id < CALL_ID:
                 card = action_id // SIZE
-                if card in self.hands[seat] and (card != HONOUR or action_id == HONOUR_ID):
-                    self._apply_id(seat, action_id)
-                    self._record([seat, ACTIONS[action_id].copy()])
+                hand = self.hands[seat]
+                if card in hand and (card != HONOUR or action_id == HONOUR_ID):
+                    hand.remove(card)  # _apply_id and _record inline
+                    self.played[seat].append([card, action_id - card * SIZE])
+                    self.turn = 1 - seat
+                    entry = [seat, ACTIONS[action_id].copy()]
+                    self.moves += 1
+                    self.last_action = entry
+                    if self.log is not None:
+                        self.log.append(entry)
                     return
             elif action_id == CALL_ID and self.played[0] and self.played[1]:
                 self._showdown(caller=seat)
@@ -341,13 +357,33 @@ class CallTheShotState(State):
         ]
 
     def _showdown(self, caller: int) -> None:
-        hands = [_ids(hand) for hand in self.hands]
-        # resolve reads the last two plays of each seat only (what is revealed).
-        last = [
-            [{"card": CARDS[card], "claim": CARDS[claim]} for card, claim in plays[-2:]]
-            for plays in self.played
-        ]
-        outcome = rules.resolve(caller, hands, last)
+        # rules.resolve on the integers: each seat reveals its last card, and the Deadly
+        # Aim directly under it; the other seat shows the Coward instead if it holds it.
+        revealed = []
+        for plays in self.played:
+            card = plays[-1][0]
+            aimed = len(plays) >= 2 and plays[-2][0] == AIM
+            revealed.append(
+                {
+                    "card": CARDS[card],
+                    "deadly_aim": aimed,
+                    "value": VALUE[card] * 2 if aimed else VALUE[card],
+                    "from_hand": False,
+                }
+            )
+        other = 1 - caller
+        if COWARD in self.hands[other]:
+            revealed[other] = {
+                "card": rules.COWARD,
+                "deadly_aim": False,
+                "value": 0,
+                "from_hand": True,
+            }
+            outcome = {"revealed": revealed, "shot": other, "reason": rules.COWARD_CAUGHT}
+        else:
+            winner, reason = rules.showdown(revealed[0], revealed[1])
+            shot = None if winner is None else 1 - winner
+            outcome = {"revealed": revealed, "shot": shot, "reason": reason}
         shot = outcome["shot"]
         if shot is not None:
             self.shots[shot] += 1
@@ -445,28 +481,61 @@ class CallTheShotState(State):
         return {**d, "state": state}
 
 
+_DEFAULTS: dict[int, dict[str, Any]] = {}  # players -> the checked default options
+
+
 class CallTheShotGame(Game):
     spec = SPEC
     state_class = CallTheShotState
     sheet_class = CallTheShotSheet
+
+    def check_options(self, players: int, options: Any) -> dict[str, Any]:
+        """As the base's; the defaults (no option given) are checked once and copied."""
+        if options == {} and type(players) is int:
+            checked = _DEFAULTS.get(players)
+            if checked is None:
+                checked = _DEFAULTS[players] = super().check_options(players, {})
+            return plain_copy(checked)
+        return super().check_options(players, options)
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         check_deal(deal)
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         """As the base, cards read from ids into integers (:class:`ValueError` for an id
-        that is not a Call the Shot card)."""
-        state = super().state_from_dict(d)
+        that is not a Call the Shot card).
+
+        Quicker than the base's deep copy (the searches load a sampled world once per
+        action tried): the state gets new lists of everything it changes in play, and
+        shares with ``d`` only the records it never changes once written (each finished
+        duel's row of ``results``, the last action)."""
+        if d.get("game") != self.slug:
+            raise ValueError(f"not a {self.slug} state: {d.get('game')!r}")
+        source = d["state"]
+        data = dict(source)
         try:
-            state.hands = [_ints(hand) for hand in state.hands]
-            state.face_up = _ints(state.face_up)
-            state.face_down = _ints(state.face_down)
-            state.played = [
+            data["hands"] = [_ints(hand) for hand in source["hands"]]
+            data["face_up"] = _ints(source["face_up"])
+            data["face_down"] = _ints(source["face_down"])
+            data["played"] = [
                 [[INDEX[play["card"]], INDEX[play["claim"]]] for play in plays]
-                for plays in state.played
+                for plays in source["played"]
             ]
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a card id in a Call the Shot state: {error}") from None
+        for key in ("shots", "results"):
+            if key in source:
+                data[key] = list(source[key])
+        for key in ("options", "deal"):
+            if key in source:
+                data[key] = plain_copy(source[key])
+        # Snapshots saved before the log left them hold it; a hand-written one may hold
+        # neither the log nor the counters.
+        log = data["log"] = plain_copy(source.get("log"))
+        data.setdefault("moves", len(log) if log else 0)
+        data.setdefault("last_action", log[-1] if log else None)
+        state = CallTheShotState.__new__(CallTheShotState)
+        state.__dict__.update(data)
         return state
 
     def undo_point(self, state: State, steps: list[str | None] | None = None) -> int:

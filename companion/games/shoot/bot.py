@@ -13,136 +13,154 @@ import math
 from typing import Any
 
 from companion.bots import GameBot
-from companion.games.cards import RANKS, standard_deck
+from companion.games.cards import CARD_IDS, CARD_INDEX, RANKS
 
-from .engine import BID, PLAY, sort_hand
-from .rules import trick_winner
+from .engine import ACTION_IDS, BID, BIDS, PLAY
 
-RANK = {rank: index for index, rank in enumerate(RANKS)}
+# The policy reads integer cards (companion.games.cards: suit * 13 + rank, "2C" is 0), as
+# the engine keeps them: the easy player converts its view's ids, the playouts read the
+# sampled world's own integers. Cards as bits of a mask (bit c for card c) mark sets.
+SUIT_SIZE = len(RANKS)
+SUIT = tuple(card // SUIT_SIZE for card in range(len(CARD_IDS)))
+RANK = tuple(card % SUIT_SIZE for card in range(len(CARD_IDS)))  # 0 for a two .. 12 an ace
+#: Card -> the mask of the higher cards of its suit.
+ABOVE = tuple(
+    ((1 << (SUIT[card] + 1) * SUIT_SIZE) - 1) & ~((1 << card + 1) - 1) for card in range(52)
+)
+#: [trump suit][card]: how much a card is worth keeping (trumps above everything, then rank).
+LOW_KEY = tuple(
+    tuple((SUIT[c] == trump) * SUIT_SIZE + RANK[c] for c in range(52)) for trump in range(4)
+)
+#: [trump suit][card]: which card to lead among masters (side suits first, then rank).
+LEAD_KEY = tuple(
+    tuple((SUIT[c] != trump) * SUIT_SIZE + RANK[c] for c in range(52)) for trump in range(4)
+)
+
+
+def _trick_value(card: int, trump: int, led: int) -> int:
+    if SUIT[card] == trump:
+        return 2 * SUIT_SIZE + RANK[card]
+    return SUIT_SIZE + RANK[card] if SUIT[card] == led else 0
+
+
+#: [trump suit][led suit][card]: what a card is worth in the trick (0: it cannot win).
+TRICK_KEY = tuple(
+    tuple(tuple(_trick_value(c, trump, led) for c in range(52)) for led in range(4))
+    for trump in range(4)
+)
 BID_SPREAD = 1.0  # how far (in tricks) a bid strays from the hand's estimate, roughly
+MISPLAY = 0.3  # how much less likely a world is for each play the easy player would not make
 
 
-def rank(card: str) -> int:
-    return RANK[card[0]]
+def mask_of(cards) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
 
 
-def expected_tricks(hand: list[str], trump_card: str, players: int, leads: bool) -> float:
-    """Roughly how many tricks ``hand`` takes with ``trump_card`` turned up: each card wins
-    when no opponent holds a higher card of its suit (and, off trump, when nobody trumps it)."""
+def expected_tricks(hand: list[int], trump_card: int, players: int, leads: bool) -> float:
+    """Roughly how many tricks ``hand`` (integer cards) takes with ``trump_card`` turned
+    up: each card wins when no opponent holds a higher card of its suit (and, off trump,
+    when nobody trumps it)."""
     size = len(hand)
     if size == 0:
         return 0.0
-    trump = trump_card[1]
+    trump = SUIT[trump_card]
+    if size == 1:
+        # one card each: the leader usually wins; otherwise only a trump is a fair chance
+        return 1.0 if leads or SUIT[hand[0]] == trump else 0.0
     unseen = 52 - size - 1
-    in_others = (players - 1) * size
-    share = in_others / unseen if unseen else 0.0
-    mine = set(hand)
+    share = (players - 1) * size / unseen if unseen else 0.0
+    known = ~(mask_of(hand) | 1 << trump_card)
+    lengths = [0, 0, 0, 0]
+    for card in hand:
+        lengths[SUIT[card]] += 1
     total = 0.0
     for card in hand:
-        suit = card[1]
-        higher = sum(
-            1 for r in RANKS[rank(card) + 1 :] if r + suit not in mine and r + suit != trump_card
-        )
-        chance = (1 - share) ** higher
+        chance = (1 - share) ** (ABOVE[card] & known).bit_count()
+        suit = SUIT[card]
         if suit != trump:
-            length = sum(1 for c in hand if c[1] == suit)
             # the longer my suit, the sooner the others run out of it and trump
-            chance *= max(0.2, 1 - 0.03 * (players - 1) * min(length, size) * size / 5)
+            chance *= max(0.2, 1 - 0.03 * (players - 1) * min(lengths[suit], size) * size / 5)
             # a low card wins mostly when nobody else has its suit: rarer than it looks
-            chance *= 0.5 + 0.5 * rank(card) / 12
+            chance *= 0.5 + 0.5 * RANK[card] / 12
         total += chance
-    if size == 1:
-        card = hand[0]
-        # one card each: the leader usually wins; otherwise only a trump is a fair chance
-        return 1.0 if leads or card[1] == trump else 0.0
     return total
 
 
-def easy_bid(hand: list[str], trump_card: str, players: int, leads: bool) -> int:
+def easy_bid(hand: list[int], trump_card: int, players: int, leads: bool) -> int:
     estimate = expected_tricks(hand, trump_card, players, leads)
     return max(0, min(len(hand), int(estimate + 0.5)))
 
 
-def _key(card: str, led: str | None, trump: str) -> tuple[int, int]:
-    if card[1] == trump:
-        return (2, rank(card))
-    if card[1] == led:
-        return (1, rank(card))
-    return (0, 0)
-
-
-def _low_key(card: str, trump: str) -> tuple[int, int]:
-    """How much a card is worth keeping: trumps above everything, then by rank."""
-    return (card[1] == trump, rank(card))
-
-
 def play_card(
-    hand: list[str],
-    playable: list[str],
-    trick: list[list],
-    trump: str,
+    hand: list[int],
+    playable: list[int],
+    trick: list[list[int]],
+    trump: int,
     players: int,
     need: int,
-    gone: set[str],
-) -> str:
-    """The easy card play: take tricks while the bid still needs them (and once it can no
-    longer be made), lose them once it is made. ``gone`` are the cards already played."""
-    left = len(hand)
-    wants = need > 0
+    seen: int,
+) -> int:
+    """The easy card play (integer cards, ``trump`` a suit): take tricks while the bid
+    still needs them (and once it can no longer be made), lose them once it is made.
+    ``seen`` is the mask of the cards the player has seen (its hand, the cards played,
+    the turned-up trump); it is read only when leading with tricks still needed."""
+    low = LOW_KEY[trump].__getitem__
     if not trick:
-        if wants:
+        if need > 0:
             # lead a master (nothing higher of its suit is still out), side suits first
-            seen = gone | set(hand)
-            masters = [c for c in playable if all(r + c[1] in seen for r in RANKS[rank(c) + 1 :])]
+            unseen = ~seen
+            masters = [c for c in playable if not ABOVE[c] & unseen]
             if masters:
-                return max(masters, key=lambda c: (c[1] != trump, rank(c)))
-            if need >= left:
-                return max(playable, key=lambda c: _low_key(c, trump))
-            return min(playable, key=lambda c: _low_key(c, trump))
-        return min(playable, key=lambda c: _low_key(c, trump))
-    led = trick[0][1][1]
-    best = max((_key(card, led, trump) for _, card in trick))
-    winners = [c for c in playable if _key(c, led, trump) > best]
-    losers = [c for c in playable if c not in winners]
+                return max(masters, key=LEAD_KEY[trump].__getitem__)
+            if need >= len(hand):
+                return max(playable, key=low)
+        return min(playable, key=low)
+    value = TRICK_KEY[trump][SUIT[trick[0][1]]]
+    best = max([value[card] for _, card in trick])
     last = len(trick) == players - 1
-    if wants:
+    if need > 0:
+        winners = [c for c in playable if value[c] > best]
         if winners:
-            if last:
-                return min(winners, key=lambda c: _key(c, led, trump))
-            return max(winners, key=lambda c: _key(c, led, trump))
-        return min(playable, key=lambda c: _low_key(c, trump))
+            return (min if last else max)(winners, key=value.__getitem__)
+        return min(playable, key=low)
+    losers = [c for c in playable if value[c] <= best]
     if losers:
-        return max(losers, key=lambda c: _low_key(c, trump))
-    if last:
-        return max(winners, key=lambda c: _key(c, led, trump))
-    return min(winners, key=lambda c: _key(c, led, trump))
+        return max(losers, key=low)
+    return (max if last else min)(playable, key=value.__getitem__)
 
 
-def finished_tricks(view: dict[str, Any]) -> list[list[list]]:
-    """This deal's finished tricks as ``[seat, card]`` plays, rebuilt from ``played``."""
+def finished_tricks(view: dict[str, Any]) -> list[list[list[int]]]:
+    """This deal's finished tricks as ``[seat, card]`` plays (integer cards), rebuilt
+    from ``played``."""
     players = view["players"]
-    played = view["played"]
-    trump = view["trump"][1]
+    played = [CARD_INDEX[card] for card in view["played"]]
+    by_led = TRICK_KEY[SUIT[CARD_INDEX[view["trump"]]]]
     leader = (view["dealer"] + 1) % players
     tricks = []
     for start in range(0, len(played), players):
         chunk = played[start : start + players]
         plays = [[(leader + i) % players, card] for i, card in enumerate(chunk)]
         tricks.append(plays)
-        leader = trick_winner(plays, trump)
+        value = by_led[SUIT[chunk[0]]]
+        leader = max(plays, key=lambda play: value[play[1]])[0]
     return tricks
 
 
-def voids(view: dict[str, Any]) -> list[set[str]]:
-    """The suits each seat has shown it lacks this deal (by not following suit)."""
-    found: list[set[str]] = [set() for _ in range(view["players"])]
-    for plays in [*finished_tricks(view), view["trick"]]:
+def voids(view: dict[str, Any]) -> list[int]:
+    """The suits each seat has shown it lacks this deal (by not following suit), as a
+    mask of suits (bit s for suit s)."""
+    found = [0] * view["players"]
+    current = [[seat, CARD_INDEX[card]] for seat, card in view["trick"]]
+    for plays in [*finished_tricks(view), current]:
         if not plays:
             continue
-        led = plays[0][1][1]
+        led = SUIT[plays[0][1]]
         for seat, card in plays[1:]:
-            if card[1] != led:
-                found[seat].add(led)
+            if SUIT[card] != led:
+                found[seat] |= 1 << led
     return found
 
 
@@ -158,40 +176,43 @@ class ShootBot(GameBot):
 
     def easy(self, view, legal, rng):
         seat = view["seat"]
-        hand = view["hand"]
+        n = view["players"]
+        hand = [CARD_INDEX[card] for card in view["hand"]]
+        trump_card = CARD_INDEX[view["trump"]]
         if view["phase"] == BID:
-            leads = (view["dealer"] + 1) % view["players"] == seat
-            bid = easy_bid(hand, view["trump"], view["players"], leads)
-            return {"type": "bid", "bid": bid}
-        playable = [a["card"] for a in legal if a["type"] == "play"]
-        gone = set(view["played"]) | {card for _, card in view["trick"]} | {view["trump"]}
-        need = view["bids"][seat] - view["taken"][seat]
-        if need > len(hand):
-            need = len(hand)  # the bid is lost: take what can be taken, each trick a point
-        trump = view["trump"][1]
-        card = play_card(hand, playable, view["trick"], trump, view["players"], need, gone)
-        return {"type": "play", "card": card}
+            leads = (view["dealer"] + 1) % n == seat
+            return {"type": "bid", "bid": easy_bid(hand, trump_card, n, leads)}
+        playable = [CARD_INDEX[a["card"]] for a in legal if a["type"] == "play"]
+        trick = [[s, CARD_INDEX[card]] for s, card in view["trick"]]
+        seen = mask_of(hand) | mask_of(CARD_INDEX[card] for card in view["played"])
+        seen |= mask_of(card for _, card in trick) | 1 << trump_card
+        # a lost bid (need > cards left): take what can be taken, each trick a point
+        need = min(view["bids"][seat] - view["taken"][seat], len(hand))
+        card = play_card(hand, playable, trick, SUIT[trump_card], n, need, seen)
+        return {"type": "play", "card": CARD_IDS[card]}
 
-    def rollout(self, state, seat, rng):
-        """The easy player again, reading the sampled world directly (no view built): a
-        playout is several times faster. Worlds whose engine keeps cards in another form
-        than the snapshot's strings take the view path."""
-        trump = state.trump
-        if not isinstance(trump, str):
-            return super().rollout(state, seat, rng)
-        hand = state.hand_of(seat)
+    def rollout_id(self, state, seat, rng):
+        """The easy player again, reading the sampled world's integer cards and legal ids
+        directly (no view, no dict): a play's id is its card, a bid of n is BIDS + n."""
+        hand = state.hands[seat]
         if state.phase == BID:
             leads = (state.dealer + 1) % state.players == seat
-            return {"type": "bid", "bid": easy_bid(hand, trump, state.players, leads)}
+            return BIDS + easy_bid(hand, state.trump, state.players, leads)
+        playable = state.legal_ids(seat)
+        if len(playable) == 1:
+            return playable[0]
         trick = state.trick
-        led = trick[0][1][1] if trick else None
-        playable = [card for card in hand if card[1] == led] or list(hand)
-        gone = set(state.played)
-        gone.update(card for _, card in trick)
-        gone.add(trump)
-        need = min(state.bids[seat] - state.taken[seat], len(hand))
-        card = play_card(hand, playable, trick, trump[1], state.players, need, gone)
-        return {"type": "play", "card": card}
+        need = state.bids[seat] - state.taken[seat]
+        if need > len(hand):
+            need = len(hand)
+        seen = 0
+        if need > 0 and not trick:  # only a lead for tricks looks for masters
+            seen = mask_of(hand) | mask_of(state.played) | 1 << state.trump
+        return play_card(hand, playable, trick, SUIT[state.trump], state.players, need, seen)
+
+    def rollout(self, state, seat, rng):
+        """:meth:`rollout_id`'s move as an action."""
+        return ACTION_IDS.copy_of(self.rollout_id(state, seat, rng))
 
     # -- the searches' worlds ----------------------------------------------------------
 
@@ -199,20 +220,19 @@ class ShootBot(GameBot):
         n = view["players"]
         seat = view["seat"]
         hand = list(view["hand"])
-        sizes = view["hand_sizes"]
-        seen = set(hand) | set(view["played"]) | {c for _, c in view["trick"]} | {view["trump"]}
-        pool = [card for card in standard_deck() if card not in seen]
-        lacking = voids(view)
-        hands = self._deal(pool, sizes, lacking, seat, rng)
+        trump_card = CARD_INDEX[view["trump"]]
+        seen = mask_of(CARD_INDEX[card] for card in hand) | 1 << trump_card
+        seen |= mask_of(CARD_INDEX[card] for card in view["played"])
+        seen |= mask_of(CARD_INDEX[card] for _, card in view["trick"])
+        pool = [card for card in range(len(CARD_IDS)) if not seen >> card & 1]
+        dealt, stock = self._deal(pool, view["hand_sizes"], voids(view), seat, rng)
+        hands = [[CARD_IDS[card] for card in cards] for cards in dealt]
         hands[seat] = hand
-        dealt = {c for h in hands for c in h}
-        stock = [card for card in pool if card not in dealt]
-        rng.shuffle(stock)
         if view["phase"] == BID:
             leader = (view["dealer"] + 1) % n
             # a sealed bid already in: the easy bid of the sampled hand
             bids = [
-                easy_bid(hands[s], view["trump"], n, s == leader) if view["bids_in"][s] else None
+                easy_bid(dealt[s], trump_card, n, s == leader) if view["bids_in"][s] else None
                 for s in range(n)
             ]
             bids[seat] = view["my_bid"]
@@ -233,7 +253,7 @@ class ShootBot(GameBot):
             "hand_size": view["hand_size"],
             "hands": hands,
             "trump": view["trump"],
-            "stock": stock,
+            "stock": [CARD_IDS[card] for card in stock],
             "bids": bids,
             "taken": list(view["taken"]),
             "played": list(view["played"]),
@@ -247,46 +267,88 @@ class ShootBot(GameBot):
         return {"game": "shoot", "state": state}
 
     def weight(self, view, world):
-        """Worlds in which each revealed bid is near what the bidder's hand (as it was
-        when bidding: what it holds now and what it has played this deal) would bid."""
+        """How well the world explains what the others did in the open: each revealed
+        bid near what the bidder's hand (as it was when bidding: what it holds now and
+        what it has played this deal) would bid, and each card played with a choice the
+        one the easy player would have played from that hand (a different card makes the
+        world :data:`MISPLAY` times as likely: the others need not play that way)."""
         if view["phase"] != PLAY:
             return 1.0
         data = world["state"]
         n = view["players"]
+        me = view["seat"]
         leader = (view["dealer"] + 1) % n
-        played: list[list[str]] = [[] for _ in range(n)]
-        for plays in [*finished_tricks(view), view["trick"]]:
+        trump_card = CARD_INDEX[view["trump"]]
+        trump = SUIT[trump_card]
+        bids = view["bids"]
+        tricks = finished_tricks(view)
+        current = [[s, CARD_INDEX[card]] for s, card in view["trick"]]
+        tricks.append(current)
+        held = [[CARD_INDEX[card] for card in hand] for hand in data["hands"]]
+        for plays in tricks:
             for s, card in plays:
-                played[s].append(card)
+                held[s].append(card)  # now: every card each seat held at the bid
         misfit = 0.0
         for s in range(n):
-            if s == view["seat"]:
-                continue
-            held = data["hands"][s] + played[s]
-            guess = expected_tricks(held, view["trump"], n, s == leader)
-            misfit += (guess - view["bids"][s]) ** 2
-        return math.exp(-misfit / (2 * BID_SPREAD**2))
+            held[s].sort()
+            if s != me:
+                guess = expected_tricks(held[s], trump_card, n, s == leader)
+                misfit += (guess - bids[s]) ** 2
+        likely = math.exp(-misfit / (2 * BID_SPREAD**2))
+        # replay the deal's plays: would the easy player have chosen each one?
+        seen_all = 1 << trump_card
+        taken = [0] * n
+        for plays in tricks:
+            trick: list[list[int]] = []
+            for s, card in plays:
+                hand = held[s]
+                if s != me:
+                    playable = hand
+                    if trick:
+                        led = SUIT[trick[0][1]]
+                        playable = [c for c in hand if SUIT[c] == led] or hand
+                    if len(playable) > 1:
+                        need = min(bids[s] - taken[s], len(hand))
+                        seen = seen_all | mask_of(hand)
+                        if play_card(hand, playable, trick, trump, n, need, seen) != card:
+                            likely *= MISPLAY
+                hand.remove(card)
+                trick.append([s, card])
+                seen_all |= 1 << card
+            if len(trick) == n:
+                value = TRICK_KEY[trump][SUIT[trick[0][1]]]
+                taken[max(trick, key=lambda play: value[play[1]])[0]] += 1
+        return likely
 
     @staticmethod
-    def _deal(pool, sizes, lacking, seat, rng) -> list[list[str]]:
-        """Deal the unseen ``pool`` to the other seats, none getting a suit it showed void
-        in (seats with the most voids first; a rare dead end deals again)."""
-        others = [s for s in range(len(sizes)) if s != seat]
+    def _deal(pool, sizes, lacking, seat, rng) -> tuple[list[list[int]], list[int]]:
+        """Deal the unseen ``pool`` (integer cards) to the other seats, none getting a
+        suit it showed void in (``lacking``: masks of suits; seats with the most voids
+        first; a rare dead end deals again). Returns the sorted hands (the seat's own
+        empty) and the cards left over, in random order."""
+        others = sorted(
+            (s for s in range(len(sizes)) if s != seat),
+            key=lambda s: (-lacking[s].bit_count(), s),
+        )
         for _attempt in range(100):
-            hands: list[list[str]] = [[] for _ in sizes]
+            hands: list[list[int]] = [[] for _ in sizes]
             left = list(pool)
             rng.shuffle(left)
-            order = sorted(others, key=lambda s: (-len(lacking[s]), s))
-            for s in order:
-                fits = [c for c in left if c[1] not in lacking[s]]
-                if len(fits) < sizes[s]:
+            for s in others:
+                lack, size = lacking[s], sizes[s]
+                if not lack:
+                    hands[s] = sorted(left[:size])
+                    left = left[size:]
+                    continue
+                fits = [c for c in left if not lack >> SUIT[c] & 1]
+                if len(fits) < size:
                     break
-                chosen = fits[: sizes[s]]
-                hands[s] = sort_hand(chosen)
+                chosen = fits[:size]
+                hands[s] = sorted(chosen)
                 taken = set(chosen)
                 left = [c for c in left if c not in taken]
             else:
-                return hands
+                return hands, left
         raise RuntimeError("no deal fits the voids shown")  # pragma: no cover
 
     def actor(self, state):

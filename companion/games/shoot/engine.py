@@ -98,6 +98,18 @@ ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS
 BID_IDS = [tuple(range(BIDS, BIDS + size + 1)) for size in range(BIDS)]
 SUIT_SIZE = len(RANKS)
 SUIT_START = tuple(suit * SUIT_SIZE for suit in SUIT_INDEX)  # card -> its suit's first card
+#: [trump suit][suit led][card]: a card's worth in a trick, as trick_winner_ints orders them
+#: (highest trump, else highest of the suit led; -1 for a card that cannot win).
+TRICK_VALUE = tuple(
+    tuple(
+        tuple(
+            card + 100 if suit == trump else card if suit == led else -1
+            for card, suit in enumerate(SUIT_INDEX)
+        )
+        for led in range(len(SUITS))
+    )
+    for trump in range(len(SUITS))
+)
 
 
 def sort_hand(hand: list[str]) -> list[str]:
@@ -114,15 +126,36 @@ def card_text(card: str) -> str:
 def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
     """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw.
 
-    Drawn as integer cards (the same shuffles as of the ids; a rank is ``card % 13``)."""
-    generator = rng(seed, "draw")
-    deck = shuffled(DECK, generator)
+    Drawn as integer cards (the same shuffles as of the ids; a rank is ``card % 13``).
+    Cards come off the end of a pack shuffled with ``rng(seed, "draw")``, which
+    ``Random.shuffle`` fills from the end: each card is shuffled into place as it is
+    drawn (the same draws of the generator, in the same order), so a draw of a few cards
+    costs a few steps of the shuffle, not all of them."""
+    getrandbits = rng(seed, "draw").getrandbits
+    deck = list(DECK)
+    left = len(deck)  # the cards still in the pack: deck[:left], shuffled from the end
     contenders = list(range(players))
     rounds: list[list[list]] = []
     while True:
-        if len(deck) < len(contenders):
-            deck = shuffled(DECK, generator)
-        drawn = [(seat, deck.pop()) for seat in contenders]
+        if left < len(contenders):
+            for i in range(left - 1, 0, -1):  # the shuffle's remaining steps, then a new pack
+                bits = (i + 1).bit_length()
+                j = getrandbits(bits)
+                while j > i:
+                    j = getrandbits(bits)
+            deck = list(DECK)
+            left = len(deck)
+        drawn = []
+        for seat in contenders:
+            left -= 1
+            i = left
+            if i:  # Random.shuffle's step for place i (_randbelow(i + 1)); place 0 has none
+                bits = (i + 1).bit_length()
+                j = getrandbits(bits)
+                while j > i:
+                    j = getrandbits(bits)
+                deck[i], deck[j] = deck[j], deck[i]
+            drawn.append((seat, deck[i]))
         rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
         top = max(card % SUIT_SIZE for _, card in drawn)
         contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
@@ -195,22 +228,27 @@ class ShootState(State):
             hands = [card_ints(hand) for hand in self.deal["hands"]]
             trump = CARD_INDEX[self.deal["trump"]]
             used = {card for hand in hands for card in hand} | {trump}
-            stock = [card for card in DECK if card not in used]
+            self.hands = [sorted(hand) for hand in hands]
+            self.trump = trump
+            self.stock = [card for card in DECK if card not in used]
         else:
-            # The same permutation as shuffling standard_deck(): shuffle looks only at length.
-            deck = shuffled(DECK, rng(self.seed, "deal", index))
-            hands = deal_one_at_a_time(deck, n, size, first=(self.dealer + 1) % n)
-            trump = deck[n * size]
-            stock = deck[n * size + 1 :]
-        self.hands = [sorted(hand) for hand in hands]
-        self.trump = trump
-        self.stock = stock
+            self._deal_cards()
         self.bids = [None] * n
         self.taken = [0] * n
         self.played = []
         self.trick = []
         self.turn = None
         self.phase = BID
+
+    def _deal_cards(self) -> None:
+        """Shuffle and deal the cards of deal ``deal_index`` from the seed."""
+        n, size = self.players, self.hand_size
+        # The same permutation as shuffling standard_deck(): shuffle looks only at length.
+        deck = shuffled(DECK, rng(self.seed, "deal", self.deal_index))
+        hands = deal_one_at_a_time(deck, n, size, first=(self.dealer + 1) % n)
+        self.hands = [sorted(hand) for hand in hands]
+        self.trump = deck[n * size]
+        self.stock = deck[n * size + 1 :]
 
     # -- the contract ---------------------------------------------------------------------
 
@@ -258,30 +296,55 @@ class ShootState(State):
     legal_ids = _legal_ids
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the check of a legal play or bid inline (the hot path of a
-        playout); anything else goes to the base, which refuses it (or, should this
-        check be stricter than ``_id_legal``, applies it all the same)."""
-        if type(action_id) is int and type(seat) is int:
-            if 0 <= action_id < BIDS:  # a play: the id is the card
-                if self.phase == PLAY and seat == self.turn:
-                    hand = self.hands[seat]
-                    trick = self.trick
-                    if action_id in hand and (
-                        not trick
-                        or SUIT_START[action_id] == (low := SUIT_START[trick[0][1]])
-                        or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
-                    ):
-                        self._apply_id(seat, action_id)
-                        self._record([seat, ACTIONS[action_id].copy()])
-                        return
-            elif (
-                self.phase == BID
-                and 0 <= seat < self.players
-                and 0 <= action_id - BIDS <= self.hand_size
+        """As the base's, with the check of a legal play or bid, the move itself and its
+        record (:meth:`_apply_id`, :meth:`State._record`) inline: the hot path of a
+        playout. Anything else goes to the base, which refuses it (or, should this check
+        be stricter than ``_id_legal``, applies it all the same)."""
+        phase = self.phase
+        if phase == PLAY:
+            if (
+                seat == self.turn
+                and type(action_id) is int
+                and type(seat) is int
+                and 0 <= action_id < BIDS
             ):
-                self._apply_id(seat, action_id)
-                self._record([seat, ACTIONS[action_id].copy()])
-                return
+                hand = self.hands[seat]
+                trick = self.trick
+                if action_id in hand and (
+                    not trick
+                    or SUIT_START[action_id] == (low := SUIT_START[trick[0][1]])
+                    or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
+                ):
+                    hand.remove(action_id)  # a play: the id is the card
+                    trick.append([seat, action_id])
+                    if len(trick) < self.players:
+                        self.turn = (seat + 1) % self.players
+                    else:
+                        self._take_trick()
+                    entry = [seat, ACTIONS[action_id].copy()]
+                    self.moves += 1
+                    self.last_action = entry
+                    if self.log is not None:
+                        self.log.append(entry)
+                    return
+        elif (
+            phase == BID
+            and type(action_id) is int
+            and type(seat) is int
+            and 0 <= seat < self.players
+            and 0 <= action_id - BIDS <= self.hand_size
+        ):
+            bids = self.bids
+            bids[seat] = action_id - BIDS
+            if None not in bids:
+                self.phase = PLAY
+                self.turn = (self.dealer + 1) % self.players
+            entry = [seat, ACTIONS[action_id].copy()]
+            self.moves += 1
+            self.last_action = entry
+            if self.log is not None:
+                self.log.append(entry)
+            return
         super().apply_id(seat, action_id)
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
@@ -334,14 +397,22 @@ class ShootState(State):
 
     def _take_trick(self) -> None:
         trick = self.trick
-        winner = trick_winner_ints(trick, SUIT_INDEX[self.trump])
+        # trick_winner_ints inline, by a table of what each card is worth in this trick
+        value = TRICK_VALUE[SUIT_INDEX[self.trump]][SUIT_INDEX[trick[0][1]]]
+        best = -1
+        plays = []
+        played = self.played
+        for who, card in trick:
+            if value[card] > best:
+                best = value[card]
+                winner = who
+            played.append(card)
+            plays.append([who, CARD_IDS[card]])
         self.taken[winner] += 1
-        self.played.extend(card for _, card in trick)
-        plays = [[who, CARD_IDS[card]] for who, card in trick]
         self.last_trick = {"deal": self.deal_index + 1, "plays": plays, "winner": winner}
         self.trick = []
         self.turn = winner
-        if not any(self.hands):
+        if not self.hands[winner]:  # every hand is as long: all are empty
             self._finish_deal()
 
     def _finish_deal(self) -> None:
@@ -521,10 +592,23 @@ class ShootState(State):
         return public
 
 
+_DEFAULTS: dict[int, dict[str, Any]] = {}  # players -> the checked default options
+
+
 class ShootGame(Game):
     spec = SPEC
     state_class = ShootState
     sheet_class = ShootSheet
+
+    def check_options(self, players: int, options: Any) -> dict[str, Any]:
+        """As the base's; the defaults (no option given) are checked once per player
+        count and copied (checking the ten-deal schedule is a good part of a new game)."""
+        if options == {} and type(players) is int:
+            checked = _DEFAULTS.get(players)
+            if checked is None:
+                checked = _DEFAULTS[players] = super().check_options(players, {})
+            return plain_copy(checked)
+        return super().check_options(players, options)
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         """Refuse an explicit first deal that could not come from one pack."""
@@ -568,17 +652,38 @@ class ShootGame(Game):
     def state_from_dict(self, d: dict[str, Any]) -> State:
         """As the base, cards read from ids into integers, dropping the ``winners`` list
         that states saved before the common view block kept (it would hide
-        :meth:`State.winners`). An unknown card id is a :class:`ValueError`."""
-        state = super().state_from_dict(d)
-        state.__dict__.pop("winners", None)
+        :meth:`State.winners`). An unknown card id is a :class:`ValueError`.
+
+        Quicker than the base's deep copy (the searches load a sampled world once per
+        action tried): the state gets new lists of everything it changes in play, and
+        shares with ``d`` only the public records it never changes once written (the
+        draw, the last trick, the last action, each row of ``results``)."""
+        if d.get("game") != self.slug:
+            raise ValueError(f"not a {self.slug} state: {d.get('game')!r}")
+        source = d["state"]
+        data = dict(source)
+        data.pop("winners", None)
         try:
-            state.hands = [card_ints(hand) for hand in state.hands]
-            state.trump = CARD_INDEX[state.trump]
-            state.stock = card_ints(state.stock)
-            state.played = card_ints(state.played)
-            state.trick = [[seat, CARD_INDEX[card]] for seat, card in state.trick]
+            data["hands"] = [[CARD_INDEX[card] for card in hand] for hand in source["hands"]]
+            data["trump"] = CARD_INDEX[source["trump"]]
+            data["stock"] = [CARD_INDEX[card] for card in source["stock"]]
+            data["played"] = [CARD_INDEX[card] for card in source["played"]]
+            data["trick"] = [[seat, CARD_INDEX[card]] for seat, card in source["trick"]]
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a card id in a Shoot! state: {error}") from None
+        for key in ("bids", "taken", "totals", "results"):
+            if key in source:
+                data[key] = list(source[key])
+        for key in ("options", "deal", "chips"):
+            if key in source:
+                data[key] = plain_copy(source[key])
+        # Snapshots saved before the log left them hold it; a hand-written one may hold
+        # neither the log nor the counters.
+        log = data["log"] = plain_copy(source.get("log"))
+        data.setdefault("moves", len(log) if log else 0)
+        data.setdefault("last_action", log[-1] if log else None)
+        state = ShootState.__new__(ShootState)
+        state.__dict__.update(data)
         return state
 
 

@@ -118,13 +118,35 @@ def test_searches_call_a_sure_win(level):
 
 
 def test_the_fast_rollout_plays_as_the_easy_player():
+    """rollout and rollout_id read the engine's integer cards (no view) and choose what
+    the easy player chooses from the view, with the same draws for a bluff."""
     from tests.games.test_bots import positions
 
     checked = 0
     for players in range(GAME.min_players, GAME.max_players + 1):
         for index, (state, seat) in enumerate(positions(GAME.slug, players)):
             view, legal = state.view(seat), state.legal_actions(seat)
-            fast = BOT.rollout(state, seat, random.Random(index))
-            assert fast == BOT.easy(view, legal, random.Random(index)), (view, fast)
+            easy = BOT.easy(view, legal, random.Random(index))
+            blind = GAME.state_from_dict(state.to_dict())
+            blind.view = None  # a rollout that builds a view fails
+            fast = BOT.rollout(blind, seat, random.Random(index))
+            assert fast == easy, (view, fast)
+            assert GAME.action_of(BOT.rollout_id(blind, seat, random.Random(index))) == easy
             checked += 1
     assert checked > 10
+
+
+def test_a_playout_never_builds_a_view_or_an_action(monkeypatch):
+    from companion.bots.search import playout
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a playout went the slow way")
+
+    for seed in range(10):
+        state = GAME.new_state(2, {"shots_to_lose": 3}, seed=seed)
+        start = state.view(0)
+        for name in ("view", "legal_actions", "apply", "_view"):
+            monkeypatch.setattr(type(state), name, refuse)
+        playout(BOT, start, state, random.Random(seed))
+        monkeypatch.undo()
+        assert state.duel == 1

@@ -376,3 +376,36 @@ def test_round_trip_and_replay_of_a_scripted_game():
     copy = GAME.state_from_dict(state.to_dict())
     assert copy.to_dict() == state.to_dict()
     assert GAME.replay(state).to_dict() == state.to_dict()
+
+
+def test_default_options_are_checked_once_and_each_state_has_its_own_copy():
+    first = GAME.new_state(2, seed=1)
+    second = GAME.new_state(2, {}, seed=2)
+    assert first.options == second.options == GAME.check_options(2, {"shots_to_lose": 3})
+    assert first.options is not second.options
+    first.options["shots_to_lose"] = 9
+    assert GAME.new_state(2, seed=3).options == {"shots_to_lose": 3}
+
+
+def test_a_loaded_state_plays_on_without_changing_its_snapshot():
+    import copy
+    import random
+
+    for seed in range(20):
+        state = GAME.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(3, 15)):
+            seat = state.to_act()[0]
+            state.apply_id(seat, rng.choice(state.legal_ids(seat)))
+        snapshot = state.to_dict()
+        kept = copy.deepcopy(snapshot)
+        loaded = GAME.state_from_dict(snapshot)
+        assert loaded.to_dict() == kept
+        twin = GAME.state_from_dict(copy.deepcopy(kept))
+        while not loaded.is_over():
+            seat = loaded.to_act()[0]
+            action = rng.choice(loaded.legal_ids(seat))
+            loaded.apply_id(seat, action)
+            twin.apply_id(seat, action)
+        assert snapshot == kept
+        assert loaded.to_dict() == twin.to_dict()

@@ -107,13 +107,58 @@ def test_searches_bid_one_with_the_ace_of_trumps_and_zero_with_a_low_card(level)
 
 
 def test_the_fast_rollout_plays_as_the_easy_player():
+    """rollout and rollout_id read the engine's integer cards (no view) and choose what
+    the easy player chooses from the view."""
     from tests.games.test_bots import positions
 
     checked = 0
     for players in range(GAME.min_players, GAME.max_players + 1):
         for index, (state, seat) in enumerate(positions(GAME.slug, players)):
             view, legal = state.view(seat), state.legal_actions(seat)
-            fast = BOT.rollout(state, seat, random.Random(index))
-            assert fast == BOT.easy(view, legal, random.Random(index)), (view, fast)
+            easy = BOT.easy(view, legal, random.Random(index))
+            blind = GAME.state_from_dict(state.to_dict())
+            blind.view = None  # a rollout that builds a view fails
+            fast = BOT.rollout(blind, seat, random.Random(index))
+            assert fast == easy, (view, fast)
+            fast_id = BOT.rollout_id(blind, seat, random.Random(index))
+            assert GAME.action_of(fast_id) == easy
             checked += 1
     assert checked > 10
+
+
+def test_a_playout_never_builds_a_view_or_an_action(monkeypatch):
+    from companion.bots.search import playout
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a playout went the slow way")
+
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for seed in range(3):
+            state = GAME.new_state(players, {"schedule": [5, 3]}, seed=seed)
+            rng = random.Random(seed)
+            start = state.view(0)
+            for name in ("view", "legal_actions", "apply", "_view"):
+                monkeypatch.setattr(type(state), name, refuse)
+            playout(BOT, start, state, rng)
+            monkeypatch.undo()
+            assert state.is_over() or state.deal_index == 1
+
+
+def test_the_real_world_explains_every_play_of_easy_players(monkeypatch):
+    """weight replays the deal: against easy players the real hands never misplay, while
+    some sampled worlds do (and weigh less)."""
+    from companion.games.shoot import bot as shoot_bot
+    from tests.games.test_bots import positions
+
+    monkeypatch.setattr(shoot_bot, "MISPLAY", 0.0)
+    checked = misplayed = 0
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view = state.view(seat)
+            if view["phase"] != "play":
+                continue
+            assert BOT.weight(view, state.to_dict()) > 0, view
+            world = BOT.sample(view, random.Random(index))
+            misplayed += BOT.weight(view, world) == 0
+            checked += 1
+    assert checked > 20 and misplayed > 0

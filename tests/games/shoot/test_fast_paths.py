@@ -1,0 +1,88 @@
+"""Shoot!'s quicker ways to the same results: the dealer draw shuffles the pack only as far
+as it is drawn, the default options are checked once per player count."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games import GAMES
+from companion.games.cards import CARD_IDS, rng, shuffled
+from companion.games.shoot import engine
+from companion.games.shoot.engine import draw_for_dealer
+
+GAME = GAMES["shoot"]
+
+
+def eager_draw(seed, players, deck):
+    """The draw as it was first written: the whole pack shuffled, cards popped off."""
+    generator = rng(seed, "draw")
+    pack = shuffled(deck, generator)
+    contenders = list(range(players))
+    rounds = []
+    while True:
+        if len(pack) < len(contenders):
+            pack = shuffled(deck, generator)
+        drawn = [(seat, pack.pop()) for seat in contenders]
+        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
+        top = max(card % 13 for _, card in drawn)
+        contenders = [seat for seat, card in drawn if card % 13 == top]
+        if len(contenders) == 1:
+            return rounds
+
+
+def test_the_draw_is_the_whole_shuffles_draw():
+    for seed in range(3000):
+        for players in range(2, 6):
+            assert draw_for_dealer(seed, players) == eager_draw(seed, players, range(52))
+
+
+@pytest.mark.parametrize("deck", [[0, 13, 26, 39, 1], [0, 13, 26, 2, 15, 28, 41]])
+def test_a_draw_that_runs_out_of_cards_shuffles_a_new_pack_from_the_same_generator(
+    monkeypatch, deck
+):
+    # a small pack of many equal ranks: ties run the pack out, so it is shuffled again
+    monkeypatch.setattr(engine, "DECK", deck)
+    longest = 0
+    for seed in range(500):
+        for players in range(2, 6):
+            rounds = draw_for_dealer(seed, players)
+            assert rounds == eager_draw(seed, players, deck)
+            longest = max(longest, sum(len(r) for r in rounds))
+    assert longest > len(deck)
+
+
+def test_default_options_are_checked_once_and_each_state_has_its_own_copy():
+    first = GAME.new_state(3, seed=1)
+    second = GAME.new_state(3, {}, seed=2)
+    assert first.options == second.options == GAME.check_options(3, {"chips": False})
+    assert first.options["schedule"] is not second.options["schedule"]
+    first.options["schedule"].append(1)
+    assert GAME.new_state(3, seed=3).options == second.options
+    assert GAME.new_state(5, seed=1).options["schedule"] == list(range(10, 0, -1))
+
+
+def test_a_loaded_state_plays_on_without_changing_its_snapshot():
+    import copy
+    import random
+
+    for players, chips in ((2, False), (4, True), (5, True)):
+        options = {"schedule": [3, 2, 2], "chips": chips}
+        state = GAME.new_state(players, options, seed=players)
+        rng = random.Random(players)
+        for _ in range(rng.randrange(5, 20)):  # somewhere in the first or second deal
+            seat = rng.choice(state.to_act())
+            state.apply_id(seat, rng.choice(state.legal_ids(seat)))
+        snapshot = state.to_dict()
+        kept = copy.deepcopy(snapshot)
+        loaded = GAME.state_from_dict(snapshot)
+        assert loaded.to_dict() == kept
+        twin = GAME.state_from_dict(copy.deepcopy(kept))
+        while not loaded.is_over():  # both play the same moves to the end
+            seat = rng.choice(loaded.to_act())
+            action = rng.choice(loaded.legal_ids(seat))
+            loaded.apply_id(seat, action)
+            twin.apply_id(seat, action)
+        assert snapshot == kept  # nothing the loaded state changed was shared with it
+        assert loaded.to_dict() == twin.to_dict()
+        assert len(loaded.results) == 3
+        assert (loaded.chips is not None) == chips
