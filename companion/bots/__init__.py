@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Action, GameBot, View
-from .search import ismcts, monte_carlo
+from .search import halving, monte_carlo
 
 LEVELS = ("easy", "normal", "strong")
 
@@ -99,8 +99,9 @@ def decide(
     else:
         limits = dict(BUDGETS[level])
         limits.update(budget or {})
-        search = monte_carlo if level == "normal" else ismcts
-        choice = search(bot, game, view, bot.candidates(view, legal, rng), rng, limits)
+        search = monte_carlo if level == "normal" else halving
+        tried = bot.candidates(view, legal, rng)
+        choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:
         if action == choice:
             return action
