@@ -46,9 +46,14 @@ def play_one(task: tuple[str, str, str, int, int]) -> dict:
     state = game.new_state(players, setup.get("options"), seed=game_seed)
     rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
     times: dict[str, list[float]] = {high: [], low: []}
+    began = time.process_time()
     while not state.is_over():
-        seat = next(s for s in state.to_act() if should_act(game, state.view(s)))
-        view, legal = state.view(seat), state.legal_actions(seat)
+        view = None
+        for seat in state.to_act():  # the first seat with a move to make (one view each)
+            view = state.view(seat)
+            if should_act(game, view):
+                break
+        legal = state.legal_actions(seat)
         start = time.perf_counter()
         action = decide(game, view, legal, levels[seat], rngs[seat])
         if len(legal) > 1:
@@ -59,7 +64,15 @@ def play_one(task: tuple[str, str, str, int, int]) -> dict:
         "scores": state.scores(),
         "winners": state.winners(),
         "times": times,
+        "cpu": time.process_time() - began,
     }
+
+
+def play_task(task: tuple[str, str, str, int, int]) -> tuple[tuple, dict]:
+    """:func:`play_one`, handing its task back with the result (and the game's index)."""
+    result = play_one(task)
+    result["index"] = task[3]
+    return task, result
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -118,23 +131,37 @@ def main() -> None:
         slugs = [s for s in slugs if s in args.game]
     print(
         "| Game | Pairing | Games | Higher seat score | Lower seats' score | "
-        "Difference (better +) | Higher win % | Lower win % per seat | Verdict |"
+        "Difference (better +) | Higher win % | Lower win % per seat | Verdict | CPU s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
+    groups = [
+        (slug, high, low)
+        for slug in slugs
+        for high, low in PAIRINGS
+        if not args.pairing or f"{high}-{low}" in args.pairing
+    ]
+    # one queue for every pairing of every game (no worker waits for a pairing's last
+    # game), game by game in turn so that each pairing's row is printed as it completes
+    tasks = [(*group, i, args.seed) for i in range(args.games) for group in groups]
+    done: dict[tuple[str, str, str], list[dict]] = {group: [] for group in groups}
+    printed = set()
     with Pool(args.workers) as pool:
-        for slug in slugs:
-            for high, low in PAIRINGS:
-                if args.pairing and f"{high}-{low}" not in args.pairing:
+        for task, result in pool.imap_unordered(play_task, tasks):
+            done[task[:3]].append(result)
+            for group in groups:  # in order, each as soon as all its games are in
+                if group in printed:
                     continue
-                tasks = [(slug, high, low, i, args.seed) for i in range(args.games)]
-                results = list(pool.imap_unordered(play_one, tasks, chunksize=4))
-                results.sort(key=lambda r: r["hero"])
+                if len(done[group]) < args.games:
+                    break
+                printed.add(group)
+                results = sorted(done[group], key=lambda r: (r["hero"], r["index"]))
                 for result in results:
                     for level, spent in result["times"].items():
-                        times.setdefault((slug, level), []).extend(spent)
-                print(summarise(slug, high, low, results), flush=True)
+                        times.setdefault((group[0], level), []).extend(spent)
+                cpu = sum(r["cpu"] for r in results)
+                print(summarise(*group, results) + f" {cpu:.0f} |", flush=True)
     print()
     print("| Game | Level | Decisions | p50 ms | p95 ms | max ms |")
     print("|---|---|---|---|---|---|")
@@ -146,7 +173,11 @@ def main() -> None:
             f"| {GAMES[slug].name} | {level} | {len(spent)} | {p50:.1f} | {p95:.1f} | "
             f"{max(spent) * 1000:.1f} |"
         )
-    print(f"\n{time.perf_counter() - started:.0f} s with {args.workers} workers")
+    cpu = sum(r["cpu"] for group in done.values() for r in group)
+    print(
+        f"\nRun time {time.perf_counter() - started:.0f} s with {args.workers} workers "
+        f"({cpu:.0f} CPU s in the games)"
+    )
 
 
 if __name__ == "__main__":
