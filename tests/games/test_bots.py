@@ -304,3 +304,23 @@ def test_a_single_candidate_is_played_without_searching(monkeypatch):
     monkeypatch.setattr(bot, "sample", lambda view, rng: pytest.fail("searched"))
     for level in ("normal", "strong"):
         assert decide(game, view, legal, level, random.Random(1)) == legal[-1]
+
+
+@pytest.mark.parametrize("slug", BOT_GAMES)
+def test_a_world_hands_out_fresh_copies_of_the_loaded_state(slug):
+    from companion.bots.search import World
+
+    game = GAMES[slug]
+    bot = bot_for(game)
+    players = bot.bench.get("players", game.min_players)
+    rng = random.Random(5)
+    found = positions(slug, players, count=1)
+    for state, seat in found[:: max(1, len(found) // 12)]:
+        snapshot = bot.sample(state.view(seat), rng)
+        world = World(game, snapshot)
+        assert world.frozen is not None, "the searches load this game's worlds the slow way"
+        one, two = world.fresh(), world.fresh()
+        assert type(one) is type(game.state_from_dict(snapshot))
+        assert one.__dict__ == game.state_from_dict(snapshot).__dict__
+        one.apply_id(seat, one.legal_ids(seat)[-1])
+        assert two.__dict__ == game.state_from_dict(snapshot).__dict__, "copies share data"
