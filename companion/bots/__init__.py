@@ -43,7 +43,7 @@ LEVELS = ("easy", "normal", "strong")
 # last contenders. seconds: a cap on thinking time whatever the count.
 BUDGETS: dict[str, dict[str, float]] = {
     "normal": {"iterations": 24, "seconds": 0.3},
-    "strong": {"iterations": 48, "seconds": 0.4},
+    "strong": {"iterations": 96, "seconds": 0.4},
 }
 
 _BOTS: dict[str, GameBot | None] = {}

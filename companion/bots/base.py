@@ -90,7 +90,7 @@ class GameBot:
         """What ``seat`` sees of ``mover``'s ``action`` (hashable). Default: all of it; a
         game hides what is hidden (a card played face down, a sealed choice never shown).
         No search reads it at present: it keyed the information sets of the tree the
-        strong level searched before (see ``companion/bots/search.py``)."""
+        strong level searched before (see docs/architecture.md, "Bots")."""
         return action_key(action)
 
     def done(self, start: View, state: Any) -> bool:
