@@ -177,12 +177,9 @@ def halving(
     done = 0
     out_of_time = False
     while len(alive) > 1 and not out_of_time:
-        share = left / rounds
-        if done and deadline != math.inf:
-            pace = (time.perf_counter() - started) / done
-            share = min(share, (deadline - time.perf_counter()) / pace / rounds)
-        worlds = max(1, int(share / len(alive)))
-        for _ in range(worlds):
+        worlds = 0
+        while worlds < _round_worlds(left, rounds, len(alive), worlds, done, started, deadline):
+            worlds += 1
             snapshot = bot.sample(view, rng)
             weight = bot.weight(view, snapshot)
             world = World(game, snapshot)
@@ -208,3 +205,18 @@ def halving(
             alive.sort(key=lambda i: arms[i].mean(), reverse=True)
             alive = sorted(alive[: (len(alive) + 1) // 2])
     return legal[max(alive, key=lambda i: arms[i].mean())]
+
+
+def _round_worlds(
+    left: int, rounds: int, alive: int, worlds: int, done: int, started: float, deadline: float
+) -> int:
+    """How many worlds this round of :func:`halving` gets: its equal share of the
+    playouts planned (``left`` at the round's start over ``rounds`` to go), cut, once the
+    pace is known, to its equal share of what the time left affords (counting the
+    ``worlds`` it has played already); at least one."""
+    share = left / rounds
+    if done and deadline != math.inf:
+        now = time.perf_counter()
+        pace = (now - started) / done
+        share = min(share, (worlds * alive + (deadline - now) / pace) / rounds)
+    return max(1, int(share / alive))

@@ -324,3 +324,17 @@ def test_a_world_hands_out_fresh_copies_of_the_loaded_state(slug):
         assert one.__dict__ == game.state_from_dict(snapshot).__dict__
         one.apply_id(seat, one.legal_ids(seat)[-1])
         assert two.__dict__ == game.state_from_dict(snapshot).__dict__, "copies share data"
+
+
+def test_strong_reaches_its_last_rounds_when_time_is_short(monkeypatch):
+    from companion.bots import search
+
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(ticks)))
+    worlds = [{"payoff": [n / 10 for n in range(8)]}]
+    # a playout costs a second on this clock and 60 s allow some 50 of the 8000 planned:
+    # the rounds share what the time affords, so the contenders still get the most tries
+    choice, bot = _toy_search("strong", worlds, 8, iterations=1000, seconds=60)
+    assert choice == 7
+    assert len(bot.tries) <= 60
+    assert bot.tries.count(7) >= 3 * bot.tries.count(0) > 0
