@@ -12,6 +12,13 @@ their difference per game, and both sides' win rates per seat (a shared win spli
 evenly). Then the thinking time per level, p50 and p95 over decisions with a choice, at
 the configured budgets (``companion.bots.BUDGETS``). Seeded; stops after the games;
 spreads games over ``--workers`` processes.
+
+``--regret N`` measures the searches themselves instead, free of the clock and of luck:
+``N`` positions with a choice, met while easy bots play seeded games on the bench table;
+in each, every candidate's value is estimated on ``--truth-worlds`` sampled worlds (the
+same playouts the searches run, weighted as strong weighs them), then normal and strong
+decide (three seeds each, their iteration budgets, no time cap). Prints each level's mean
+regret (the best candidate's value minus the chosen one's) and how often it chose the best.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.bots import LEVELS, bot_for, decide, should_act  # noqa: E402
+from companion.bots import BUDGETS, LEVELS, bot_for, decide, search, should_act  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 
 PAIRINGS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
@@ -46,9 +53,14 @@ def play_one(task: tuple[str, str, str, int, int]) -> dict:
     state = game.new_state(players, setup.get("options"), seed=game_seed)
     rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
     times: dict[str, list[float]] = {high: [], low: []}
+    began = time.process_time()
     while not state.is_over():
-        seat = next(s for s in state.to_act() if should_act(game, state.view(s)))
-        view, legal = state.view(seat), state.legal_actions(seat)
+        view = None
+        for seat in state.to_act():  # the first seat with a move to make (one view each)
+            view = state.view(seat)
+            if should_act(game, view):
+                break
+        legal = state.legal_actions(seat)
         start = time.perf_counter()
         action = decide(game, view, legal, levels[seat], rngs[seat])
         if len(legal) > 1:
@@ -59,7 +71,62 @@ def play_one(task: tuple[str, str, str, int, int]) -> dict:
         "scores": state.scores(),
         "winners": state.winners(),
         "times": times,
+        "cpu": time.process_time() - began,
     }
+
+
+def play_task(task: tuple[str, str, str, int, int]) -> tuple[tuple, dict]:
+    """:func:`play_one`, handing its task back with the result (and the game's index)."""
+    result = play_one(task)
+    result["index"] = task[3]
+    return task, result
+
+
+def regret(slug: str, positions: int, truth_worlds: int, seed: int) -> list[str]:
+    """Rows of the ``--regret`` table for one game (see the module docstring)."""
+    game = GAMES[slug]
+    bot = bot_for(game)
+    setup = bot.bench
+    players = setup.get("players", game.min_players)
+    found = []
+    for number in range(3):
+        game_seed = seed * 1_000_003 + number
+        state = game.new_state(players, setup.get("options"), seed=game_seed)
+        rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
+        while not state.is_over():
+            view = None
+            for seat in state.to_act():
+                view = state.view(seat)
+                if should_act(game, view):
+                    break
+            legal = state.legal_actions(seat)
+            if len(bot.candidates(view, legal, random.Random(0))) > 1:
+                found.append((view, legal))
+            state.apply(seat, decide(game, view, legal, "easy", rngs[seat]))
+    chosen = random.Random(seed).sample(found, min(positions, len(found)))
+    losses: dict[str, list[float]] = {"normal": [], "strong": []}
+    for view, legal in chosen:
+        tried = bot.candidates(view, legal, random.Random(0))
+        ids = search.root_ids(game, tried)
+        rng = random.Random(seed + 999)
+        values = [0.0] * len(tried)
+        for _ in range(truth_worlds):
+            snapshot = bot.sample(view, rng)
+            weight = bot.weight(view, snapshot)
+            world = search.World(game, snapshot)
+            for index, action_id in enumerate(ids):
+                values[index] += weight * search._try(bot, view, world, action_id, rng)
+        best = max(values)
+        for level, run in (("normal", search.monte_carlo), ("strong", search.halving)):
+            limits = {"iterations": BUDGETS[level]["iterations"], "seconds": math.inf}
+            for rep in range(3):
+                action = run(bot, game, view, tried, random.Random(rep), limits)
+                losses[level].append((best - values[tried.index(action)]) / truth_worlds)
+    return [
+        f"| {game.name} | {len(chosen)} | {level} | {fmt(lost, digits=3)} | "
+        f"{100 * sum(x <= 1e-12 for x in lost) / len(lost):.0f}% |"
+        for level, lost in losses.items()
+    ]
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -109,6 +176,8 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only these slugs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pairing", action="append", help="only these, e.g. strong-normal")
+    parser.add_argument("--regret", type=int, metavar="N", help="search regret on N positions")
+    parser.add_argument("--truth-worlds", type=int, default=100, help="with --regret")
     args = parser.parse_args()
     slugs = [s for s, g in GAMES.items() if bot_for(g) is not None]
     if args.game:
@@ -116,25 +185,48 @@ def main() -> None:
         if unknown:
             parser.error(f"no bot for: {', '.join(unknown)} (games with a bot: {slugs})")
         slugs = [s for s in slugs if s in args.game]
+    if args.regret:
+        started = time.perf_counter()
+        print("| Game | Positions | Level | Mean regret | Best chosen |")
+        print("|---|---|---|---|---|")
+        for slug in slugs:
+            for row in regret(slug, args.regret, args.truth_worlds, args.seed):
+                print(row, flush=True)
+        print(f"\nRun time {time.perf_counter() - started:.0f} s")
+        return
     print(
         "| Game | Pairing | Games | Higher seat score | Lower seats' score | "
-        "Difference (better +) | Higher win % | Lower win % per seat | Verdict |"
+        "Difference (better +) | Higher win % | Lower win % per seat | Verdict | CPU s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
+    groups = [
+        (slug, high, low)
+        for slug in slugs
+        for high, low in PAIRINGS
+        if not args.pairing or f"{high}-{low}" in args.pairing
+    ]
+    # one queue for every pairing of every game (no worker waits for a pairing's last
+    # game), game by game in turn so that each pairing's row is printed as it completes
+    tasks = [(*group, i, args.seed) for i in range(args.games) for group in groups]
+    done: dict[tuple[str, str, str], list[dict]] = {group: [] for group in groups}
+    printed = set()
     with Pool(args.workers) as pool:
-        for slug in slugs:
-            for high, low in PAIRINGS:
-                if args.pairing and f"{high}-{low}" not in args.pairing:
+        for task, result in pool.imap_unordered(play_task, tasks):
+            done[task[:3]].append(result)
+            for group in groups:  # in order, each as soon as all its games are in
+                if group in printed:
                     continue
-                tasks = [(slug, high, low, i, args.seed) for i in range(args.games)]
-                results = list(pool.imap_unordered(play_one, tasks, chunksize=4))
-                results.sort(key=lambda r: r["hero"])
+                if len(done[group]) < args.games:
+                    break
+                printed.add(group)
+                results = sorted(done[group], key=lambda r: (r["hero"], r["index"]))
                 for result in results:
                     for level, spent in result["times"].items():
-                        times.setdefault((slug, level), []).extend(spent)
-                print(summarise(slug, high, low, results), flush=True)
+                        times.setdefault((group[0], level), []).extend(spent)
+                cpu = sum(r["cpu"] for r in results)
+                print(summarise(*group, results) + f" {cpu:.0f} |", flush=True)
     print()
     print("| Game | Level | Decisions | p50 ms | p95 ms | max ms |")
     print("|---|---|---|---|---|---|")
@@ -146,7 +238,11 @@ def main() -> None:
             f"| {GAMES[slug].name} | {level} | {len(spent)} | {p50:.1f} | {p95:.1f} | "
             f"{max(spent) * 1000:.1f} |"
         )
-    print(f"\n{time.perf_counter() - started:.0f} s with {args.workers} workers")
+    cpu = sum(r["cpu"] for group in done.values() for r in group)
+    print(
+        f"\nRun time {time.perf_counter() - started:.0f} s with {args.workers} workers "
+        f"({cpu:.0f} CPU s in the games)"
+    )
 
 
 if __name__ == "__main__":

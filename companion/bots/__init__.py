@@ -13,10 +13,16 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
 ``normal``  determinized Monte Carlo (:mod:`.search`): sample hidden worlds consistent with
             the view, try every legal action in each, play on with the rollout policy to
             the game's horizon, keep the best mean value;
-``strong``  single-observer information-set MCTS over the same samples (:mod:`.search`).
+``strong``  the same worlds searched by sequential halving (:mod:`.search`): the actions
+            still in the running tried on each round's worlds, the worse half dropping
+            out after each round, every action of a world played on with the same
+            random numbers, each world weighed by how well it explains the others' open
+            moves (:meth:`GameBot.weight`); and a bigger budget than normal.
 
-Searches count iterations (seeded, so a decision is reproducible) and also stop at a time
-cap; both come from :data:`BUDGETS` (the app's ``BOT_BUDGETS`` config overrides them).
+A game's ``candidates`` narrow the actions both searches try; one candidate is played
+without a search. Searches count iterations (seeded, so a decision is reproducible) and
+also stop at a time cap, read after every playout; both come from :data:`BUDGETS` (the
+app's ``BOT_BUDGETS`` config overrides them).
 """
 
 from __future__ import annotations
@@ -28,15 +34,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Action, GameBot, View
-from .search import ismcts, monte_carlo
+from .search import halving, monte_carlo
 
 LEVELS = ("easy", "normal", "strong")
 
-# iterations: sampled worlds, in each of which every legal action is tried once (strong:
-# each try also grows the tree below); seconds: a cap on thinking time whatever the count.
+# iterations: normal samples that many worlds and tries every candidate in each; strong
+# spends as many playouts (iterations x candidates) over its rounds, most of them on the
+# last contenders. seconds: a cap on thinking time whatever the count.
 BUDGETS: dict[str, dict[str, float]] = {
     "normal": {"iterations": 24, "seconds": 0.3},
-    "strong": {"iterations": 48, "seconds": 0.4},
+    "strong": {"iterations": 96, "seconds": 0.4},
 }
 
 _BOTS: dict[str, GameBot | None] = {}
@@ -99,8 +106,9 @@ def decide(
     else:
         limits = dict(BUDGETS[level])
         limits.update(budget or {})
-        search = monte_carlo if level == "normal" else ismcts
-        choice = search(bot, game, view, bot.candidates(view, legal, rng), rng, limits)
+        search = monte_carlo if level == "normal" else halving
+        tried = bot.candidates(view, legal, rng)
+        choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:
         if action == choice:
             return action

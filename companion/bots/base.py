@@ -54,8 +54,8 @@ class GameBot:
 
     def weight(self, view: View, world: dict[str, Any]) -> float:
         """How likely the sampled ``world`` is given what the other seats did in the open
-        (e.g. the bids they revealed), up to a constant; the strong level draws several
-        samples and keeps one in proportion to this. Default: all alike."""
+        (e.g. the bids they revealed), up to a constant; the strong level counts each
+        world's playouts in proportion to this. Default: all alike."""
         return 1.0
 
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
@@ -87,9 +87,10 @@ class GameBot:
         return state.ids().add(self.rollout(state, seat, rng))
 
     def observe(self, action: Action, mover: int, seat: int) -> Any:
-        """What ``seat`` sees of ``mover``'s ``action`` (hashable; the strong search keys
-        its information sets by it). Default: all of it; a game hides what is hidden (a
-        card played face down, a sealed choice never shown)."""
+        """What ``seat`` sees of ``mover``'s ``action`` (hashable). Default: all of it; a
+        game hides what is hidden (a card played face down, a sealed choice never shown).
+        No search reads it at present: it keyed the information sets of the tree the
+        strong level searched before (see docs/architecture.md, "Bots")."""
         return action_key(action)
 
     def done(self, start: View, state: Any) -> bool:

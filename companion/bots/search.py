@@ -1,22 +1,24 @@
-"""The two searches over sampled worlds: determinized Monte Carlo and SO-ISMCTS.
+"""The two searches over sampled worlds: determinized Monte Carlo and sequential halving.
 
 Both only ever see the deciding seat's view: every world is ``bot.sample(view, rng)``
-loaded with ``game.state_from_dict``. Both count iterations (reproducible with a seeded
-``rng``) and stop early at ``seconds`` of thinking.
+loaded with ``game.state_from_dict``. Both work on the integer action path (the root's
+actions as ids, ``state.apply_id``; playouts apply ``bot.rollout_id``), count their work
+(reproducible with a seeded ``rng``) and stop at ``seconds`` of thinking: the clock is
+read after every playout, so a decision overruns its cap by one playout at most.
 """
 
 from __future__ import annotations
 
+import marshal
 import math
 import random
 import time
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Action, GameBot, View, action_key
+from .base import Action, GameBot, View
 
 MAX_PLAYOUT_STEPS = 10_000
-EXPLORATION = 0.7  # UCT constant, on values scaled to the spread seen so far
 
 
 def playout(bot: GameBot, start: View, state: Any, rng: random.Random) -> None:
@@ -37,6 +39,55 @@ def _limits(limits: Mapping[str, float]) -> tuple[int, float]:
     return iterations, deadline
 
 
+def root_ids(game: Any, legal: list[Action]) -> list[int]:
+    """The ids of the root's actions on the game's integer action path (a game without
+    its own numbering numbers them now, as its legal lists would)."""
+    table = game.state_class.ids()
+    found = [table.id_of(action) for action in legal]
+    return [table.add(a) if i is None else i for i, a in zip(found, legal, strict=True)]
+
+
+class World:
+    """A sampled world loaded once, handing out fresh states of it: each a copy of the
+    loaded state's attributes through :mod:`marshal` (C speed; lists stay lists, ints
+    stay ints), so the engine's own loading (cards read into integers) runs once per
+    world rather than once per action tried. A state holding anything marshal cannot copy
+    is loaded from the snapshot each time instead."""
+
+    __slots__ = ("frozen", "game", "kind", "snapshot")
+
+    def __init__(self, game: Any, snapshot: dict[str, Any]):
+        self.game, self.snapshot = game, snapshot
+        state = game.state_from_dict(snapshot)
+        self.kind = type(state)
+        try:
+            self.frozen: bytes | None = marshal.dumps(state.__dict__)
+        except (ValueError, AttributeError):
+            self.frozen = None
+
+    def fresh(self) -> Any:
+        if self.frozen is None:
+            return self.game.state_from_dict(self.snapshot)
+        state = self.kind.__new__(self.kind)
+        state.__dict__.update(marshal.loads(self.frozen))
+        return state
+
+
+def _try(
+    bot: GameBot,
+    view: View,
+    world: World,
+    action_id: int,
+    rng: random.Random,
+) -> float:
+    """The deciding seat's value after ``action_id`` in ``world``, played on to the horizon."""
+    seat = view["seat"]
+    state = world.fresh()
+    state.apply_id(seat, action_id)
+    playout(bot, view, state, rng)
+    return bot.value(state, seat)
+
+
 def monte_carlo(
     bot: GameBot,
     game: Any,
@@ -47,87 +98,52 @@ def monte_carlo(
 ) -> Action:
     """Determinized Monte Carlo: in each sampled world try every legal action (the same
     world for all of them, so they are compared on equal cards), play on with the rollout
-    policy, and return the action with the best mean value."""
-    seat = view["seat"]
+    policy, and return the action with the best mean value. ``iterations`` worlds."""
     iterations, deadline = _limits(limits)
+    ids = root_ids(game, legal)
     totals = [0.0] * len(legal)
     counts = [0] * len(legal)
     for _ in range(iterations):
-        world = bot.sample(view, rng)
-        for index, action in enumerate(legal):
-            state = game.state_from_dict(world)
-            state.apply(seat, action)
-            playout(bot, view, state, rng)
-            totals[index] += bot.value(state, seat)
+        world = World(game, bot.sample(view, rng))
+        for index, action_id in enumerate(ids):
+            totals[index] += _try(bot, view, world, action_id, rng)
             counts[index] += 1
-        if time.perf_counter() >= deadline:
-            break
+            if time.perf_counter() >= deadline:
+                break
+        else:
+            continue
+        break
     pairs = zip(totals, counts, strict=True)
     means = [total / count if count else -math.inf for total, count in pairs]
     return legal[max(range(len(legal)), key=means.__getitem__)]
 
 
-class _Decision:
-    """One information set of the deciding seat: its statistics per action tried there."""
+class _Arm:
+    """One root action's statistics: plain and weighted sums of its values."""
 
-    __slots__ = ("actions",)
-
-    def __init__(self) -> None:
-        self.actions: dict[tuple, _Edge] = {}
-
-
-class _Edge:
-    """An action at a decision node; ``after`` leads on, by what the seat saw next."""
-
-    __slots__ = ("after", "avail", "total", "visits")
+    __slots__ = ("count", "total", "weight", "weighted")
 
     def __init__(self) -> None:
-        self.visits = 0
+        self.count = 0
         self.total = 0.0
-        self.avail = 1
-        self.after: dict[tuple, _Decision] = {}
+        self.weight = 0.0
+        self.weighted = 0.0
+
+    def add(self, value: float, weight: float, count: int = 1) -> None:
+        self.count += count
+        self.total += value
+        self.weight += weight
+        self.weighted += weight * value
+
+    def mean(self) -> float:
+        if not self.count:
+            return -math.inf
+        if self.weight > 1e-12 * self.count:
+            return self.weighted / self.weight
+        return self.total / self.count  # every world it saw was (nearly) impossible
 
 
-def _others_move(
-    bot: GameBot, start: View, state: Any, seat: int, rng: random.Random
-) -> tuple[tuple, bool]:
-    """Play the other seats with the rollout policy until ``seat`` is to act again:
-    returns what ``seat`` saw of their moves and whether the horizon came first."""
-    seen = []
-    for _ in range(MAX_PLAYOUT_STEPS):
-        if bot.done(start, state):
-            return tuple(seen), True
-        mover = bot.actor(state)
-        if mover is None:
-            return tuple(seen), True
-        if mover == seat:
-            return tuple(seen), False
-        action = bot.rollout(state, mover, rng)
-        seen.append((mover, bot.observe(action, mover, seat)))
-        state.apply(mover, action)
-    raise RuntimeError(f"a {state.slug} playout did not reach its horizon")
-
-
-INFERENCE_DRAWS = 6  # samples drawn per world the strong level keeps (by their weight)
-
-
-def inferred_sample(bot: GameBot, view: View, rng: random.Random) -> dict[str, Any]:
-    """One of several samples, chosen in proportion to :meth:`GameBot.weight`: worlds that
-    explain the others' open moves better come up more often."""
-    worlds = [bot.sample(view, rng) for _ in range(INFERENCE_DRAWS)]
-    weights = [bot.weight(view, world) for world in worlds]
-    total = sum(weights)
-    if total <= 0:
-        return worlds[0]
-    pick = rng.random() * total
-    for world, weight in zip(worlds, weights, strict=True):
-        pick -= weight
-        if pick < 0:
-            return world
-    return worlds[-1]
-
-
-def ismcts(
+def halving(
     bot: GameBot,
     game: Any,
     view: View,
@@ -135,82 +151,72 @@ def ismcts(
     rng: random.Random,
     limits: Mapping[str, float],
 ) -> Action:
-    """Information-set MCTS (after Cowling, Powley and Whitehouse, 2012) over the deciding
-    seat's own information sets.
+    """The strong level: determinized Monte Carlo that spends its playouts where they
+    decide something (sequential halving, Karnin, Koren and Somekh 2013, as in Gumbel
+    MuZero's root), compares actions more sharply and weighs what it samples.
 
-    Each iteration samples a world and, as the normal level does, tries every legal action
-    of the decision in it (the actions are compared on the same cards). Below that first
-    move a tree grows over the seat's later decisions: the other seats answer with the
-    rollout policy, and what the seat saw of their moves (:meth:`GameBot.observe`, a hidden
-    card stays hidden) picks the next decision node. At a node, the move the rollout
-    policy would make is tried first, then the others, then UCB (with availability counts,
-    as only the actions legal in the world compete) chooses. One node is added per walk,
-    the playout runs to the horizon and the seat's value is backed up along the path. So
-    the seat plays its own later moves at least as well as the rollout policy does, and
-    better where the tree has learnt it. Worlds are drawn by :func:`inferred_sample`."""
-    seat = view["seat"]
+    - Rounds: every action still in the running is tried on the round's worlds; then the
+      worse half drops out, until one is left (ceil(log2 k) rounds for k actions). Each
+      round gets an equal share of the playouts, so the last two actions are compared on
+      many more worlds than a uniform spread gives them. The share is ``iterations``
+      worlds' worth of playouts for all k actions, cut to what the time left affords at
+      the pace measured so far, so a slow game still reaches its last round in time.
+    - Common random numbers: within a world every action's playout draws from the same
+      seed, so two actions differ by the action and what follows from it, not by luck.
+    - Importance weights: each world counts in proportion to :meth:`GameBot.weight` (how
+      well it explains the others' open moves), one sample per world (self-normalized
+      importance sampling, no sample thrown away).
+    """
     iterations, deadline = _limits(limits)
-    root = [_Edge() for _ in legal]
-    low, high = math.inf, -math.inf
-    for _ in range(iterations):
-        world = inferred_sample(bot, view, rng)
-        for first, action in zip(root, legal, strict=True):
-            state = game.state_from_dict(world)
-            state.apply(seat, action)
-            path = [first]
-            edge = first
-            seen, finished = _others_move(bot, view, state, seat, rng)
-            while not finished:
-                node = edge.after.get(seen)
-                if node is None:
-                    node = edge.after[seen] = _Decision()
-                edge, action, grown = _choose(bot, node, state, seat, rng, high - low)
-                state.apply(seat, action)
-                path.append(edge)
-                seen, finished = _others_move(bot, view, state, seat, rng)
-                if grown:
+    started = time.perf_counter()
+    ids = root_ids(game, legal)
+    arms = [_Arm() for _ in legal]
+    alive = list(range(len(legal)))
+    rounds = max(1, math.ceil(math.log2(len(legal))))
+    left = iterations * len(legal)  # playouts still planned
+    done = 0
+    out_of_time = False
+    while len(alive) > 1 and not out_of_time:
+        worlds = 0
+        while worlds < _round_worlds(left, rounds, len(alive), worlds, done, started, deadline):
+            worlds += 1
+            snapshot = bot.sample(view, rng)
+            weight = bot.weight(view, snapshot)
+            world = World(game, snapshot)
+            seed = rng.getrandbits(32)
+            seen = []
+            for index in alive:
+                value = _try(bot, view, world, ids[index], random.Random(seed))
+                arms[index].add(value, weight)
+                seen.append((index, value))
+                done += 1
+                if time.perf_counter() >= deadline:
+                    out_of_time = True
                     break
-            playout(bot, view, state, rng)
-            value = bot.value(state, seat)
-            low, high = min(low, value), max(high, value)
-            for visited in path:
-                visited.visits += 1
-                visited.total += value
-        if time.perf_counter() >= deadline:
-            break
-    means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
-    return legal[max(range(len(legal)), key=means.__getitem__)]
+            if out_of_time:
+                if len(seen) < len(alive) and arms[alive[-1]].count:
+                    # a world not every action saw: forget it, keep the comparison fair
+                    for index, value in seen:
+                        arms[index].add(-value, -weight, -1)
+                break
+        left = max(0, left - worlds * len(alive))
+        rounds = max(1, rounds - 1)
+        if not out_of_time:
+            alive.sort(key=lambda i: arms[i].mean(), reverse=True)
+            alive = sorted(alive[: (len(alive) + 1) // 2])
+    return legal[max(alive, key=lambda i: arms[i].mean())]
 
 
-def _choose(
-    bot: GameBot, node: _Decision, state: Any, seat: int, rng: random.Random, spread: float
-) -> tuple[_Edge, Action, bool]:
-    """The seat's move at ``node`` in this world: the rollout policy's move if untried,
-    else another untried one, else by UCB. Returns (edge, action, whether it is new)."""
-    pairs = [(action_key(action), action) for action in state.legal_actions(seat)]
-    untried = []
-    for key, action in pairs:
-        edge = node.actions.get(key)
-        if edge is None:
-            untried.append((key, action))
-        else:
-            edge.avail += 1
-    if untried:
-        preferred = bot.rollout(state, seat, rng)
-        key, action = next(
-            ((k, a) for k, a in untried if a == preferred),
-            untried[rng.randrange(len(untried))],
-        )
-        edge = node.actions[key] = _Edge()
-        return edge, action, True
-    spread = max(spread, 1e-9)
-    best = None
-    best_score = -math.inf
-    for key, action in pairs:
-        edge = node.actions[key]
-        score = edge.total / edge.visits / spread + EXPLORATION * math.sqrt(
-            math.log(edge.avail) / edge.visits
-        )
-        if score > best_score:
-            best, best_score = (edge, action), score
-    return best[0], best[1], False
+def _round_worlds(
+    left: int, rounds: int, alive: int, worlds: int, done: int, started: float, deadline: float
+) -> int:
+    """How many worlds this round of :func:`halving` gets: its equal share of the
+    playouts planned (``left`` at the round's start over ``rounds`` to go), cut, once the
+    pace is known, to its equal share of what the time left affords (counting the
+    ``worlds`` it has played already); at least one."""
+    share = left / rounds
+    if done and deadline != math.inf:
+        now = time.perf_counter()
+        pace = (now - started) / done
+        share = min(share, (worlds * alive + (deadline - now) / pace) / rounds)
+    return max(1, int(share / alive))

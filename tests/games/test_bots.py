@@ -164,3 +164,177 @@ def test_budgets_are_in_the_config_and_a_budget_bounds_the_search(app, monkeypat
     view, legal = state.view(seat), state.legal_actions(seat)
     decide(game, view, legal, "normal", random.Random(1), {"iterations": 7, "seconds": 1e9})
     assert len(calls) == 7
+
+
+# -- the searches on a toy game: one pick, then a payoff drawn from the sampled world -----
+
+
+class _ToyState:
+    """A world where the deciding seat (0) picks a number and is paid ``payoff[pick]``
+    plus the luck of its playout (drawn from the playout's rng)."""
+
+    slug = "toy"
+    table = None
+
+    @classmethod
+    def ids(cls):
+        return cls.table
+
+    def __init__(self, world):
+        self.payoff = list(world["payoff"])
+        self.luck = world.get("luck", 0.0)
+        self.picked = None
+        self.value = None
+
+    def apply_id(self, seat, action_id):
+        if self.picked is None:
+            self.picked = action_id
+        else:
+            self.value = self.payoff[self.picked] + self.luck * action_id
+
+    def is_over(self):
+        return self.value is not None
+
+
+class _ToyGame:
+    slug = "toy"
+    state_class = _ToyState
+
+    def __init__(self, actions):
+        from companion.games.base import ActionIds
+
+        _ToyState.table = ActionIds([{"type": "pick", "n": n} for n in range(actions)])
+        self.tried = []
+
+    def state_from_dict(self, world):
+        return _ToyState(world)
+
+
+class _ToyBot:
+    """Worlds from a list in turn; each playout is one luck draw from the playout's rng."""
+
+    def __init__(self, game, worlds, weights=None):
+        self.game, self.worlds, self.weights = game, worlds, weights
+        self.drawn = 0
+        self.tries = []
+
+    def sample(self, view, rng):
+        world = self.worlds[self.drawn % len(self.worlds)]
+        self.drawn += 1
+        return world
+
+    def weight(self, view, world):
+        return world.get("weight", 1.0)
+
+    def done(self, start, state):
+        return state.is_over()
+
+    def actor(self, state):
+        return 0
+
+    def rollout_id(self, state, seat, rng):
+        self.tries.append(state.picked)
+        return rng.randrange(100)
+
+    def value(self, state, seat):
+        return state.value
+
+
+def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7):
+    from companion.bots import search
+
+    game = _ToyGame(actions)
+    bot = _ToyBot(game, worlds)
+    legal = [game.state_class.table.action_of(n) for n in range(actions)]
+    run = search.monte_carlo if level == "normal" else search.halving
+    limits = {"iterations": iterations, "seconds": seconds}
+    choice = run(bot, game, {"seat": 0}, legal, random.Random(seed), limits)
+    return choice["n"], bot
+
+
+def test_strong_spends_its_playouts_on_the_contenders():
+    # action n pays n / 10: the best (7) and its neighbours get far more playouts than the
+    # worst, which drop out after the first round; normal spreads them evenly
+    worlds = [{"payoff": [n / 10 for n in range(8)]}]
+    choice, bot = _toy_search("strong", worlds, 8, iterations=8)
+    assert choice == 7
+    assert bot.tries.count(7) >= 3 * bot.tries.count(0) > 0
+    assert len(bot.tries) <= 8 * 8  # the budget: iterations worlds' worth for every action
+    choice, bot = _toy_search("normal", worlds, 8, iterations=8)
+    assert choice == 7 and bot.tries.count(7) == bot.tries.count(0) == 8
+
+
+def test_strong_compares_actions_on_common_random_numbers():
+    # the playouts' luck (up to +-4.95) dwarfs the 0.1 between the actions: only the same
+    # luck for every action of a world tells them apart on few worlds
+    worlds = [{"payoff": [0.0, 0.1], "luck": 0.1}]
+    assert all(_toy_search("strong", worlds, 2, iterations=3, seed=s)[0] == 1 for s in range(20))
+
+
+def test_strong_weighs_the_worlds_it_samples():
+    # action 0 is better in the likely worlds; action 1 wins big in an unlikely one
+    likely = {"payoff": [1.0, 0.0], "weight": 1.0}
+    unlikely = {"payoff": [0.0, 50.0], "weight": 0.001}
+    assert _toy_search("strong", [likely, unlikely], 2, iterations=10)[0] == 0
+    assert _toy_search("normal", [likely, unlikely], 2, iterations=10)[0] == 1
+
+
+@pytest.mark.parametrize("level", ["normal", "strong"])
+def test_the_time_cap_is_read_after_every_playout(level, monkeypatch):
+    from companion.bots import search
+
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(ticks)))
+    worlds = [{"payoff": [n / 10 for n in range(8)]}]
+    # a clock that moves one second per reading and a cap of 3.5 s: a handful of playouts,
+    # not the first world's eight (the cap was read between worlds only)
+    _, bot = _toy_search(level, worlds, 8, iterations=100, seconds=3.5)
+    assert 1 <= len(bot.tries) <= 4
+
+
+def test_a_single_candidate_is_played_without_searching(monkeypatch):
+    slug = "pirate_tricks" if "pirate_tricks" in BOT_GAMES else BOT_GAMES[0]
+    game = GAMES[slug]
+    bot = bot_for(game)
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=3)
+    seat = next_mover(game, state)
+    view, legal = state.view(seat), state.legal_actions(seat)
+    assert len(legal) > 1
+    monkeypatch.setattr(bot, "candidates", lambda view, legal, rng: legal[-1:])
+    monkeypatch.setattr(bot, "sample", lambda view, rng: pytest.fail("searched"))
+    for level in ("normal", "strong"):
+        assert decide(game, view, legal, level, random.Random(1)) == legal[-1]
+
+
+@pytest.mark.parametrize("slug", BOT_GAMES)
+def test_a_world_hands_out_fresh_copies_of_the_loaded_state(slug):
+    from companion.bots.search import World
+
+    game = GAMES[slug]
+    bot = bot_for(game)
+    players = bot.bench.get("players", game.min_players)
+    rng = random.Random(5)
+    found = positions(slug, players, count=1)
+    for state, seat in found[:: max(1, len(found) // 12)]:
+        snapshot = bot.sample(state.view(seat), rng)
+        world = World(game, snapshot)
+        assert world.frozen is not None, "the searches load this game's worlds the slow way"
+        one, two = world.fresh(), world.fresh()
+        assert type(one) is type(game.state_from_dict(snapshot))
+        assert one.__dict__ == game.state_from_dict(snapshot).__dict__
+        one.apply_id(seat, one.legal_ids(seat)[-1])
+        assert two.__dict__ == game.state_from_dict(snapshot).__dict__, "copies share data"
+
+
+def test_strong_reaches_its_last_rounds_when_time_is_short(monkeypatch):
+    from companion.bots import search
+
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(ticks)))
+    worlds = [{"payoff": [n / 10 for n in range(8)]}]
+    # a playout costs a second on this clock and 60 s allow some 50 of the 8000 planned:
+    # the rounds share what the time affords, so the contenders still get the most tries
+    choice, bot = _toy_search("strong", worlds, 8, iterations=1000, seconds=60)
+    assert choice == 7
+    assert len(bot.tries) <= 60
+    assert bot.tries.count(7) >= 3 * bot.tries.count(0) > 0
