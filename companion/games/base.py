@@ -79,6 +79,13 @@ def shared_json() -> Iterator[None]:
         _SHARED.reset(token)
 
 
+def json_is_fresh() -> bool:
+    """Whether the code runs inside a :func:`shared_json` block: a state loaded there takes
+    the snapshot's lists over instead of copying them (a game's own ``state_from_dict``
+    asks this as the base's does)."""
+    return _SHARED.get()
+
+
 def plain_copy(value: Any) -> Any:
     """A deep copy of JSON data; :class:`TypeError` names anything that is not JSON-safe.
 

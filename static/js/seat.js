@@ -254,6 +254,8 @@ function choose(action) {
   renderChoices();
 }
 
+const LONG_WORD = 5; // letters that fit a hand button four to a row at 390 px
+
 function renderHand() {
   const { myHand, byCard, many } = groups(env);
   const blocked = (env && env.blocked) || {};
@@ -275,6 +277,9 @@ function renderHand() {
     return button;
   });
   if (!cards.length) cards.push(el("p", { class: "muted", text: "No cards in your hand." }));
+  // A card named in a word longer than a narrow button holds gets a wider column.
+  const longest = Math.max(0, ...myHand.flatMap((card) => kitOf(env).cardText(card).split(/\s+/).map((w) => w.length)));
+  hand.classList.toggle("long-names", longest > LONG_WORD);
   hand.replaceChildren(...cards);
 }
 

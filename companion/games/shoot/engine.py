@@ -54,7 +54,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from ..base import ActionIds, Game, IllegalAction, State, plain_copy
+from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
 from ..cards import (
     CARD_IDS,
     CARD_INDEX,
@@ -671,15 +671,16 @@ class ShootGame(Game):
             data["trick"] = [[seat, CARD_INDEX[card]] for seat, card in source["trick"]]
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a card id in a Shoot! state: {error}") from None
-        for key in ("bids", "taken", "totals", "results"):
-            if key in source:
-                data[key] = list(source[key])
-        for key in ("options", "deal", "chips"):
-            if key in source:
-                data[key] = plain_copy(source[key])
+        if not json_is_fresh():  # freshly parsed JSON (shared_json) is the state's own
+            for key in ("bids", "taken", "totals", "results"):
+                if key in source:
+                    data[key] = list(source[key])
+            for key in ("options", "deal", "chips", "log"):
+                if key in source:
+                    data[key] = plain_copy(source[key])
         # Snapshots saved before the log left them hold it; a hand-written one may hold
         # neither the log nor the counters.
-        log = data["log"] = plain_copy(source.get("log"))
+        log = data.setdefault("log", None)
         data.setdefault("moves", len(log) if log else 0)
         data.setdefault("last_action", log[-1] if log else None)
         state = ShootState.__new__(ShootState)
