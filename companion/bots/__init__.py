@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import Action, GameBot, View
-from .search import halving, monte_carlo
+from .search import halving, ismcts, monte_carlo
 
 LEVELS = ("easy", "normal", "strong")
 
@@ -45,6 +45,9 @@ BUDGETS: dict[str, dict[str, float]] = {
     "normal": {"iterations": 24, "seconds": 0.3},
     "strong": {"iterations": 96, "seconds": 0.4},
 }
+
+# The strong level's search, by GameBot.strong_search.
+STRONG = {"halving": halving, "ismcts": ismcts}
 
 _BOTS: dict[str, GameBot | None] = {}
 
@@ -106,7 +109,7 @@ def decide(
     else:
         limits = dict(BUDGETS[level])
         limits.update(budget or {})
-        search = monte_carlo if level == "normal" else halving
+        search = monte_carlo if level == "normal" else STRONG[bot.strong_search]
         tried = bot.candidates(view, legal, rng)
         choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:

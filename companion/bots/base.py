@@ -38,6 +38,12 @@ class GameBot:
     #: shorter game than the default where the game allows, so 500 games stay affordable).
     bench: dict[str, Any] = {}
 
+    #: The strong level's search: "halving" (sequential halving over the root's actions,
+    #: companion.bots.search.halving) or "ismcts" (a tree over the seat's own later
+    #: decisions, for a game where what the seat does next depends on what it sees the
+    #: others do, as in Call the Shot's duels of claims and calls).
+    strong_search: str = "halving"
+
     # -- what every game provides ------------------------------------------------------
 
     def easy(self, view: View, legal: list[Action], rng: random.Random) -> Action:

@@ -338,3 +338,32 @@ def test_strong_reaches_its_last_rounds_when_time_is_short(monkeypatch):
     assert choice == 7
     assert len(bot.tries) <= 60
     assert bot.tries.count(7) >= 3 * bot.tries.count(0) > 0
+
+
+@pytest.mark.parametrize("slug", BOT_GAMES)
+def test_the_strong_level_runs_the_search_its_game_names(slug, monkeypatch):
+    """A bot's ``strong_search`` picks the strong level's search (Call the Shot keeps the
+    tree over its later calls; the others halve over the root's actions)."""
+    import companion.bots as bots
+
+    game = GAMES[slug]
+    bot = bot_for(game)
+    assert bot.strong_search in bots.STRONG
+    called = []
+    for name in bots.STRONG:
+        monkeypatch.setitem(
+            bots.STRONG,
+            name,
+            lambda b, g, v, legal, r, lim, name=name: called.append(name) or legal[0],
+        )
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=5)
+    for _ in range(200):
+        seat = next_mover(game, state)
+        legal = state.legal_actions(seat)
+        if len(bot.candidates(state.view(seat), legal, random.Random(1))) > 1:
+            break
+        state.apply(seat, legal[0])
+    decide(game, state.view(seat), legal, "strong", random.Random(1))
+    assert called == [bot.strong_search]
+    if slug == "call_the_shot":
+        assert bot.strong_search == "ismcts"
