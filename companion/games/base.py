@@ -615,7 +615,16 @@ class Game:
 
     def check_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate engine-mode ``options`` against the spec, defaults filled in
-        (idempotent)."""
+        (idempotent). The defaults (no option given) are checked once per player count
+        and handed out as copies: checking them is a good part of starting a short game,
+        which the bots' searches and the benches do by the thousand."""
+        if options == {} and type(players) is int:
+            cache = self.__dict__.setdefault("_checked_defaults", {})
+            checked = cache.get(players)
+            if checked is None:
+                checked = check_options(self.spec, players, {}, PLAY, together=self.check_together)
+                cache[players] = checked
+            return plain_copy(checked)
         return check_options(self.spec, players, options, PLAY, together=self.check_together)
 
     def check_together(self, players: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -481,22 +481,10 @@ class CallTheShotState(State):
         return {**d, "state": state}
 
 
-_DEFAULTS: dict[int, dict[str, Any]] = {}  # players -> the checked default options
-
-
 class CallTheShotGame(Game):
     spec = SPEC
     state_class = CallTheShotState
     sheet_class = CallTheShotSheet
-
-    def check_options(self, players: int, options: Any) -> dict[str, Any]:
-        """As the base's; the defaults (no option given) are checked once and copied."""
-        if options == {} and type(players) is int:
-            checked = _DEFAULTS.get(players)
-            if checked is None:
-                checked = _DEFAULTS[players] = super().check_options(players, {})
-            return plain_copy(checked)
-        return super().check_options(players, options)
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         check_deal(deal)

@@ -592,23 +592,10 @@ class ShootState(State):
         return public
 
 
-_DEFAULTS: dict[int, dict[str, Any]] = {}  # players -> the checked default options
-
-
 class ShootGame(Game):
     spec = SPEC
     state_class = ShootState
     sheet_class = ShootSheet
-
-    def check_options(self, players: int, options: Any) -> dict[str, Any]:
-        """As the base's; the defaults (no option given) are checked once per player
-        count and copied (checking the ten-deal schedule is a good part of a new game)."""
-        if options == {} and type(players) is int:
-            checked = _DEFAULTS.get(players)
-            if checked is None:
-                checked = _DEFAULTS[players] = super().check_options(players, {})
-            return plain_copy(checked)
-        return super().check_options(players, options)
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         """Refuse an explicit first deal that could not come from one pack."""
