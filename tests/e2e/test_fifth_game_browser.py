@@ -4,6 +4,8 @@ own) shows the prompt, the engine's button words, the winner and the final score
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from .. import fifth_game
@@ -44,6 +46,11 @@ def test_two_phones_play_high_card_to_the_end(server, browser):
         phones.append(phone)
     for phone in phones:
         wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 2")
+    # The first phone may still show the table before the second sat down (its hand is
+    # dealt already): wait for the event that gives one of them the turn.
+    deadline = time.monotonic() + 10
+    while not any(my_turn(p) for p in phones) and time.monotonic() < deadline:
+        phones[0].wait_for_timeout(50)
     mover = next(p for p in phones if my_turn(p))
     assert "highest takes the trick" in mover.locator("#status").inner_text()
     mover.locator("#hand button.hand-card:not([disabled])").first.click()
