@@ -107,10 +107,10 @@ def api_join(code: str):
 @bp.get("/api/tables/<code>/view")
 def api_view(code: str):
     token = bearer_token()
-    table = service.get_table(code, read_only=True)
+    table = cache.current_table(code)
     who = service.identify(table, token)
     mine = cache.envelope(table, who)
-    if bots.bot_to_act(mine) and bots.turn_of(table, service.state_of(table)):
+    if bots.bot_to_act(mine) and bots.turn_of(table, cache.state(table)):
         bots.wake(table.code, table.version)  # a job lost with a stopped process: again
     # ``?private=<version>``: the caller has that version's public envelope (its stream
     # event), so only what its own view adds is sent (the whole view for another version).
@@ -201,7 +201,7 @@ def public_event(code: str, version: int | None = None) -> tuple[int, str]:
     process however many of its streams follow the table."""
 
     def build() -> tuple[int, str]:
-        env = cache.envelope(service.get_table(code), Who())
+        env = cache.envelope(cache.current_table(code), Who())
         found = (env["version"], json.dumps(env, separators=(",", ":")))
         cache.envelopes().put((code, env["version"], "event"), found)
         if version is not None and version != env["version"]:

@@ -12,6 +12,14 @@ envelope (its hand) is never served to another seat, the host or a spectator. A 
 names one state and every change of the table row bumps it; entries still expire after
 ``ENVELOPE_CACHE_SECONDS`` (default 10), because a pending seat request in the envelope
 lapses with time, and at most ``ENVELOPE_CACHE_SIZE`` (default 2048) are kept.
+
+**A view that reads one number.** A view needs the table row and its seats only to build
+an envelope and to know who holds the token, and both only change with a new version.
+So the latest table read in this process is kept as :class:`TableFacts` (a frozen copy,
+detached from any database session), and a view first reads the table's current version
+alone (one small query, no ORM objects, no snapshot parsed): when it is the kept one, the
+kept facts serve; otherwise the table is loaded in full, once per version and process. A
+move keeps the facts of the version it made, so its phones' refetches read one number.
 """
 
 from __future__ import annotations
@@ -20,13 +28,17 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import select
 
+from ..database import reads_alone, retry_if_disconnected
+from ..extensions import db
 from ..models import Table
 from . import service
-from .service import Who
+from .service import TableError, Who
 
 
 class TimedCache:
@@ -88,13 +100,96 @@ def init_app(app) -> None:
     seconds = float(app.config.get("ENVELOPE_CACHE_SECONDS", 10))
     app.extensions["envelopes"] = TimedCache(size, seconds)
     app.extensions["states"] = TimedCache(max(16, size // 4), seconds)
+    app.extensions["tables"] = TimedCache(max(16, size // 4), seconds)
 
 
 def envelopes() -> TimedCache:
     return current_app.extensions["envelopes"]
 
 
-def state(table: Table):
+@dataclass(frozen=True)
+class SeatFacts:
+    index: int
+    name: str
+    bot: str | None
+    token_hash: str
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """A table row and its seats as read at one version, out of any database session.
+    It has the attributes of :class:`~companion.models.Table` that the functions which
+    only read a table use (``service.identify``, ``service.envelope``, ``state_of``,
+    ``bots.turn_of``); nothing may change it or the dicts it holds (the snapshot is
+    shared with the states restored from it)."""
+
+    id: int
+    code: str
+    game: str
+    players: int
+    version: int
+    state: dict[str, Any]
+    host_token_hash: str
+    seat_news: dict[str, Any] | None
+    last_undo: dict[str, Any] | None
+    rematch_code: str | None
+    seats: tuple[SeatFacts, ...]
+
+    @classmethod
+    def of(cls, table: Table) -> TableFacts:
+        seats = tuple(SeatFacts(s.index, s.name, s.bot, s.token_hash) for s in table.seats)
+        return cls(
+            id=table.id,
+            code=table.code,
+            game=table.game,
+            players=table.players,
+            version=table.version,
+            state=table.state,
+            host_token_hash=table.host_token_hash,
+            seat_news=table.seat_news,
+            last_undo=table.last_undo,
+            rematch_code=table.rematch_code,
+            seats=seats,
+        )
+
+
+def keep(facts: TableFacts) -> None:
+    """Keep ``facts`` as the latest read of its table (unless a later one is kept)."""
+    tables = current_app.extensions["tables"]
+    kept = tables.peek(facts.code)
+    if kept is None or kept.version <= facts.version:
+        tables.put(facts.code, facts)
+
+
+def current_version(code: str) -> int | None:
+    """The table's version, one column of one row (None: no such table)."""
+    query = select(Table.version).where(Table.code == code)
+
+    def read() -> int | None:
+        reads_alone()
+        return db.session.execute(query).scalar_one_or_none()
+
+    return retry_if_disconnected(read)
+
+
+def current_table(code: str) -> TableFacts:
+    """The table at its current version, for a request that only reads it: the kept
+    facts when the database still has their version (one small query), else the table
+    loaded in full (one query when none was kept; see the module's notes)."""
+    code = service.normalise_code(code)
+    kept = current_app.extensions["tables"].peek(code)
+    if kept is not None:
+        version = current_version(code)
+        if version is None:
+            raise TableError(404, "There is no table with that code.")
+        if version == kept.version:
+            return kept
+    facts = TableFacts.of(service.get_table(code, read_only=True))
+    keep(facts)
+    return facts
+
+
+def state(table: Table | TableFacts):
     """The table's restored state at its current version, shared by every viewer; it is
     only read (``envelope`` never changes it)."""
     return current_app.extensions["states"].get(
@@ -102,17 +197,19 @@ def state(table: Table):
     )
 
 
-def envelope(table: Table, who: Who) -> dict[str, Any]:
+def envelope(table: Table | TableFacts, who: Who) -> dict[str, Any]:
     """``service.envelope(table, who)``, built once per (table, version, viewer)."""
     key = (table.code, table.version, who.host, who.seat)
     return envelopes().get(key, lambda: service.envelope(table, who, state(table)))
 
 
-def remember(code: str, version: int, who: Who, answer: dict[str, Any], state) -> None:
-    """Keep what a committed change already built: ``who``'s envelope of ``code`` at
-    ``version`` and that version's state (only read from now on, like every cached one)."""
-    envelopes().put((code, version, who.host, who.seat), answer)
-    current_app.extensions["states"].put((code, version), state)
+def remember(facts: TableFacts, who: Who, answer: dict[str, Any], state) -> None:
+    """Keep what a committed change already built: the table as it now is (``facts``,
+    read before the commit), ``who``'s envelope of it and its state (only read from now
+    on, like every cached one)."""
+    keep(facts)
+    envelopes().put((facts.code, facts.version, who.host, who.seat), answer)
+    current_app.extensions["states"].put((facts.code, facts.version), state)
 
 
 def public(code: str, version: int) -> dict[str, Any] | None:

@@ -637,6 +637,7 @@ def check_version(table: Table, version: Any) -> None:
 def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, Any]:
     """Apply one seat's action in one locked transaction; returns that seat's envelope of
     the state this action produced (not a later one another phone may already have made)."""
+    from . import cache  # it builds on this module
     with changing(code) as table:
         if token is None:
             raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
@@ -659,13 +660,12 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
         seat, canonical = state.last_action
         save(table, state, seat, canonical)
         answer = envelope(table, who, state)
-        code, version = table.code, table.version
-    # Committed: the phones will ask for this version at once (its event). The mover's
-    # envelope and the new state are already built: kept, so the mover's refetch costs no
-    # build and the other phones' envelopes no restore (companion.tables.cache).
-    from . import cache
-
-    cache.remember(code, version, who, answer, state)
+        facts = cache.TableFacts.of(table)
+    # Committed: the phones will ask for this version at once (its event). The table as
+    # it now is, the mover's envelope and the new state are known: kept, so the phones'
+    # refetches read one number instead of the table, the mover's costs no build and the
+    # others' no restore (companion.tables.cache).
+    cache.remember(facts, who, answer, state)
     return answer
 
 
