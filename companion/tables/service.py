@@ -638,6 +638,7 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
     """Apply one seat's action in one locked transaction; returns that seat's envelope of
     the state this action produced (not a later one another phone may already have made)."""
     from . import cache  # it builds on this module
+
     with changing(code) as table:
         if token is None:
             raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
