@@ -52,6 +52,7 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import add
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
@@ -431,7 +432,7 @@ class ShootState(State):
     def _finish_deal(self) -> None:
         bids, taken = self.bids, self.taken
         points = rules.deal_scores(bids, taken)
-        self.totals = totals = [total + p for total, p in zip(self.totals, points)]
+        self.totals = totals = list(map(add, self.totals, points))
         result = {
             "deal": self.deal_index + 1,
             "cards": self.hand_size,
