@@ -151,14 +151,20 @@ def shuffled(cards: Iterable[str], generator: random.Random) -> list[str]:
     return shuffle(list(cards), generator)
 
 
-def deal_one_at_a_time(deck: Sequence[str], players: int, count: int, first: int) -> list[list]:
+def deal_one_at_a_time(
+    deck: Sequence[str], players: int, count: int, first: int, sort: bool = False
+) -> list[list]:
     """Deal ``count`` cards to each seat, one at a time, starting with seat ``first``.
 
-    Returns the hands by seat; the cards used are ``deck[: players * count]``.
+    Returns the hands by seat (each sorted if ``sort``); the cards used are
+    ``deck[: players * count]``.
     """
     # Seat s gets every players-th card from its turn on: one slice each.
     end = players * count
-    return [list(deck[(seat - first) % players : end : players]) for seat in range(players)]
+    seats = range(players)
+    if sort:
+        return [sorted(deck[(seat - first) % players : end : players]) for seat in seats]
+    return [list(deck[(seat - first) % players : end : players]) for seat in seats]
 
 
 def follow_suit(

@@ -52,6 +52,7 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
 from __future__ import annotations
 
 from bisect import bisect_left
+from operator import add
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
@@ -96,6 +97,9 @@ ACTION_IDS = ActionIds(
 )
 ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
 BID_IDS = [tuple(range(BIDS, BIDS + size + 1)) for size in range(BIDS)]
+# A snapshot's last_trick is the state's finished_trick (see ShootState), and back.
+SAVED = {"last_trick": "finished_trick"}
+LOADED = {"finished_trick": "last_trick"}
 SUIT_SIZE = len(RANKS)
 SUIT_START = tuple(suit * SUIT_SIZE for suit in SUIT_INDEX)  # card -> its suit's first card
 #: [trump suit][suit led][card]: a card's worth in a trick, as trick_winner_ints orders them
@@ -172,7 +176,10 @@ class ShootState(State):
     """Cards are integers in memory (:mod:`..cards`: sorted hands, suits as runs) and ids
     in the snapshot: :meth:`to_dict` and :meth:`ShootGame.state_from_dict` convert
     ``hands``, ``trump``, ``stock``, ``played`` and ``trick``. The public records
-    (``draw``, ``last_trick``, ``results``) keep ids."""
+    (``draw``, ``results``) keep ids. The last trick is kept as it was played
+    (``finished_trick``) and written out as the snapshot and the views show it
+    (:attr:`last_trick`) only when one of them asks: a playout takes many tricks and
+    reads none."""
 
     slug = SPEC.slug
     lower_wins = SPEC.lower_wins
@@ -192,7 +199,8 @@ class ShootState(State):
     played: list[int]
     trick: list[list[int]]  # [seat, card]
     turn: int | None
-    last_trick: dict | None
+    #: The last trick taken: [deal number, its plays ([seat, card]), the winner], or None.
+    finished_trick: list | None
     results: list[dict]
     totals: list[int]
     chips: dict | None
@@ -210,7 +218,7 @@ class ShootState(State):
             self.first_dealer = draw_winner(self.draw)
         self.results = []
         self.totals = [0] * n
-        self.last_trick = None
+        self.finished_trick = None
         if self.options["chips"]:
             pot, stacks = rules.buy_in(n)
             self.chips = {"pot": pot, "stacks": stacks, "stake": rules.STAKE, "shared": None}
@@ -219,10 +227,11 @@ class ShootState(State):
         self._start_deal(0)
 
     def _start_deal(self, index: int) -> None:
+        """Deal deal ``index``: the explicit first deal, else shuffled from the seed."""
         n = self.players
         size = self.options["schedule"][index]
         self.deal_index = index
-        self.dealer = rules.dealer_of(self.first_dealer, index, n)
+        self.dealer = dealer = rules.dealer_of(self.first_dealer, index, n)
         self.hand_size = size
         if index == 0 and self.deal is not None:
             hands = [card_ints(hand) for hand in self.deal["hands"]]
@@ -232,23 +241,18 @@ class ShootState(State):
             self.trump = trump
             self.stock = [card for card in DECK if card not in used]
         else:
-            self._deal_cards()
+            # The same permutation as shuffling standard_deck(): shuffle looks only at length.
+            deck = shuffled(DECK, rng(self.seed, "deal", index))
+            end = n * size
+            self.hands = deal_one_at_a_time(deck, n, size, first=(dealer + 1) % n, sort=True)
+            self.trump = deck[end]
+            self.stock = deck[end + 1 :]
         self.bids = [None] * n
         self.taken = [0] * n
         self.played = []
         self.trick = []
         self.turn = None
         self.phase = BID
-
-    def _deal_cards(self) -> None:
-        """Shuffle and deal the cards of deal ``deal_index`` from the seed."""
-        n, size = self.players, self.hand_size
-        # The same permutation as shuffling standard_deck(): shuffle looks only at length.
-        deck = shuffled(DECK, rng(self.seed, "deal", self.deal_index))
-        hands = deal_one_at_a_time(deck, n, size, first=(self.dealer + 1) % n)
-        self.hands = [sorted(hand) for hand in hands]
-        self.trump = deck[n * size]
-        self.stock = deck[n * size + 1 :]
 
     # -- the contract ---------------------------------------------------------------------
 
@@ -302,12 +306,8 @@ class ShootState(State):
         be stricter than ``_id_legal``, applies it all the same)."""
         phase = self.phase
         if phase == PLAY:
-            if (
-                seat == self.turn
-                and type(action_id) is int
-                and type(seat) is int
-                and 0 <= action_id < BIDS
-            ):
+            # a hand holds only cards (0-51): no other integer is in it
+            if type(action_id) is int and seat == self.turn and type(seat) is int:
                 hand = self.hands[seat]
                 trick = self.trick
                 if action_id in hand and (
@@ -324,8 +324,9 @@ class ShootState(State):
                     entry = [seat, ACTIONS[action_id].copy()]
                     self.moves += 1
                     self.last_action = entry
-                    if self.log is not None:
-                        self.log.append(entry)
+                    log = self.log
+                    if log is not None:
+                        log.append(entry)
                     return
         elif (
             phase == BID
@@ -342,8 +343,9 @@ class ShootState(State):
             entry = [seat, ACTIONS[action_id].copy()]
             self.moves += 1
             self.last_action = entry
-            if self.log is not None:
-                self.log.append(entry)
+            log = self.log
+            if log is not None:
+                log.append(entry)
             return
         super().apply_id(seat, action_id)
 
@@ -400,55 +402,73 @@ class ShootState(State):
         # trick_winner_ints inline, by a table of what each card is worth in this trick
         value = TRICK_VALUE[SUIT_INDEX[self.trump]][SUIT_INDEX[trick[0][1]]]
         best = -1
-        plays = []
         played = self.played
         for who, card in trick:
             if value[card] > best:
                 best = value[card]
                 winner = who
             played.append(card)
-            plays.append([who, CARD_IDS[card]])
         self.taken[winner] += 1
-        self.last_trick = {"deal": self.deal_index + 1, "plays": plays, "winner": winner}
+        self.finished_trick = [self.deal_index + 1, trick, winner]
         self.trick = []
         self.turn = winner
         if not self.hands[winner]:  # every hand is as long: all are empty
             self._finish_deal()
 
+    @property
+    def last_trick(self) -> dict | None:
+        """The last trick taken as the views and the snapshot show it: ``{"deal",
+        "plays" ([seat, card id] in order), "winner"}`` (a new dict each time), or None."""
+        finished = self.finished_trick
+        if finished is None:
+            return None
+        deal, plays, winner = finished
+        return {
+            "deal": deal,
+            "plays": [[seat, CARD_IDS[card]] for seat, card in plays],
+            "winner": winner,
+        }
+
     def _finish_deal(self) -> None:
-        points = rules.deal_scores(self.bids, self.taken)
-        self.totals = [total + p for total, p in zip(self.totals, points, strict=True)]
+        bids, taken = self.bids, self.taken
+        points = rules.deal_scores(bids, taken)
+        self.totals = totals = list(map(add, self.totals, points))
         result = {
             "deal": self.deal_index + 1,
             "cards": self.hand_size,
             "dealer": self.dealer,
             "trump": CARD_IDS[self.trump],
-            "bids": list(self.bids),
-            "tricks": list(self.taken),
+            "bids": list(bids),
+            "tricks": list(taken),
             "points": points,
-            "totals": list(self.totals),
+            "totals": list(totals),
         }
-        if self.chips is not None:
-            settled = rules.settle_chips(self.chips["pot"], self.chips["stacks"], points)
-            self.chips["pot"] = settled["pot"]
-            self.chips["stacks"] = list(settled["stacks"])
+        chips = self.chips
+        if chips is not None:
+            settled = rules.settle_chips(chips["pot"], chips["stacks"], points)
+            chips["pot"] = settled["pot"]
+            chips["stacks"] = list(settled["stacks"])
             result["chips"] = settled
         self.results.append(result)
-        if self.deal_index + 1 < len(self.options["schedule"]):
-            self._start_deal(self.deal_index + 1)
+        if result["deal"] < len(self.options["schedule"]):
+            self._start_deal(result["deal"])
             return
         self.phase = OVER
         self.turn = None
-        if self.chips is not None:
-            self.chips.update(rules.share_pot(self.chips["pot"], self.chips["stacks"]))
+        if chips is not None:
+            chips.update(rules.share_pot(chips["pot"], chips["stacks"]))
 
     def sealed_step(self) -> str | None:
         return f"the bids of deal {self.deal_index + 1}" if self.phase == BID else None
 
     def to_dict(self) -> dict[str, Any]:
-        """As the base, with card ids for the integers (the snapshot format is ids)."""
+        """As the base, with card ids for the integers (the snapshot format is ids) and
+        ``last_trick`` in the place of ``finished_trick``."""
         d = super().to_dict()
-        state = dict(d["state"])  # new lists only: never change what the base gave
+        # new lists only: never change what the base gave
+        state = {LOADED.get(key, key): value for key, value in d["state"].items()}
+        if "last_trick" in state:
+            state["last_trick"] = self.last_trick
         state["hands"] = [card_ids(hand) for hand in self.hands]
         state["trump"] = CARD_IDS[self.trump]
         state["stock"] = card_ids(self.stock)
@@ -644,13 +664,17 @@ class ShootGame(Game):
         Quicker than the base's deep copy (the searches load a sampled world once per
         action tried): the state gets new lists of everything it changes in play, and
         shares with ``d`` only the public records it never changes once written (the
-        draw, the last trick, the last action, each row of ``results``)."""
+        draw, the last action, each row of ``results``)."""
         if d.get("game") != self.slug:
             raise ValueError(f"not a {self.slug} state: {d.get('game')!r}")
         source = d["state"]
-        data = dict(source)
-        data.pop("winners", None)
+        # in the same order, the last trick kept as it was played (see ShootState)
+        data = {SAVED.get(key, key): value for key, value in source.items() if key != "winners"}
         try:
+            last = source.get("last_trick")
+            if last is not None:
+                plays = [[seat, CARD_INDEX[card]] for seat, card in last["plays"]]
+                data["finished_trick"] = [last["deal"], plays, last["winner"]]
             data["hands"] = [[CARD_INDEX[card] for card in hand] for hand in source["hands"]]
             data["trump"] = CARD_INDEX[source["trump"]]
             data["stock"] = [CARD_INDEX[card] for card in source["stock"]]

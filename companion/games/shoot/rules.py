@@ -63,7 +63,10 @@ def deal_points(bid: int, tricks: int) -> int:
 
 
 def deal_scores(bids: Sequence[int], tricks: Sequence[int]) -> list[int]:
-    return [deal_points(b, t) for b, t in zip(bids, tricks, strict=True)]
+    """:func:`deal_points` of each seat (by ``map``: the engine settles every deal)."""
+    if len(bids) != len(tricks):
+        raise ValueError("one bid and one count of tricks per seat")
+    return list(map(deal_points, bids, tricks))
 
 
 def buy_in(players: int) -> tuple[int, list[int]]:
