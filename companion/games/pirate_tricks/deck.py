@@ -102,12 +102,64 @@ def candidates(shape: str, size: int) -> tuple[tuple[int, tuple[int, ...]], ...]
     return tuple((mask_of(indexes(list(g))), tuple(indexes(list(g)))) for g in groups)
 
 
+@lru_cache(maxsize=64)
+def _by_lowest(shape: str, size: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """:func:`candidates` sorted out by their lowest card (60 tuples, each in the order of
+    :func:`candidates`)."""
+    by_lowest: list[list] = [[] for _ in range(60)]
+    for mask, group in candidates(shape, size):
+        by_lowest[(mask & -mask).bit_length() - 1].append((mask, group))
+    return tuple(map(tuple, by_lowest))
+
+
+def _usable(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The groups of the cards in mask ``hand`` as ``(mask, cards)``, by their lowest card
+    (in the order of :func:`candidates` for one lowest card)."""
+    by_lowest = _by_lowest(shape, size)
+    usable = []
+    rest = hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        for m, g in by_lowest[low.bit_length() - 1]:
+            if m & hand == m:
+                usable.append((m, g))
+    return usable
+
+
 def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
     """The largest number of disjoint groups of the cards in mask ``hand`` (each card in
     one group at most). Among equally many, the same groups as the rules always chose:
     the lowest card either starts one of the groups it belongs to (first such group
-    first) or is left out, whichever gives more."""
-    usable_all = [(m, g) for m, g in candidates(shape, size) if m & hand == m]
+    first) or is left out, whichever gives more. The groups come lowest card first."""
+    usable = _usable(shape, size, hand)
+    union = 0
+    for m, _ in usable:
+        union |= m
+    if union.bit_count() == size * len(usable):
+        return [g for _, g in usable]  # no two share a card: all of them
+    # Groups sharing no card with each other are chosen independently: the search runs
+    # on each cluster of groups linked by shared cards (a small mask, often met again).
+    clusters: list[int] = []
+    for m, _ in usable:
+        joined = m
+        apart = []
+        for cluster in clusters:
+            if cluster & joined:
+                joined |= cluster
+            else:
+                apart.append(cluster)
+        apart.append(joined)
+        clusters = apart
+    found = [g for cluster in clusters for g in _best_within(shape, size, cluster)]
+    found.sort()  # by lowest card: the groups are disjoint, each lowest card first
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, ...], ...]:
+    """:func:`best_groups` of the cards in mask ``cards``, by the search itself."""
+    usable_all = _usable(shape, size, cards)
     memo: dict[int, tuple] = {}
 
     def best(available: int) -> tuple:
@@ -132,7 +184,7 @@ def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
         memo[available] = found
         return found
 
-    return list(best(hand))
+    return best(cards)
 
 
 def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
