@@ -43,7 +43,7 @@ from .engine import (
     DITCH,
     HAND_SIZE,
     OVER,
-    PAIR_ID,
+    PAIR_BASE,
     PLAY,
     PREDICT,
     PREDICTS,
@@ -582,7 +582,7 @@ class PirateTricksBot(GameBot):
             return ASSIGNS + seat
         if phase == DITCH:
             x, y = sorted(hand, key=tables.quick.__getitem__)[:2]
-            return PAIR_ID[x][y] if x < y else PAIR_ID[y][x]
+            return PAIR_BASE[x] + y if x < y else PAIR_BASE[y] + x
         if phase == PREDICT:
             guess = int(sum(tables.power[c] for c in hand) + 0.5)
             return PREDICTS + max(0, min(rules.TRICKS, guess))

@@ -10,6 +10,7 @@ high), so a sorted list of indexes is a sorted hand. A set of cards is a bitmask
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from functools import lru_cache
 
 from ..cards import shuffle  # noqa: F401  (deck.shuffle: the engine deals with it)
@@ -17,7 +18,10 @@ from . import rules
 
 CARD: tuple[str, ...] = tuple(f"{s}{n}" for s in rules.SUITS for n in range(1, 21))
 INDEX: dict[str, int] = {card: i for i, card in enumerate(CARD)}
-SUIT: tuple[int, ...] = tuple(i // 20 for i in range(60))
+SUIT_SIZE = 20
+SUIT: tuple[int, ...] = tuple(i // SUIT_SIZE for i in range(60))
+#: The lowest card of each card's suit: a suit is the cards ``low .. low + SUIT_SIZE - 1``.
+SUIT_LOW: tuple[int, ...] = tuple(SUIT_SIZE * SUIT[i] for i in range(60))
 NUMBER: tuple[int, ...] = tuple(i % 20 + 1 for i in range(60))
 SUIT_LETTER: tuple[str, ...] = tuple(rules.SUITS)
 TRUMP = rules.SUITS.index(rules.TRUMP)
@@ -52,6 +56,14 @@ def deck(players: int) -> list[int]:
 
 
 # -- tricks -------------------------------------------------------------------------------
+
+
+def suit_run(hand: list[int], card: int) -> list[int]:
+    """The cards of the sorted ``hand`` in the suit of ``card`` (one run of it; a new
+    list, empty when the hand holds none)."""
+    low = SUIT_LOW[card]
+    start = bisect_left(hand, low)
+    return hand[start : bisect_left(hand, low + SUIT_SIZE, start)]
 
 
 def trick_winner(plays: list) -> int:

@@ -158,9 +158,12 @@ DITCHES = ASSIGNS + SPEC.max_players
 PAIRS = list(combinations(range(DECK_SIZE), 2))
 BIDS = DITCHES + len(PAIRS)
 FIRST_BIDS = 256
-PAIR_ID = [[-1] * DECK_SIZE for _ in range(DECK_SIZE)]  # PAIR_ID[a][b], a < b
+# The ditches of a card a are numbered together, in b's order: ditching a < b is
+# PAIR_BASE[a] + b.
+PAIR_BASE = [0] * DECK_SIZE
 for _number, (_a, _b) in enumerate(PAIRS):
-    PAIR_ID[_a][_b] = DITCHES + _number
+    if _b == _a + 1:
+        PAIR_BASE[_a] = DITCHES + _number - _b
 ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD]
     + [{"type": "reveal", "card": card} for card in CARD]
@@ -215,10 +218,10 @@ def _index(options: dict) -> dict[str, dict[str, dict]]:
 class PirateTricksState(State):
     """One game of Pirate Tricks. The live crew cards are indexes (:mod:`.deck`):
     ``hands`` (each sorted, which is hand order), the rows' ``up`` and ``down``, the
-    auction's ``reveals``, ``ditched``, ``trick`` (``[seat, card]`` pairs) and ``won``;
-    :meth:`to_dict` writes them as ids and :meth:`PirateTricksGame.state_from_dict` reads
-    them back. The records (``events``, ``recruitment``, ``last_trick``, ``history``)
-    keep ids, as the views show them."""
+    auction's ``reveals``, ``ditched``, ``trick`` and the ``plays`` of ``last_trick``
+    (``[seat, card]`` pairs) and ``won``; :meth:`to_dict` writes them as ids and
+    :meth:`PirateTricksGame.state_from_dict` reads them back. The records (``events``,
+    ``recruitment``, ``history``) keep ids, as the views show them."""
 
     slug = "pirate_tricks"
     action_ids = ACTION_IDS
@@ -467,8 +470,7 @@ class PirateTricksState(State):
         winner = deck.trick_winner(trick)
         self.tricks[winner] += 1
         self.won[winner] += [card for _, card in trick]
-        plays = [[seat, CARD[card]] for seat, card in trick]
-        self.last_trick = {"leader": self.leader, "plays": plays, "winner": winner}
+        self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
         if sum(self.tricks) == rules.TRICKS:
@@ -564,8 +566,7 @@ class PirateTricksState(State):
             hand = self.hands[seat]
             trick = self.trick
             if trick:
-                led = SUIT[trick[0][1]]
-                follow = [c for c in hand if SUIT[c] == led]
+                follow = deck.suit_run(hand, trick[0][1])
                 if follow:
                     return follow
             return hand[:]  # the ids of plays are the cards themselves
@@ -583,12 +584,7 @@ class PirateTricksState(State):
         if phase == DITCH:
             if self.ditched[seat] is not None:
                 return []
-            hand = self.hands[seat]
-            ids = []
-            for i, x in enumerate(hand):
-                row = PAIR_ID[x]
-                ids += [row[y] for y in hand[i + 1 :]]
-            return ids
+            return [PAIR_BASE[x] + y for x, y in combinations(self.hands[seat], 2)]
         if phase == PREDICT and seat == self.turn:
             return list(range(PREDICTS, ASSIGNS))
         return []
@@ -606,8 +602,8 @@ class PirateTricksState(State):
             trick = self.trick
             if not trick:
                 return True
-            led = SUIT[trick[0][1]]
-            return SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
+            led = trick[0][1]
+            return SUIT[action_id] == SUIT[led] or not deck.suit_run(hand, led)
         a = self.auction
         if action_id >= BIDS:
             return (
@@ -656,7 +652,7 @@ class PirateTricksState(State):
             x, y = INDEX.get(first), INDEX.get(second)
             if x is None or y is None or x >= y:
                 return None
-            return PAIR_ID[x][y]
+            return PAIR_BASE[x] + y
         if kind == "predict":
             tricks = action.get("tricks")
             if type(tricks) is not int or not 0 <= tricks <= MAX_PREDICTION:
@@ -670,50 +666,50 @@ class PirateTricksState(State):
         return None
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the check of a legal play inline (the hot path of a
-        playout); anything else goes to the base."""
-        phase = self.phase
-        if phase == BID and type(action_id) is int and action_id >= BIDS:
-            a = self.auction
-            bids = a["bids"]
-            if (
-                type(seat) is int
-                and seat in a["bidders"]
-                and bids[seat] is None
-                and action_id - BIDS <= self.loon[seat]
-            ):
-                bids[seat] = loon = action_id - BIDS
-                if all(bids[s] is not None for s in a["bidders"]):
-                    self._resolve_bids()
-                self._record([seat, {"type": "bid", "loon": loon}])
-                return
-        elif (
-            phase == PLAY
-            and type(action_id) is int
-            and 0 <= action_id < REVEALS
-            and seat == self.turn
-            and type(seat) is int
-        ):
-            hand = self.hands[seat]
-            trick = self.trick
-            if action_id in hand:
-                if trick:
-                    led = SUIT[trick[0][1]]
-                    ok = SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
-                else:
-                    ok = True
-                if ok:  # _play and _record inline
-                    hand.remove(action_id)
-                    trick.append([seat, action_id])
-                    if len(trick) == self.players:
-                        self._finish_trick()
-                    else:
-                        self.turn = (seat + 1) % self.players
-                    self.moves += 1
-                    self.last_action = entry = [seat, PLAYS[action_id].copy()]
-                    if self.log is not None:
-                        self.log.append(entry)
+        """As the base's, with the check of a legal play or bid inline (the hot path of a
+        playout) and the log's copy made here; a refused action goes to the base, which
+        words the refusal."""
+        if type(seat) is int and type(action_id) is int:
+            phase = self.phase
+            if phase == PLAY:
+                hand = self.hands[seat] if seat == self.turn else ()
+                if action_id in hand:  # a play's id is its card
+                    trick = self.trick
+                    if (
+                        not trick
+                        or SUIT[action_id] == SUIT[trick[0][1]]
+                        or not deck.suit_run(hand, trick[0][1])
+                    ):  # _play and _record inline
+                        hand.remove(action_id)
+                        trick.append([seat, action_id])
+                        if len(trick) == self.players:
+                            self._finish_trick()
+                        else:
+                            self.turn = (seat + 1) % self.players
+                        self.moves += 1
+                        self.last_action = entry = [seat, PLAYS[action_id].copy()]
+                        if self.log is not None:
+                            self.log.append(entry)
+                        return
+            elif phase == BID:
+                a = self.auction
+                bids = a["bids"]
+                bidders = a["bidders"]
+                loon = action_id - BIDS
+                if seat in bidders and bids[seat] is None and 0 <= loon <= self.loon[seat]:
+                    bids[seat] = loon
+                    if bids.count(None) == self.players - len(bidders):  # all bids are in
+                        self._resolve_bids()
+                    self._record([seat, {"type": "bid", "loon": loon}])
                     return
+            elif (
+                0 <= seat < self.players
+                and 0 <= action_id < ACTION_IDS.size
+                and self._id_legal(seat, action_id)
+            ):
+                self._apply_id(seat, action_id)
+                self._record([seat, _action_copy(action_id)])
+                return
         super().apply_id(seat, action_id)
 
     def _apply_id(self, seat: int, action_id: int) -> None:
@@ -991,7 +987,7 @@ class PirateTricksState(State):
             "recruitment": plain_copy(self.recruitment),
             "turn": self.turn,
             "trick": trick,
-            "last_trick": plain_copy(self.last_trick),
+            "last_trick": self._last_trick_ids(),
             "tricks": list(self.tricks),
             "won": [deck.ids(pile) for pile in self.won],
             "catalog": plain_copy(self.options.get("catalog")),
@@ -1071,8 +1067,16 @@ class PirateTricksState(State):
         }
         state["ditched"] = [None if d is None else deck.ids(d) for d in self.ditched]
         state["trick"] = [[seat, CARD[card]] for seat, card in self.trick]
+        state["last_trick"] = self._last_trick_ids()
         state["won"] = [deck.ids(pile) for pile in self.won]
         return saved
+
+    def _last_trick_ids(self) -> dict[str, Any] | None:
+        """``last_trick`` with its cards written as ids (a new dict)."""
+        last = self.last_trick
+        if last is None:
+            return None
+        return {**last, "plays": [[seat, CARD[card]] for seat, card in last["plays"]]}
 
     def _cards_from_ids(self) -> None:
         """Turn the live cards of a snapshot just loaded (ids) into indexes."""
@@ -1089,6 +1093,10 @@ class PirateTricksState(State):
         }
         self.ditched = [None if d is None else deck.indexes(d) for d in self.ditched]
         self.trick = [[seat, INDEX[card]] for seat, card in self.trick]
+        last = self.last_trick
+        if last is not None:
+            plays = [[seat, INDEX[card]] for seat, card in last["plays"]]
+            self.last_trick = {**last, "plays": plays}
         self.won = [deck.indexes(pile) for pile in self.won]
 
     def doing(self) -> str:
