@@ -115,24 +115,35 @@ def candidates(shape: str, size: int) -> tuple[tuple[int, tuple[int, ...]], ...]
 
 
 @lru_cache(maxsize=64)
-def _by_lowest(shape: str, size: int) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
-    """:func:`candidates` sorted out by their lowest card (60 tuples, each in the order of
-    :func:`candidates`)."""
+def _layout(shape: str, size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple, ...]]:
+    """How to find the groups of a hand quickly: the shapes of the groups (the offsets of
+    their cards from the lowest one, each shape once) and :func:`candidates` sorted out
+    by their lowest card (60 tuples, each in the order of :func:`candidates`)."""
+    shapes: dict[tuple[int, ...], None] = {}
     by_lowest: list[list] = [[] for _ in range(60)]
     for mask, group in candidates(shape, size):
-        by_lowest[(mask & -mask).bit_length() - 1].append((mask, group))
-    return tuple(map(tuple, by_lowest))
+        low, *rest = sorted(group)
+        shapes[tuple(card - low for card in rest)] = None
+        by_lowest[low].append((mask, group))
+    return tuple(shapes), tuple(map(tuple, by_lowest))
 
 
 def _usable(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int, ...]]]:
     """The groups of the cards in mask ``hand`` as ``(mask, cards)``, by their lowest card
     (in the order of :func:`candidates` for one lowest card)."""
-    by_lowest = _by_lowest(shape, size)
+    offsets, by_lowest = _layout(shape, size)
+    # The cards that may be the lowest of a group: those whose offsets of some shape
+    # all hold a card of the hand.
+    starts = 0
+    for shifts in offsets:
+        found = hand
+        for shift in shifts:
+            found &= hand >> shift
+        starts |= found
     usable = []
-    rest = hand
-    while rest:
-        low = rest & -rest
-        rest ^= low
+    while starts:
+        low = starts & -starts
+        starts ^= low
         for m, g in by_lowest[low.bit_length() - 1]:
             if m & hand == m:
                 usable.append((m, g))
@@ -230,10 +241,3 @@ def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
             {"loon": loon, "cards": [CARD[c] for c in hand if shown >> c & 1], "groups": groups}
         )
     return details
-
-
-def captured_counts(carddef: dict, won: list[int]) -> list[list[int]]:
-    """For each player (``won``: a mask of the cards each took), how many cards match
-    each filtered effect of a treasure or capture card (``rules.payout_lines`` counts)."""
-    masks = [filter_mask(e["filter"]) for e in rules.filtered_effects(carddef)]
-    return [[(taken & m).bit_count() for m in masks] for taken in won]

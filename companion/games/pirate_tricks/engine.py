@@ -115,7 +115,7 @@ import functools
 import json
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import cards
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
@@ -209,10 +209,41 @@ def _index_by_key(key: str) -> dict[str, dict[str, dict]]:
     return {kind: {card["id"]: card for card in catalog[kind]} for kind in SCORE_KINDS}
 
 
+def _catalog_key(options: dict) -> str:
+    catalog = options.get("catalog")
+    return json.dumps(catalog, sort_keys=True) if catalog else "null"
+
+
 def _index(options: dict) -> dict[str, dict[str, dict]]:
     """Per deck, ``{card id: catalog entry}`` for these options (cached: never change it)."""
-    catalog = options.get("catalog")
-    return _index_by_key(json.dumps(catalog, sort_keys=True) if catalog else "null")
+    return _index_by_key(_catalog_key(options))
+
+
+class _Round(NamedTuple):
+    """A round's score cards, looked up once (cached: never change them)."""
+
+    cards: dict[str, Any]  # as PirateTricksState._score_cards gives them
+    predicting: bool  # whether a card in play asks for trick predictions
+    counting: tuple[list[int], list[int]]  # the treasure's and the capture's filters (masks)
+
+
+@functools.lru_cache(maxsize=1024)
+def _round_cards(key: str, recruitment: tuple[str, ...], treasure: str, capture: str) -> _Round:
+    """The score cards of these ids in the catalog of ``key`` (:func:`_catalog_key`)."""
+    by_id = _index_by_key(key)
+    cards = {
+        "recruitment": [by_id["recruitment"][c] for c in recruitment],
+        "treasure": by_id["treasure"][treasure],
+        "capture": by_id["capture"][capture],
+    }
+    return _Round(
+        cards,
+        any(rules.needs_prediction(cards[kind]) for kind in ("treasure", "capture")),
+        tuple(
+            [deck.filter_mask(effect["filter"]) for effect in rules.filtered_effects(cards[kind])]
+            for kind in ("treasure", "capture")
+        ),
+    )
 
 
 class PirateTricksState(State):
@@ -327,20 +358,20 @@ class PirateTricksState(State):
             "capture": decks["capture"][k - 1],
         }
 
+    def _round_cards(self) -> _Round:
+        """This round's score cards (:func:`_round_cards`)."""
+        k, decks = self.round, self.score_decks
+        return _round_cards(
+            _catalog_key(self.options),
+            tuple(decks["recruitment"][2 * k - 2 : 2 * k]),
+            decks["treasure"][k - 1],
+            decks["capture"][k - 1],
+        )
+
     def _score_cards(self) -> dict[str, Any]:
         """This round's score cards, as catalog entries (shared: never change them)."""
-        ids = self._score_ids()
-        by_id = _index(self.options)
-        return {
-            "recruitment": [by_id["recruitment"][c] for c in ids["recruitment"]],
-            "treasure": by_id["treasure"][ids["treasure"]],
-            "capture": by_id["capture"][ids["capture"]],
-        }
-
-    def _predicting(self, in_play: dict[str, Any] | None = None) -> bool:
-        """Whether a score card in play (``_score_cards()``) asks for trick predictions."""
-        in_play = in_play or self._score_cards()
-        return any(rules.needs_prediction(in_play[kind]) for kind in ("treasure", "capture"))
+        cards = self._round_cards().cards
+        return {**cards, "recruitment": list(cards["recruitment"])}
 
     def sealed_step(self) -> str | None:
         """The sealed step in progress, for the host's undo (``Game.undo_point``): the bids
@@ -443,7 +474,7 @@ class PirateTricksState(State):
     # -- after the auction --------------------------------------------------------------
 
     def _after_ditch(self) -> None:
-        if self._predicting():
+        if self._round_cards().predicting:
             self.phase = PREDICT
             self.turn = self.go_first
         else:
@@ -451,7 +482,7 @@ class PirateTricksState(State):
 
     def _recruit(self) -> None:
         result = []
-        for card in self._score_cards()["recruitment"]:
+        for card in self._round_cards().cards["recruitment"]:
             per_seat = deck.recruit(card, self.hands)
             for seat, detail in enumerate(per_seat):
                 self.loon[seat] += detail["loon"]  # recruitment never costs
@@ -477,18 +508,18 @@ class PirateTricksState(State):
             self._end_round()
 
     def _end_round(self) -> None:
-        score_cards = self._score_cards()
-        predictions = list(self.predictions) if self._predicting(score_cards) else None
+        in_play = self._round_cards()
+        predictions = list(self.predictions) if in_play.predicting else None
         taken = [deck.mask_of(w) for w in self.won]
         result = rules.settled(
-            score_cards["treasure"],
-            score_cards["capture"],
+            in_play.cards["treasure"],
+            in_play.cards["capture"],
             list(self.tricks),
             predictions,
             list(self.loon),
-            counts=(
-                deck.captured_counts(score_cards["treasure"], taken),
-                deck.captured_counts(score_cards["capture"], taken),
+            counts=tuple(
+                [[(took & m).bit_count() for m in masks] for took in taken]
+                for masks in in_play.counting
             ),
         )
         self.loon = [int(x) for x in result["loon"]]
@@ -928,8 +959,8 @@ class PirateTricksState(State):
         over = self.is_over()
         a = self.auction
         mine = seat is not None
-        score_cards = self._score_cards()
-        predicting = self._predicting(score_cards)
+        in_play = self._round_cards()
+        score_cards, predicting = in_play.cards, in_play.predicting
         rows = []
         for r, row in enumerate(self.rows):
             rows.append(
