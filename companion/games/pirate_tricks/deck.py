@@ -155,12 +155,17 @@ def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
     one group at most). Among equally many, the same groups as the rules always chose:
     the lowest card either starts one of the groups it belongs to (first such group
     first) or is left out, whichever gives more. The groups come lowest card first."""
+    return [g for _, g in _best_groups(shape, size, hand)]
+
+
+def _best_groups(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int, ...]]]:
+    """:func:`best_groups` as ``(mask, cards)``."""
     usable = _usable(shape, size, hand)
     union = 0
     for m, _ in usable:
         union |= m
     if union.bit_count() == size * len(usable):
-        return [g for _, g in usable]  # no two share a card: all of them
+        return usable  # no two share a card: all of them
     # Groups sharing no card with each other are chosen independently: the search runs
     # on each cluster of groups linked by shared cards (a small mask, often met again).
     clusters: list[int] = []
@@ -174,14 +179,14 @@ def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
                 apart.append(cluster)
         apart.append(joined)
         clusters = apart
-    found = [g for cluster in clusters for g in _best_within(shape, size, cluster)]
-    found.sort()  # by lowest card: the groups are disjoint, each lowest card first
+    found = [pair for cluster in clusters for pair in _best_within(shape, size, cluster)]
+    found.sort(key=lambda pair: pair[1])  # by lowest card (the groups are disjoint)
     return found
 
 
 @lru_cache(maxsize=4096)
-def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, ...], ...]:
-    """:func:`best_groups` of the cards in mask ``cards``, by the search itself."""
+def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """:func:`_best_groups` of the cards in mask ``cards``, by the search itself."""
     usable_all = _usable(shape, size, cards)
     memo: dict[int, tuple] = {}
 
@@ -199,7 +204,7 @@ def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, ...], ..
         choice: tuple = ()
         for m, g in usable:
             if m & pivot:
-                option = (g, *best(available & ~m))
+                option = ((m, g), *best(available & ~m))
                 if len(option) > len(choice):
                     choice = option
         skip = best(available & ~pivot)
@@ -231,13 +236,12 @@ def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
                 if effect["loon"]:
                     shown |= hits
             elif effect["kind"] == "groups":
-                found = best_groups(effect["shape"], effect["size"], mask)
+                found = _best_groups(effect["shape"], effect["size"], mask)
                 loon += effect["loon"] * len(found)
                 if effect["loon"]:
-                    for group in found:
+                    for m, group in found:
                         groups.append([CARD[c] for c in group])
-                        shown |= mask_of(list(group))
-        details.append(
-            {"loon": loon, "cards": [CARD[c] for c in hand if shown >> c & 1], "groups": groups}
-        )
+                        shown |= m
+        cards = [CARD[c] for c in hand if shown >> c & 1] if shown else []
+        details.append({"loon": loon, "cards": cards, "groups": groups})
     return details

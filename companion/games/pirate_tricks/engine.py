@@ -127,6 +127,7 @@ from .spec import SPEC
 HAND_SIZE = 5
 ROW_UP = 5
 ROW_DOWN = 2
+ROW_SIZE = ROW_UP + ROW_DOWN
 ZERO_TIE_LOON = 2
 MAX_PREDICTION = 10
 SCORE_KINDS = ("recruitment", "treasure", "capture")
@@ -220,7 +221,7 @@ def _index(options: dict) -> dict[str, dict[str, dict]]:
 
 
 class _Round(NamedTuple):
-    """A round's score cards, looked up once (cached: never change them)."""
+    """A round's score cards (their catalog entries: never change them)."""
 
     cards: dict[str, Any]  # as PirateTricksState._score_cards gives them
     predicting: bool  # whether a card in play asks for trick predictions
@@ -228,22 +229,12 @@ class _Round(NamedTuple):
 
 
 @functools.lru_cache(maxsize=1024)
-def _round_cards(key: str, recruitment: tuple[str, ...], treasure: str, capture: str) -> _Round:
-    """The score cards of these ids in the catalog of ``key`` (:func:`_catalog_key`)."""
-    by_id = _index_by_key(key)
-    cards = {
-        "recruitment": [by_id["recruitment"][c] for c in recruitment],
-        "treasure": by_id["treasure"][treasure],
-        "capture": by_id["capture"][capture],
-    }
-    return _Round(
-        cards,
-        any(rules.needs_prediction(cards[kind]) for kind in ("treasure", "capture")),
-        tuple(
-            [deck.filter_mask(effect["filter"]) for effect in rules.filtered_effects(cards[kind])]
-            for kind in ("treasure", "capture")
-        ),
-    )
+def _end_card(key: str, kind: str, card_id: str) -> tuple[dict, bool, list[int]]:
+    """A treasure or capture card of the catalog of ``key`` (:func:`_catalog_key`): its
+    entry, whether it asks for predictions and the masks of the effects counting cards."""
+    card = _index_by_key(key)[kind][card_id]
+    masks = [deck.filter_mask(effect["filter"]) for effect in rules.filtered_effects(card)]
+    return card, rules.needs_prediction(card), masks
 
 
 class PirateTricksState(State):
@@ -303,29 +294,26 @@ class PirateTricksState(State):
         n = self.players
         self.round += 1
         k = self.round
-        had = list(self.loon)
+        had = self.loon
         if k > 1:
             self.loon = rules.top_up(had)
         self.top_ups = [now - before for now, before in zip(self.loon, had, strict=True)]
-        deal = self.deal or {}
-        if k == 1 and "hands" in deal:
-            hands = [deck.indexes(h) for h in deal["hands"]]
-            rows = [
-                {"up": deck.indexes(r["up"]), "down": deck.indexes(r["down"])} for r in deal["rows"]
-            ]
+        deal = self.deal
+        if k == 1 and deal and "hands" in deal:
+            self.hands = [sorted(deck.indexes(h)) for h in deal["hands"]]
+            laid = [(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
-            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card.
-            hands = [crew[seat : n * HAND_SIZE : n] for seat in range(n)]
-            rest = crew[n * HAND_SIZE :]
-            size = ROW_UP + ROW_DOWN
-            rows = []
-            for r in range(n):
-                chunk = rest[r * size : (r + 1) * size]
-                rows.append({"up": chunk[:ROW_UP], "down": chunk[ROW_UP:]})
-        self.hands = [sorted(h) for h in hands]
-        self.rows = [{"up": r["up"], "down": r["down"], "owner": None, "loon": 0} for r in rows]
+            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card,
+            # then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
+            dealt = n * HAND_SIZE
+            self.hands = [sorted(crew[seat:dealt:n]) for seat in range(n)]
+            laid = [
+                (crew[at : at + ROW_UP], crew[at + ROW_UP : at + ROW_SIZE])
+                for at in range(dealt, dealt + n * ROW_SIZE, ROW_SIZE)
+            ]
+        self.rows = [{"up": up, "down": down, "owner": None, "loon": 0} for up, down in laid]
         self.go_first = None
         self.events = []
         self.ditched = [None] * n
@@ -359,19 +347,27 @@ class PirateTricksState(State):
         }
 
     def _round_cards(self) -> _Round:
-        """This round's score cards (:func:`_round_cards`)."""
-        k, decks = self.round, self.score_decks
-        return _round_cards(
-            _catalog_key(self.options),
-            tuple(decks["recruitment"][2 * k - 2 : 2 * k]),
-            decks["treasure"][k - 1],
-            decks["capture"][k - 1],
+        """This round's score cards: the next ones of each shuffled deck."""
+        k, decks, key = self.round, self.score_decks, _catalog_key(self.options)
+        treasure, treasure_predicts, treasure_counts = _end_card(
+            key, "treasure", decks["treasure"][k - 1]
+        )
+        capture, capture_predicts, capture_counts = _end_card(
+            key, "capture", decks["capture"][k - 1]
+        )
+        by_id = _index_by_key(key)["recruitment"]
+        cards = {
+            "recruitment": [by_id[c] for c in decks["recruitment"][2 * k - 2 : 2 * k]],
+            "treasure": treasure,
+            "capture": capture,
+        }
+        return _Round(
+            cards, treasure_predicts or capture_predicts, (treasure_counts, capture_counts)
         )
 
     def _score_cards(self) -> dict[str, Any]:
         """This round's score cards, as catalog entries (shared: never change them)."""
-        cards = self._round_cards().cards
-        return {**cards, "recruitment": list(cards["recruitment"])}
+        return self._round_cards().cards
 
     def sealed_step(self) -> str | None:
         """The sealed step in progress, for the host's undo (``Game.undo_point``): the bids
@@ -387,35 +383,33 @@ class PirateTricksState(State):
 
     # -- the auction --------------------------------------------------------------------
 
-    def _needy(self) -> list[int]:
-        owners = {row["owner"] for row in self.rows}
-        return [s for s in range(self.players) if s not in owners]
-
-    def _open_rows(self) -> list[int]:
-        return [r for r, row in enumerate(self.rows) if row["owner"] is None]
-
     def _next_row(self, start: int) -> None:
         """Move the auction to the next open row at or below ``start`` (or finish it)."""
+        n = self.players
         a = self.auction
-        a.update(bids=[None] * self.players, tied=[], reveals=[None] * self.players)
+        a["bids"] = [None] * n
+        a["tied"] = []
+        a["reveals"] = [None] * n
         a["chooser"] = None
-        needy = self._needy()
+        owners = [row["owner"] for row in self.rows]
+        needy = [s for s in range(n) if s not in owners]
         if not needy:
             a["row"] = None
             a["bidders"] = []
             self.phase = DITCH
             return
+        open_rows = [r for r, owner in enumerate(owners) if owner is None]
         if len(needy) == 1:
-            (row,) = self._open_rows()
+            (row,) = open_rows
             self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
             self._take(row, needy[0], 0)
             self._next_row(0)
             return
-        later = [r for r in self._open_rows() if r >= start]
+        later = [r for r in open_rows if r >= start]
         if not later:
             # First pass done: the open rows are bid on once more, from the top.
             a["pass"] = 2
-            later = self._open_rows()
+            later = open_rows
         a["row"] = later[0]
         a["bidders"] = needy
         self.phase = BID
