@@ -220,6 +220,13 @@ def _index(options: dict) -> dict[str, dict[str, dict]]:
     return _index_by_key(_catalog_key(options))
 
 
+@functools.lru_cache(maxsize=64)
+def _sorted_ids(key: str) -> dict[str, tuple[str, ...]]:
+    """Per deck, the ids of the catalog of ``key`` sorted: the order a game's score decks
+    are shuffled from."""
+    return {kind: tuple(sorted(by_id)) for kind, by_id in _index_by_key(key).items()}
+
+
 class _Round(NamedTuple):
     """A round's score cards (their catalog entries: never change them)."""
 
@@ -279,9 +286,8 @@ class PirateTricksState(State):
         self.loon = [rules.STARTING_LOON] * n
         self.history = []
         gen = cards.rng(self.seed, "score-decks")
-        self.score_decks = {
-            kind: deck.shuffle(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
-        }
+        ids = _sorted_ids(_catalog_key(self.options))
+        self.score_decks = {kind: deck.shuffle(list(ids[kind]), gen) for kind in SCORE_KINDS}
         given = (self.deal or {}).get("score_cards")
         if given:
             for kind in SCORE_KINDS:
