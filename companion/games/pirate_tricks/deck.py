@@ -45,6 +45,11 @@ def mask_of(cards: list[int]) -> int:
     return mask
 
 
+def cards_of(mask: int) -> list[int]:
+    """The cards of ``mask``, lowest first (a sorted hand)."""
+    return [card for card in range(60) if mask >> card & 1]
+
+
 @lru_cache(maxsize=8)
 def _deck(players: int) -> tuple[int, ...]:
     return tuple(indexes(rules.crew_deck(players)))
@@ -213,6 +218,20 @@ def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, tuple[in
         return found
 
     return best(cards)
+
+
+def recruit_loon(carddef: dict, mask: int) -> int:
+    """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
+    on a bitmask, without the checks and the names; :func:`recruit` names them)."""
+    loon = 0
+    for effect in carddef["effects"]:
+        if not effect["loon"]:
+            continue
+        if effect["kind"] == "per_card":
+            loon += effect["loon"] * (mask & filter_mask(effect["filter"])).bit_count()
+        elif effect["kind"] == "groups":
+            loon += effect["loon"] * len(_best_groups(effect["shape"], effect["size"], mask))
+    return loon
 
 
 def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:

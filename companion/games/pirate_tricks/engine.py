@@ -250,7 +250,8 @@ class PirateTricksState(State):
     auction's ``reveals``, ``ditched``, ``trick`` and the ``plays`` of ``last_trick``
     (``[seat, card]`` pairs) and ``won``; :meth:`to_dict` writes them as ids and
     :meth:`PirateTricksGame.state_from_dict` reads them back. The records (``events``,
-    ``recruitment``, ``history``) keep ids, as the views show them."""
+    ``history``) keep ids, as the views show them; ``recruitment`` holds each hand's loon
+    and mask until :meth:`to_dict` or a view writes it out (a snapshot's holds it so)."""
 
     slug = "pirate_tricks"
     action_ids = ACTION_IDS
@@ -481,16 +482,38 @@ class PirateTricksState(State):
             self._recruit()
 
     def _recruit(self) -> None:
+        # The loon only: each entry keeps its hand's mask, from which a view or a snapshot
+        # finds the cards shown and the groups when it shows them (_recruitment_shown).
+        masks = [deck.mask_of(hand) for hand in self.hands]
         result = []
         for card in self._round_cards().cards["recruitment"]:
-            per_seat = deck.recruit(card, self.hands)
-            for seat, detail in enumerate(per_seat):
-                self.loon[seat] += detail["loon"]  # recruitment never costs
+            per_seat = []
+            for seat, mask in enumerate(masks):
+                loon = deck.recruit_loon(card, mask)
+                self.loon[seat] += loon  # recruitment never costs
+                per_seat.append({"loon": loon, "hand": mask})
             result.append(per_seat)
         self.recruitment = result
         self.phase = PLAY
         self.leader = self.go_first
         self.turn = self.go_first
+
+    def _recruitment_shown(self) -> list[list[dict]] | None:
+        """``recruitment`` as views and snapshots show it (a new list): per card, per
+        seat, the loon, the cards shown and the groups (``deck.recruit``), found now for
+        the entries of :meth:`_recruit` (a snapshot's entries hold them already)."""
+        if self.recruitment is None:
+            return None
+        in_play = self._round_cards().cards["recruitment"]
+        return [
+            [
+                deck.recruit(card, [deck.cards_of(entry["hand"])])[0]
+                if "hand" in entry
+                else plain_copy(entry)
+                for entry in per_seat
+            ]
+            for card, per_seat in zip(in_play, self.recruitment, strict=True)
+        ]
 
     def _led(self) -> str | None:
         """The suit led in the trick in progress (a letter), None before the lead."""
@@ -1015,7 +1038,7 @@ class PirateTricksState(State):
             "events": plain_copy(self.events),
             "predicting": predicting,
             "predictions": list(self.predictions) if predicting else None,
-            "recruitment": plain_copy(self.recruitment),
+            "recruitment": self._recruitment_shown(),
             "turn": self.turn,
             "trick": trick,
             "last_trick": self._last_trick_ids(),
@@ -1099,6 +1122,7 @@ class PirateTricksState(State):
         state["ditched"] = [None if d is None else deck.ids(d) for d in self.ditched]
         state["trick"] = [[seat, CARD[card]] for seat, card in self.trick]
         state["last_trick"] = self._last_trick_ids()
+        state["recruitment"] = self._recruitment_shown()
         state["won"] = [deck.ids(pile) for pile in self.won]
         return saved
 
