@@ -113,6 +113,7 @@ from __future__ import annotations
 
 import functools
 import json
+from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -120,7 +121,7 @@ from typing import Any, NamedTuple
 from .. import cards
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import deck, rules
-from .deck import CARD, INDEX, SUIT, SUIT_LETTER
+from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
 from .sheet import PirateTricksSheet
 from .spec import SPEC
 
@@ -475,18 +476,19 @@ class PirateTricksState(State):
     # -- after the auction --------------------------------------------------------------
 
     def _after_ditch(self) -> None:
-        if self._round_cards().predicting:
+        in_play = self._round_cards()
+        if in_play.predicting:
             self.phase = PREDICT
             self.turn = self.go_first
         else:
-            self._recruit()
+            self._recruit(in_play)
 
-    def _recruit(self) -> None:
+    def _recruit(self, in_play: _Round | None = None) -> None:
         # The loon only: each entry keeps its hand's mask, from which a view or a snapshot
         # finds the cards shown and the groups when it shows them (_recruitment_shown).
         masks = [deck.mask_of(hand) for hand in self.hands]
         result = []
-        for card in self._round_cards().cards["recruitment"]:
+        for card in (in_play or self._round_cards()).cards["recruitment"]:
             per_seat = []
             for seat, mask in enumerate(masks):
                 loon = deck.recruit_loon(card, mask)
@@ -619,10 +621,12 @@ class PirateTricksState(State):
                 return []
             hand = self.hands[seat]
             trick = self.trick
-            if trick:
-                follow = deck.suit_run(hand, trick[0][1])
-                if follow:
-                    return follow
+            if trick:  # deck.suit_run inline: the cards of the suit led, if any
+                low = SUIT_LOW[trick[0][1]]
+                start = bisect_left(hand, low)
+                end = bisect_left(hand, low + SUIT_SIZE, start)
+                if start < end:
+                    return hand[start:end]
             return hand[:]  # the ids of plays are the cards themselves
         a = self.auction
         if phase == BID:

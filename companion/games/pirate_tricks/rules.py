@@ -700,9 +700,12 @@ def card_payouts(
     See :func:`payout_lines` for ``won`` and ``counts``.
     """
     lines = payout_lines(carddef, tricks, predictions, won, counts, words=False)
-    if not lines:
-        return [0] * len(tricks)
-    return [sum(amounts) for amounts in zip(*(line["amounts"] for line in lines), strict=True)]
+    if len(lines) == 1:
+        return lines[0]["amounts"]  # a new list
+    total = [0] * len(tricks)
+    for line in lines:
+        total = [a + b for a, b in zip(total, line["amounts"], strict=True)]
+    return total
 
 
 def filtered_effects(carddef: dict) -> list[dict]:
