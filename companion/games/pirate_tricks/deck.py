@@ -71,16 +71,27 @@ def suit_run(hand: list[int], card: int) -> list[int]:
     return hand[start : bisect_left(hand, low + SUIT_SIZE, start)]
 
 
+def _strength(card: int, led: int) -> int:
+    """How strongly ``card`` plays to a trick led in suit ``led``: reds above the suit
+    led, each by number; any other card never wins."""
+    suit = SUIT[card]
+    return 40 + card if suit == TRUMP else (20 + card % 20 if suit == led else -1)
+
+
+#: STRENGTH[led][card]: :func:`_strength` looked up.
+STRENGTH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_strength(card, led) for card in range(60)) for led in range(3)
+)
+
+
 def trick_winner(plays: list) -> int:
     """The seat winning ``[seat, card]`` plays so far: the highest red, else the highest
     card of the suit led (the cards of a trick are all different)."""
-    led = SUIT[plays[0][1]]
+    strength = STRENGTH[SUIT[plays[0][1]]]
     best_seat, best = plays[0][0], -1
     for seat, card in plays:
-        suit = SUIT[card]
-        strength = 40 + card if suit == TRUMP else (20 + card % 20 if suit == led else -1)
-        if strength > best:
-            best_seat, best = seat, strength
+        if strength[card] > best:
+            best_seat, best = seat, strength[card]
     return best_seat
 
 

@@ -560,9 +560,9 @@ class PirateTricksState(State):
                 ],
                 "predictions": predictions,
                 "tricks": list(self.tricks),
-                "treasure": list(result["treasure"]),
-                "capture": list(result["capture"]),
-                "paid": list(result["paid"]),
+                "treasure": result["treasure"],  # settled's lists are new
+                "capture": result["capture"],
+                "paid": result["paid"],
             }
         )
         if self.round >= self.rounds:
@@ -760,6 +760,18 @@ class PirateTricksState(State):
                         self._resolve_bids()
                     self._record([seat, {"type": "bid", "loon": loon}])
                     return
+            elif phase == DITCH:
+                if (
+                    DITCHES <= action_id < BIDS
+                    and 0 <= seat < self.players
+                    and self.ditched[seat] is None
+                ):
+                    x, y = PAIRS[action_id - DITCHES]
+                    hand = self.hands[seat]
+                    if x in hand and y in hand:
+                        self._ditch(seat, x, y)
+                        self._record([seat, {"type": "ditch", "cards": [CARD[x], CARD[y]]}])
+                        return
             elif (
                 0 <= seat < self.players
                 and 0 <= action_id < ACTION_IDS.size
@@ -800,11 +812,13 @@ class PirateTricksState(State):
             self._take(a["row"], action_id - ASSIGNS, 0)
             self._next_row(a["row"] + 1)
         else:
-            x, y = PAIRS[action_id - DITCHES]
-            self.ditched[seat] = [x, y]
-            self.hands[seat] = [c for c in self.hands[seat] if c != x and c != y]
-            if all(d is not None for d in self.ditched):
-                self._after_ditch()
+            self._ditch(seat, *PAIRS[action_id - DITCHES])
+
+    def _ditch(self, seat: int, x: int, y: int) -> None:
+        self.ditched[seat] = [x, y]
+        self.hands[seat] = [c for c in self.hands[seat] if c != x and c != y]
+        if None not in self.ditched:  # everybody has ditched
+            self._after_ditch()
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
