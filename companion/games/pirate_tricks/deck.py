@@ -234,14 +234,32 @@ def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, tuple[in
 def recruit_loon(carddef: dict, mask: int) -> int:
     """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
     on a bitmask, without the checks and the names; :func:`recruit` names them)."""
-    loon = 0
+    return plan_loon(recruit_plan(carddef), mask)
+
+
+def recruit_plan(carddef: dict) -> tuple[tuple[int, int, str | None, int], ...]:
+    """The effects of a recruitment card that pay, as ``(loon, mask, shape, size)``: a
+    per-card effect with the mask of its filter (shape None), a groups effect with its
+    shape and size."""
+    plan = []
     for effect in carddef["effects"]:
         if not effect["loon"]:
             continue
         if effect["kind"] == "per_card":
-            loon += effect["loon"] * (mask & filter_mask(effect["filter"])).bit_count()
+            plan.append((effect["loon"], filter_mask(effect["filter"]), None, 0))
         elif effect["kind"] == "groups":
-            loon += effect["loon"] * len(_best_groups(effect["shape"], effect["size"], mask))
+            plan.append((effect["loon"], 0, effect["shape"], effect["size"]))
+    return tuple(plan)
+
+
+def plan_loon(plan: tuple, mask: int) -> int:
+    """:func:`recruit_loon` of a card's :func:`recruit_plan`."""
+    loon = 0
+    for pay, matching, shape, size in plan:
+        if shape is None:
+            loon += pay * (mask & matching).bit_count()
+        else:
+            loon += pay * len(_best_groups(shape, size, mask))
     return loon
 
 

@@ -234,6 +234,14 @@ class _Round(NamedTuple):
     cards: dict[str, Any]  # as PirateTricksState._score_cards gives them
     predicting: bool  # whether a card in play asks for trick predictions
     counting: tuple[list[int], list[int]]  # the treasure's and the capture's filters (masks)
+    recruiting: tuple[tuple, ...]  # the recruitment cards' deck.recruit_plan
+
+
+@functools.lru_cache(maxsize=256)
+def _recruitment_card(key: str, card_id: str) -> tuple[dict, tuple]:
+    """A recruitment card of the catalog of ``key``: its entry and ``deck.recruit_plan``."""
+    card = _index_by_key(key)["recruitment"][card_id]
+    return card, deck.recruit_plan(card)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -363,14 +371,15 @@ class PirateTricksState(State):
         capture, capture_predicts, capture_counts = _end_card(
             key, "capture", decks["capture"][k - 1]
         )
-        by_id = _index_by_key(key)["recruitment"]
-        cards = {
-            "recruitment": [by_id[c] for c in decks["recruitment"][2 * k - 2 : 2 * k]],
-            "treasure": treasure,
-            "capture": capture,
-        }
+        (first, first_plan), (second, second_plan) = (
+            _recruitment_card(key, c) for c in decks["recruitment"][2 * k - 2 : 2 * k]
+        )
+        cards = {"recruitment": [first, second], "treasure": treasure, "capture": capture}
         return _Round(
-            cards, treasure_predicts or capture_predicts, (treasure_counts, capture_counts)
+            cards,
+            treasure_predicts or capture_predicts,
+            (treasure_counts, capture_counts),
+            (first_plan, second_plan),
         )
 
     def _score_cards(self) -> dict[str, Any]:
@@ -488,10 +497,10 @@ class PirateTricksState(State):
         # finds the cards shown and the groups when it shows them (_recruitment_shown).
         masks = [deck.mask_of(hand) for hand in self.hands]
         result = []
-        for card in (in_play or self._round_cards()).cards["recruitment"]:
+        for plan in (in_play or self._round_cards()).recruiting:
             per_seat = []
             for seat, mask in enumerate(masks):
-                loon = deck.recruit_loon(card, mask)
+                loon = deck.plan_loon(plan, mask)
                 self.loon[seat] += loon  # recruitment never costs
                 per_seat.append({"loon": loon, "hand": mask})
             result.append(per_seat)
@@ -535,15 +544,15 @@ class PirateTricksState(State):
     def _end_round(self) -> None:
         in_play = self._round_cards()
         predictions = list(self.predictions) if in_play.predicting else None
-        taken = [deck.mask_of(w) for w in self.won]
-        result = rules.settled(
+        taken = [deck.mask_of(w) for w in self.won] if any(in_play.counting) else []
+        result = rules.settled(  # it changes none of the lists it is given
             in_play.cards["treasure"],
             in_play.cards["capture"],
-            list(self.tricks),
+            self.tricks,
             predictions,
-            list(self.loon),
+            self.loon,
             counts=tuple(
-                [[(took & m).bit_count() for m in masks] for took in taken]
+                [[(took & m).bit_count() for m in masks] for took in taken] if masks else None
                 for masks in in_play.counting
             ),
         )
@@ -554,7 +563,7 @@ class PirateTricksState(State):
                 "score_cards": self._score_ids(),
                 "top_ups": list(self.top_ups),
                 "go_first": self.go_first,
-                "paid_for_rows": [self._row_payment(s) for s in range(self.players)],
+                "paid_for_rows": self._row_payments(),
                 "recruitment": [
                     [entry["loon"] for entry in per_seat] for per_seat in self.recruitment or []
                 ],
@@ -571,12 +580,15 @@ class PirateTricksState(State):
         else:
             self._start_round()
 
-    def _row_payment(self, seat: int) -> int:
-        """Loon a seat paid for its row this round, minus loon it found on it."""
-        for event in self.events:
-            if event.get("taker") == seat:
-                return event.get("paid", 0) - event.get("row_loon", 0)
-        return 0
+    def _row_payments(self) -> list[int]:
+        """Per seat, the loon it paid for its row this round, minus loon it found on it
+        (from the first event it took a row in; 0 without one)."""
+        paid = [0] * self.players
+        for event in reversed(self.events):  # the first event of a seat is written last
+            taker = event.get("taker")
+            if taker is not None:
+                paid[taker] = event.get("paid", 0) - event.get("row_loon", 0)
+        return paid
 
     # -- contract -----------------------------------------------------------------------
 
