@@ -625,11 +625,9 @@ class PirateTricksState(State):
     def _legal_ids(self, seat: int) -> list[int]:
         """The ids ``seat`` may play now, in the order of its legal list (seat check
         included, so it is ``legal_ids`` itself: one call on a playout's hot path)."""
-        if type(seat) is not int or not 0 <= seat < self.players:
-            return []
         phase = self.phase
-        if phase == PLAY:
-            if seat != self.turn:
+        if phase == PLAY:  # the seat to play is the one seat checked here
+            if seat != self.turn or type(seat) is not int:
                 return []
             hand = self.hands[seat]
             trick = self.trick
@@ -640,6 +638,8 @@ class PirateTricksState(State):
                 if start < end:
                     return hand[start:end]
             return hand[:]  # the ids of plays are the cards themselves
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
         a = self.auction
         if phase == BID:
             if seat not in a["bidders"] or a["bids"][seat] is not None:
