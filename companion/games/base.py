@@ -237,7 +237,7 @@ class State:
         self.players = players
         self.options = options
         self.seed = seed
-        self.deal = copy.deepcopy(deal)
+        self.deal = None if deal is None else copy.deepcopy(deal)
         self.log = []
         self.moves = 0
         self.last_action = None

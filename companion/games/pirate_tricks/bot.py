@@ -43,7 +43,7 @@ from .engine import (
     DITCH,
     HAND_SIZE,
     OVER,
-    PAIR_ID,
+    PAIR_BASE,
     PLAY,
     PREDICT,
     PREDICTS,
@@ -106,28 +106,13 @@ def taken_worth(cards: list[str], score_cards: dict) -> float:
     return total
 
 
-def recruit_loon(carddef: dict, mask: int) -> int:
-    """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
-    on a bitmask, without the checks and the names)."""
-    loon = 0
-    for effect in carddef["effects"]:
-        if not effect["loon"]:
-            continue
-        if effect["kind"] == "per_card":
-            loon += effect["loon"] * (mask & deck.filter_mask(effect["filter"])).bit_count()
-        elif effect["kind"] == "groups":
-            found = deck.best_groups(effect["shape"], effect["size"], mask)
-            loon += effect["loon"] * len(found)
-    return loon
-
-
 def hand_value(hand: list[str], score_cards: dict, players: int) -> float:
     """Recruitment loon for ``hand`` plus its expected tricks at a trick's worth."""
     index = deck.INDEX
     mask = 0
     for card in hand:
         mask |= 1 << index[card]
-    recruited = sum(recruit_loon(card, mask) for card in score_cards["recruitment"])
+    recruited = sum(deck.recruit_loon(card, mask) for card in score_cards["recruitment"])
     return recruited + trick_worth(score_cards, players) * expected_tricks(hand, players)
 
 
@@ -582,7 +567,7 @@ class PirateTricksBot(GameBot):
             return ASSIGNS + seat
         if phase == DITCH:
             x, y = sorted(hand, key=tables.quick.__getitem__)[:2]
-            return PAIR_ID[x][y] if x < y else PAIR_ID[y][x]
+            return PAIR_BASE[x] + y if x < y else PAIR_BASE[y] + x
         if phase == PREDICT:
             guess = int(sum(tables.power[c] for c in hand) + 0.5)
             return PREDICTS + max(0, min(rules.TRICKS, guess))

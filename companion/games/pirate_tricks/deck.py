@@ -10,6 +10,7 @@ high), so a sorted list of indexes is a sorted hand. A set of cards is a bitmask
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from functools import lru_cache
 
 from ..cards import shuffle  # noqa: F401  (deck.shuffle: the engine deals with it)
@@ -17,7 +18,10 @@ from . import rules
 
 CARD: tuple[str, ...] = tuple(f"{s}{n}" for s in rules.SUITS for n in range(1, 21))
 INDEX: dict[str, int] = {card: i for i, card in enumerate(CARD)}
-SUIT: tuple[int, ...] = tuple(i // 20 for i in range(60))
+SUIT_SIZE = 20
+SUIT: tuple[int, ...] = tuple(i // SUIT_SIZE for i in range(60))
+#: The lowest card of each card's suit: a suit is the cards ``low .. low + SUIT_SIZE - 1``.
+SUIT_LOW: tuple[int, ...] = tuple(SUIT_SIZE * SUIT[i] for i in range(60))
 NUMBER: tuple[int, ...] = tuple(i % 20 + 1 for i in range(60))
 SUIT_LETTER: tuple[str, ...] = tuple(rules.SUITS)
 TRUMP = rules.SUITS.index(rules.TRUMP)
@@ -41,6 +45,11 @@ def mask_of(cards: list[int]) -> int:
     return mask
 
 
+def cards_of(mask: int) -> list[int]:
+    """The cards of ``mask``, lowest first (a sorted hand)."""
+    return [card for card in range(60) if mask >> card & 1]
+
+
 @lru_cache(maxsize=8)
 def _deck(players: int) -> tuple[int, ...]:
     return tuple(indexes(rules.crew_deck(players)))
@@ -54,16 +63,35 @@ def deck(players: int) -> list[int]:
 # -- tricks -------------------------------------------------------------------------------
 
 
+def suit_run(hand: list[int], card: int) -> list[int]:
+    """The cards of the sorted ``hand`` in the suit of ``card`` (one run of it; a new
+    list, empty when the hand holds none)."""
+    low = SUIT_LOW[card]
+    start = bisect_left(hand, low)
+    return hand[start : bisect_left(hand, low + SUIT_SIZE, start)]
+
+
+def _strength(card: int, led: int) -> int:
+    """How strongly ``card`` plays to a trick led in suit ``led``: reds above the suit
+    led, each by number; any other card never wins."""
+    suit = SUIT[card]
+    return 40 + card if suit == TRUMP else (20 + card % 20 if suit == led else -1)
+
+
+#: STRENGTH[led][card]: :func:`_strength` looked up.
+STRENGTH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_strength(card, led) for card in range(60)) for led in range(3)
+)
+
+
 def trick_winner(plays: list) -> int:
     """The seat winning ``[seat, card]`` plays so far: the highest red, else the highest
     card of the suit led (the cards of a trick are all different)."""
-    led = SUIT[plays[0][1]]
+    strength = STRENGTH[SUIT[plays[0][1]]]
     best_seat, best = plays[0][0], -1
     for seat, card in plays:
-        suit = SUIT[card]
-        strength = 40 + card if suit == TRUMP else (20 + card % 20 if suit == led else -1)
-        if strength > best:
-            best_seat, best = seat, strength
+        if strength[card] > best:
+            best_seat, best = seat, strength[card]
     return best_seat
 
 
@@ -102,12 +130,80 @@ def candidates(shape: str, size: int) -> tuple[tuple[int, tuple[int, ...]], ...]
     return tuple((mask_of(indexes(list(g))), tuple(indexes(list(g)))) for g in groups)
 
 
+@lru_cache(maxsize=64)
+def _layout(shape: str, size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple, ...]]:
+    """How to find the groups of a hand quickly: the shapes of the groups (the offsets of
+    their cards from the lowest one, each shape once) and :func:`candidates` sorted out
+    by their lowest card (60 tuples, each in the order of :func:`candidates`)."""
+    shapes: dict[tuple[int, ...], None] = {}
+    by_lowest: list[list] = [[] for _ in range(60)]
+    for mask, group in candidates(shape, size):
+        low, *rest = sorted(group)
+        shapes[tuple(card - low for card in rest)] = None
+        by_lowest[low].append((mask, group))
+    return tuple(shapes), tuple(map(tuple, by_lowest))
+
+
+def _usable(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The groups of the cards in mask ``hand`` as ``(mask, cards)``, by their lowest card
+    (in the order of :func:`candidates` for one lowest card)."""
+    offsets, by_lowest = _layout(shape, size)
+    # The cards that may be the lowest of a group: those whose offsets of some shape
+    # all hold a card of the hand.
+    starts = 0
+    for shifts in offsets:
+        found = hand
+        for shift in shifts:
+            found &= hand >> shift
+        starts |= found
+    usable = []
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        for m, g in by_lowest[low.bit_length() - 1]:
+            if m & hand == m:
+                usable.append((m, g))
+    return usable
+
+
 def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
     """The largest number of disjoint groups of the cards in mask ``hand`` (each card in
     one group at most). Among equally many, the same groups as the rules always chose:
     the lowest card either starts one of the groups it belongs to (first such group
-    first) or is left out, whichever gives more."""
-    usable_all = [(m, g) for m, g in candidates(shape, size) if m & hand == m]
+    first) or is left out, whichever gives more. The groups come lowest card first."""
+    return [g for _, g in _best_groups(shape, size, hand)]
+
+
+def _best_groups(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int, ...]]]:
+    """:func:`best_groups` as ``(mask, cards)``."""
+    usable = _usable(shape, size, hand)
+    union = 0
+    for m, _ in usable:
+        union |= m
+    if union.bit_count() == size * len(usable):
+        return usable  # no two share a card: all of them
+    # Groups sharing no card with each other are chosen independently: the search runs
+    # on each cluster of groups linked by shared cards (a small mask, often met again).
+    clusters: list[int] = []
+    for m, _ in usable:
+        joined = m
+        apart = []
+        for cluster in clusters:
+            if cluster & joined:
+                joined |= cluster
+            else:
+                apart.append(cluster)
+        apart.append(joined)
+        clusters = apart
+    found = [pair for cluster in clusters for pair in _best_within(shape, size, cluster)]
+    found.sort(key=lambda pair: pair[1])  # by lowest card (the groups are disjoint)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """:func:`_best_groups` of the cards in mask ``cards``, by the search itself."""
+    usable_all = _usable(shape, size, cards)
     memo: dict[int, tuple] = {}
 
     def best(available: int) -> tuple:
@@ -124,7 +220,7 @@ def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
         choice: tuple = ()
         for m, g in usable:
             if m & pivot:
-                option = (g, *best(available & ~m))
+                option = ((m, g), *best(available & ~m))
                 if len(option) > len(choice):
                     choice = option
         skip = best(available & ~pivot)
@@ -132,7 +228,39 @@ def best_groups(shape: str, size: int, hand: int) -> list[tuple[int, ...]]:
         memo[available] = found
         return found
 
-    return list(best(hand))
+    return best(cards)
+
+
+def recruit_loon(carddef: dict, mask: int) -> int:
+    """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
+    on a bitmask, without the checks and the names; :func:`recruit` names them)."""
+    return plan_loon(recruit_plan(carddef), mask)
+
+
+def recruit_plan(carddef: dict) -> tuple[tuple[int, int, str | None, int], ...]:
+    """The effects of a recruitment card that pay, as ``(loon, mask, shape, size)``: a
+    per-card effect with the mask of its filter (shape None), a groups effect with its
+    shape and size."""
+    plan = []
+    for effect in carddef["effects"]:
+        if not effect["loon"]:
+            continue
+        if effect["kind"] == "per_card":
+            plan.append((effect["loon"], filter_mask(effect["filter"]), None, 0))
+        elif effect["kind"] == "groups":
+            plan.append((effect["loon"], 0, effect["shape"], effect["size"]))
+    return tuple(plan)
+
+
+def plan_loon(plan: tuple, mask: int) -> int:
+    """:func:`recruit_loon` of a card's :func:`recruit_plan`."""
+    loon = 0
+    for pay, matching, shape, size in plan:
+        if shape is None:
+            loon += pay * (mask & matching).bit_count()
+        else:
+            loon += pay * len(_best_groups(shape, size, mask))
+    return loon
 
 
 def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
@@ -156,20 +284,12 @@ def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
                 if effect["loon"]:
                     shown |= hits
             elif effect["kind"] == "groups":
-                found = best_groups(effect["shape"], effect["size"], mask)
+                found = _best_groups(effect["shape"], effect["size"], mask)
                 loon += effect["loon"] * len(found)
                 if effect["loon"]:
-                    for group in found:
+                    for m, group in found:
                         groups.append([CARD[c] for c in group])
-                        shown |= mask_of(list(group))
-        details.append(
-            {"loon": loon, "cards": [CARD[c] for c in hand if shown >> c & 1], "groups": groups}
-        )
+                        shown |= m
+        cards = [CARD[c] for c in hand if shown >> c & 1] if shown else []
+        details.append({"loon": loon, "cards": cards, "groups": groups})
     return details
-
-
-def captured_counts(carddef: dict, won: list[int]) -> list[list[int]]:
-    """For each player (``won``: a mask of the cards each took), how many cards match
-    each filtered effect of a treasure or capture card (``rules.payout_lines`` counts)."""
-    masks = [filter_mask(e["filter"]) for e in rules.filtered_effects(carddef)]
-    return [[(taken & m).bit_count() for m in masks] for taken in won]

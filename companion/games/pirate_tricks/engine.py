@@ -113,20 +113,22 @@ from __future__ import annotations
 
 import functools
 import json
+from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import cards
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import deck, rules
-from .deck import CARD, INDEX, SUIT, SUIT_LETTER
+from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
 from .sheet import PirateTricksSheet
 from .spec import SPEC
 
 HAND_SIZE = 5
 ROW_UP = 5
 ROW_DOWN = 2
+ROW_SIZE = ROW_UP + ROW_DOWN
 ZERO_TIE_LOON = 2
 MAX_PREDICTION = 10
 SCORE_KINDS = ("recruitment", "treasure", "capture")
@@ -158,9 +160,12 @@ DITCHES = ASSIGNS + SPEC.max_players
 PAIRS = list(combinations(range(DECK_SIZE), 2))
 BIDS = DITCHES + len(PAIRS)
 FIRST_BIDS = 256
-PAIR_ID = [[-1] * DECK_SIZE for _ in range(DECK_SIZE)]  # PAIR_ID[a][b], a < b
+# The ditches of a card a are numbered together, in b's order: ditching a < b is
+# PAIR_BASE[a] + b.
+PAIR_BASE = [0] * DECK_SIZE
 for _number, (_a, _b) in enumerate(PAIRS):
-    PAIR_ID[_a][_b] = DITCHES + _number
+    if _b == _a + 1:
+        PAIR_BASE[_a] = DITCHES + _number - _b
 ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD]
     + [{"type": "reveal", "card": card} for card in CARD]
@@ -206,19 +211,56 @@ def _index_by_key(key: str) -> dict[str, dict[str, dict]]:
     return {kind: {card["id"]: card for card in catalog[kind]} for kind in SCORE_KINDS}
 
 
+def _catalog_key(options: dict) -> str:
+    catalog = options.get("catalog")
+    return json.dumps(catalog, sort_keys=True) if catalog else "null"
+
+
 def _index(options: dict) -> dict[str, dict[str, dict]]:
     """Per deck, ``{card id: catalog entry}`` for these options (cached: never change it)."""
-    catalog = options.get("catalog")
-    return _index_by_key(json.dumps(catalog, sort_keys=True) if catalog else "null")
+    return _index_by_key(_catalog_key(options))
+
+
+@functools.lru_cache(maxsize=64)
+def _sorted_ids(key: str) -> dict[str, tuple[str, ...]]:
+    """Per deck, the ids of the catalog of ``key`` sorted: the order a game's score decks
+    are shuffled from."""
+    return {kind: tuple(sorted(by_id)) for kind, by_id in _index_by_key(key).items()}
+
+
+class _Round(NamedTuple):
+    """A round's score cards (their catalog entries: never change them)."""
+
+    cards: dict[str, Any]  # as PirateTricksState._score_cards gives them
+    predicting: bool  # whether a card in play asks for trick predictions
+    counting: tuple[list[int], list[int]]  # the treasure's and the capture's filters (masks)
+    recruiting: tuple[tuple, ...]  # the recruitment cards' deck.recruit_plan
+
+
+@functools.lru_cache(maxsize=256)
+def _recruitment_card(key: str, card_id: str) -> tuple[dict, tuple]:
+    """A recruitment card of the catalog of ``key``: its entry and ``deck.recruit_plan``."""
+    card = _index_by_key(key)["recruitment"][card_id]
+    return card, deck.recruit_plan(card)
+
+
+@functools.lru_cache(maxsize=1024)
+def _end_card(key: str, kind: str, card_id: str) -> tuple[dict, bool, list[int]]:
+    """A treasure or capture card of the catalog of ``key`` (:func:`_catalog_key`): its
+    entry, whether it asks for predictions and the masks of the effects counting cards."""
+    card = _index_by_key(key)[kind][card_id]
+    masks = [deck.filter_mask(effect["filter"]) for effect in rules.filtered_effects(card)]
+    return card, rules.needs_prediction(card), masks
 
 
 class PirateTricksState(State):
     """One game of Pirate Tricks. The live crew cards are indexes (:mod:`.deck`):
     ``hands`` (each sorted, which is hand order), the rows' ``up`` and ``down``, the
-    auction's ``reveals``, ``ditched``, ``trick`` (``[seat, card]`` pairs) and ``won``;
-    :meth:`to_dict` writes them as ids and :meth:`PirateTricksGame.state_from_dict` reads
-    them back. The records (``events``, ``recruitment``, ``last_trick``, ``history``)
-    keep ids, as the views show them."""
+    auction's ``reveals``, ``ditched``, ``trick`` and the ``plays`` of ``last_trick``
+    (``[seat, card]`` pairs) and ``won``; :meth:`to_dict` writes them as ids and
+    :meth:`PirateTricksGame.state_from_dict` reads them back. The records (``events``,
+    ``history``) keep ids, as the views show them; ``recruitment`` holds each hand's loon
+    and mask until :meth:`to_dict` or a view writes it out (a snapshot's holds it so)."""
 
     slug = "pirate_tricks"
     action_ids = ACTION_IDS
@@ -254,9 +296,8 @@ class PirateTricksState(State):
         self.loon = [rules.STARTING_LOON] * n
         self.history = []
         gen = cards.rng(self.seed, "score-decks")
-        self.score_decks = {
-            kind: deck.shuffle(sorted(_index(self.options)[kind]), gen) for kind in SCORE_KINDS
-        }
+        ids = _sorted_ids(_catalog_key(self.options))
+        self.score_decks = {kind: deck.shuffle(list(ids[kind]), gen) for kind in SCORE_KINDS}
         given = (self.deal or {}).get("score_cards")
         if given:
             for kind in SCORE_KINDS:
@@ -269,29 +310,26 @@ class PirateTricksState(State):
         n = self.players
         self.round += 1
         k = self.round
-        had = list(self.loon)
+        had = self.loon
         if k > 1:
             self.loon = rules.top_up(had)
         self.top_ups = [now - before for now, before in zip(self.loon, had, strict=True)]
-        deal = self.deal or {}
-        if k == 1 and "hands" in deal:
-            hands = [deck.indexes(h) for h in deal["hands"]]
-            rows = [
-                {"up": deck.indexes(r["up"]), "down": deck.indexes(r["down"])} for r in deal["rows"]
-            ]
+        deal = self.deal
+        if k == 1 and deal and "hands" in deal:
+            self.hands = [sorted(deck.indexes(h)) for h in deal["hands"]]
+            laid = [(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
-            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card.
-            hands = [crew[seat : n * HAND_SIZE : n] for seat in range(n)]
-            rest = crew[n * HAND_SIZE :]
-            size = ROW_UP + ROW_DOWN
-            rows = []
-            for r in range(n):
-                chunk = rest[r * size : (r + 1) * size]
-                rows.append({"up": chunk[:ROW_UP], "down": chunk[ROW_UP:]})
-        self.hands = [sorted(h) for h in hands]
-        self.rows = [{"up": r["up"], "down": r["down"], "owner": None, "loon": 0} for r in rows]
+            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card,
+            # then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
+            dealt = n * HAND_SIZE
+            self.hands = [sorted(crew[seat:dealt:n]) for seat in range(n)]
+            laid = [
+                (crew[at : at + ROW_UP], crew[at + ROW_UP : at + ROW_SIZE])
+                for at in range(dealt, dealt + n * ROW_SIZE, ROW_SIZE)
+            ]
+        self.rows = [{"up": up, "down": down, "owner": None, "loon": 0} for up, down in laid]
         self.go_first = None
         self.events = []
         self.ditched = [None] * n
@@ -324,20 +362,29 @@ class PirateTricksState(State):
             "capture": decks["capture"][k - 1],
         }
 
+    def _round_cards(self) -> _Round:
+        """This round's score cards: the next ones of each shuffled deck."""
+        k, decks, key = self.round, self.score_decks, _catalog_key(self.options)
+        treasure, treasure_predicts, treasure_counts = _end_card(
+            key, "treasure", decks["treasure"][k - 1]
+        )
+        capture, capture_predicts, capture_counts = _end_card(
+            key, "capture", decks["capture"][k - 1]
+        )
+        (first, first_plan), (second, second_plan) = (
+            _recruitment_card(key, c) for c in decks["recruitment"][2 * k - 2 : 2 * k]
+        )
+        cards = {"recruitment": [first, second], "treasure": treasure, "capture": capture}
+        return _Round(
+            cards,
+            treasure_predicts or capture_predicts,
+            (treasure_counts, capture_counts),
+            (first_plan, second_plan),
+        )
+
     def _score_cards(self) -> dict[str, Any]:
         """This round's score cards, as catalog entries (shared: never change them)."""
-        ids = self._score_ids()
-        by_id = _index(self.options)
-        return {
-            "recruitment": [by_id["recruitment"][c] for c in ids["recruitment"]],
-            "treasure": by_id["treasure"][ids["treasure"]],
-            "capture": by_id["capture"][ids["capture"]],
-        }
-
-    def _predicting(self, in_play: dict[str, Any] | None = None) -> bool:
-        """Whether a score card in play (``_score_cards()``) asks for trick predictions."""
-        in_play = in_play or self._score_cards()
-        return any(rules.needs_prediction(in_play[kind]) for kind in ("treasure", "capture"))
+        return self._round_cards().cards
 
     def sealed_step(self) -> str | None:
         """The sealed step in progress, for the host's undo (``Game.undo_point``): the bids
@@ -353,35 +400,33 @@ class PirateTricksState(State):
 
     # -- the auction --------------------------------------------------------------------
 
-    def _needy(self) -> list[int]:
-        owners = {row["owner"] for row in self.rows}
-        return [s for s in range(self.players) if s not in owners]
-
-    def _open_rows(self) -> list[int]:
-        return [r for r, row in enumerate(self.rows) if row["owner"] is None]
-
     def _next_row(self, start: int) -> None:
         """Move the auction to the next open row at or below ``start`` (or finish it)."""
+        n = self.players
         a = self.auction
-        a.update(bids=[None] * self.players, tied=[], reveals=[None] * self.players)
+        a["bids"] = [None] * n
+        a["tied"] = []
+        a["reveals"] = [None] * n
         a["chooser"] = None
-        needy = self._needy()
+        owners = [row["owner"] for row in self.rows]
+        needy = [s for s in range(n) if s not in owners]
         if not needy:
             a["row"] = None
             a["bidders"] = []
             self.phase = DITCH
             return
+        open_rows = [r for r, owner in enumerate(owners) if owner is None]
         if len(needy) == 1:
-            (row,) = self._open_rows()
+            (row,) = open_rows
             self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
             self._take(row, needy[0], 0)
             self._next_row(0)
             return
-        later = [r for r in self._open_rows() if r >= start]
+        later = [r for r in open_rows if r >= start]
         if not later:
             # First pass done: the open rows are bid on once more, from the top.
             a["pass"] = 2
-            later = self._open_rows()
+            later = open_rows
         a["row"] = later[0]
         a["bidders"] = needy
         self.phase = BID
@@ -440,23 +485,46 @@ class PirateTricksState(State):
     # -- after the auction --------------------------------------------------------------
 
     def _after_ditch(self) -> None:
-        if self._predicting():
+        in_play = self._round_cards()
+        if in_play.predicting:
             self.phase = PREDICT
             self.turn = self.go_first
         else:
-            self._recruit()
+            self._recruit(in_play)
 
-    def _recruit(self) -> None:
+    def _recruit(self, in_play: _Round | None = None) -> None:
+        # The loon only: each entry keeps its hand's mask, from which a view or a snapshot
+        # finds the cards shown and the groups when it shows them (_recruitment_shown).
+        masks = [deck.mask_of(hand) for hand in self.hands]
         result = []
-        for card in self._score_cards()["recruitment"]:
-            per_seat = deck.recruit(card, self.hands)
-            for seat, detail in enumerate(per_seat):
-                self.loon[seat] += detail["loon"]  # recruitment never costs
+        for plan in (in_play or self._round_cards()).recruiting:
+            per_seat = []
+            for seat, mask in enumerate(masks):
+                loon = deck.plan_loon(plan, mask)
+                self.loon[seat] += loon  # recruitment never costs
+                per_seat.append({"loon": loon, "hand": mask})
             result.append(per_seat)
         self.recruitment = result
         self.phase = PLAY
         self.leader = self.go_first
         self.turn = self.go_first
+
+    def _recruitment_shown(self) -> list[list[dict]] | None:
+        """``recruitment`` as views and snapshots show it (a new list): per card, per
+        seat, the loon, the cards shown and the groups (``deck.recruit``), found now for
+        the entries of :meth:`_recruit` (a snapshot's entries hold them already)."""
+        if self.recruitment is None:
+            return None
+        in_play = self._round_cards().cards["recruitment"]
+        return [
+            [
+                deck.recruit(card, [deck.cards_of(entry["hand"])])[0]
+                if "hand" in entry
+                else plain_copy(entry)
+                for entry in per_seat
+            ]
+            for card, per_seat in zip(in_play, self.recruitment, strict=True)
+        ]
 
     def _led(self) -> str | None:
         """The suit led in the trick in progress (a letter), None before the lead."""
@@ -467,26 +535,25 @@ class PirateTricksState(State):
         winner = deck.trick_winner(trick)
         self.tricks[winner] += 1
         self.won[winner] += [card for _, card in trick]
-        plays = [[seat, CARD[card]] for seat, card in trick]
-        self.last_trick = {"leader": self.leader, "plays": plays, "winner": winner}
+        self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
         if sum(self.tricks) == rules.TRICKS:
             self._end_round()
 
     def _end_round(self) -> None:
-        score_cards = self._score_cards()
-        predictions = list(self.predictions) if self._predicting(score_cards) else None
-        taken = [deck.mask_of(w) for w in self.won]
-        result = rules.settled(
-            score_cards["treasure"],
-            score_cards["capture"],
-            list(self.tricks),
+        in_play = self._round_cards()
+        predictions = list(self.predictions) if in_play.predicting else None
+        taken = [deck.mask_of(w) for w in self.won] if any(in_play.counting) else []
+        result = rules.settled(  # it changes none of the lists it is given
+            in_play.cards["treasure"],
+            in_play.cards["capture"],
+            self.tricks,
             predictions,
-            list(self.loon),
-            counts=(
-                deck.captured_counts(score_cards["treasure"], taken),
-                deck.captured_counts(score_cards["capture"], taken),
+            self.loon,
+            counts=tuple(
+                [[(took & m).bit_count() for m in masks] for took in taken] if masks else None
+                for masks in in_play.counting
             ),
         )
         self.loon = [int(x) for x in result["loon"]]
@@ -496,15 +563,15 @@ class PirateTricksState(State):
                 "score_cards": self._score_ids(),
                 "top_ups": list(self.top_ups),
                 "go_first": self.go_first,
-                "paid_for_rows": [self._row_payment(s) for s in range(self.players)],
+                "paid_for_rows": self._row_payments(),
                 "recruitment": [
                     [entry["loon"] for entry in per_seat] for per_seat in self.recruitment or []
                 ],
                 "predictions": predictions,
                 "tricks": list(self.tricks),
-                "treasure": list(result["treasure"]),
-                "capture": list(result["capture"]),
-                "paid": list(result["paid"]),
+                "treasure": result["treasure"],  # settled's lists are new
+                "capture": result["capture"],
+                "paid": result["paid"],
             }
         )
         if self.round >= self.rounds:
@@ -513,12 +580,15 @@ class PirateTricksState(State):
         else:
             self._start_round()
 
-    def _row_payment(self, seat: int) -> int:
-        """Loon a seat paid for its row this round, minus loon it found on it."""
-        for event in self.events:
-            if event.get("taker") == seat:
-                return event.get("paid", 0) - event.get("row_loon", 0)
-        return 0
+    def _row_payments(self) -> list[int]:
+        """Per seat, the loon it paid for its row this round, minus loon it found on it
+        (from the first event it took a row in; 0 without one)."""
+        paid = [0] * self.players
+        for event in reversed(self.events):  # the first event of a seat is written last
+            taker = event.get("taker")
+            if taker is not None:
+                paid[taker] = event.get("paid", 0) - event.get("row_loon", 0)
+        return paid
 
     # -- contract -----------------------------------------------------------------------
 
@@ -555,20 +625,21 @@ class PirateTricksState(State):
     def _legal_ids(self, seat: int) -> list[int]:
         """The ids ``seat`` may play now, in the order of its legal list (seat check
         included, so it is ``legal_ids`` itself: one call on a playout's hot path)."""
-        if type(seat) is not int or not 0 <= seat < self.players:
-            return []
         phase = self.phase
-        if phase == PLAY:
-            if seat != self.turn:
+        if phase == PLAY:  # the seat to play is the one seat checked here
+            if seat != self.turn or type(seat) is not int:
                 return []
             hand = self.hands[seat]
             trick = self.trick
-            if trick:
-                led = SUIT[trick[0][1]]
-                follow = [c for c in hand if SUIT[c] == led]
-                if follow:
-                    return follow
+            if trick:  # deck.suit_run inline: the cards of the suit led, if any
+                low = SUIT_LOW[trick[0][1]]
+                start = bisect_left(hand, low)
+                end = bisect_left(hand, low + SUIT_SIZE, start)
+                if start < end:
+                    return hand[start:end]
             return hand[:]  # the ids of plays are the cards themselves
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return []
         a = self.auction
         if phase == BID:
             if seat not in a["bidders"] or a["bids"][seat] is not None:
@@ -583,12 +654,7 @@ class PirateTricksState(State):
         if phase == DITCH:
             if self.ditched[seat] is not None:
                 return []
-            hand = self.hands[seat]
-            ids = []
-            for i, x in enumerate(hand):
-                row = PAIR_ID[x]
-                ids += [row[y] for y in hand[i + 1 :]]
-            return ids
+            return [PAIR_BASE[x] + y for x, y in combinations(self.hands[seat], 2)]
         if phase == PREDICT and seat == self.turn:
             return list(range(PREDICTS, ASSIGNS))
         return []
@@ -606,8 +672,8 @@ class PirateTricksState(State):
             trick = self.trick
             if not trick:
                 return True
-            led = SUIT[trick[0][1]]
-            return SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
+            led = trick[0][1]
+            return SUIT[action_id] == SUIT[led] or not deck.suit_run(hand, led)
         a = self.auction
         if action_id >= BIDS:
             return (
@@ -656,7 +722,7 @@ class PirateTricksState(State):
             x, y = INDEX.get(first), INDEX.get(second)
             if x is None or y is None or x >= y:
                 return None
-            return PAIR_ID[x][y]
+            return PAIR_BASE[x] + y
         if kind == "predict":
             tricks = action.get("tricks")
             if type(tricks) is not int or not 0 <= tricks <= MAX_PREDICTION:
@@ -670,50 +736,62 @@ class PirateTricksState(State):
         return None
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the check of a legal play inline (the hot path of a
-        playout); anything else goes to the base."""
-        phase = self.phase
-        if phase == BID and type(action_id) is int and action_id >= BIDS:
-            a = self.auction
-            bids = a["bids"]
-            if (
-                type(seat) is int
-                and seat in a["bidders"]
-                and bids[seat] is None
-                and action_id - BIDS <= self.loon[seat]
-            ):
-                bids[seat] = loon = action_id - BIDS
-                if all(bids[s] is not None for s in a["bidders"]):
-                    self._resolve_bids()
-                self._record([seat, {"type": "bid", "loon": loon}])
-                return
-        elif (
-            phase == PLAY
-            and type(action_id) is int
-            and 0 <= action_id < REVEALS
-            and seat == self.turn
-            and type(seat) is int
-        ):
-            hand = self.hands[seat]
-            trick = self.trick
-            if action_id in hand:
-                if trick:
-                    led = SUIT[trick[0][1]]
-                    ok = SUIT[action_id] == led or all(SUIT[c] != led for c in hand)
-                else:
-                    ok = True
-                if ok:  # _play and _record inline
-                    hand.remove(action_id)
-                    trick.append([seat, action_id])
-                    if len(trick) == self.players:
-                        self._finish_trick()
-                    else:
-                        self.turn = (seat + 1) % self.players
-                    self.moves += 1
-                    self.last_action = entry = [seat, PLAYS[action_id].copy()]
-                    if self.log is not None:
-                        self.log.append(entry)
+        """As the base's, with the check of a legal play or bid inline (the hot path of a
+        playout) and the log's copy made here; a refused action goes to the base, which
+        words the refusal."""
+        if type(seat) is int and type(action_id) is int:
+            phase = self.phase
+            if phase == PLAY:
+                hand = self.hands[seat] if seat == self.turn else ()
+                if action_id in hand:  # a play's id is its card
+                    trick = self.trick
+                    if (
+                        not trick
+                        or SUIT[action_id] == SUIT[trick[0][1]]
+                        or not deck.suit_run(hand, trick[0][1])
+                    ):  # _play and _record inline
+                        hand.remove(action_id)
+                        trick.append([seat, action_id])
+                        if len(trick) == self.players:
+                            self._finish_trick()
+                        else:
+                            self.turn = (seat + 1) % self.players
+                        self.moves += 1
+                        self.last_action = entry = [seat, PLAYS[action_id].copy()]
+                        if self.log is not None:
+                            self.log.append(entry)
+                        return
+            elif phase == BID:
+                a = self.auction
+                bids = a["bids"]
+                bidders = a["bidders"]
+                loon = action_id - BIDS
+                if seat in bidders and bids[seat] is None and 0 <= loon <= self.loon[seat]:
+                    bids[seat] = loon
+                    if bids.count(None) == self.players - len(bidders):  # all bids are in
+                        self._resolve_bids()
+                    self._record([seat, {"type": "bid", "loon": loon}])
                     return
+            elif phase == DITCH:
+                if (
+                    DITCHES <= action_id < BIDS
+                    and 0 <= seat < self.players
+                    and self.ditched[seat] is None
+                ):
+                    x, y = PAIRS[action_id - DITCHES]
+                    hand = self.hands[seat]
+                    if x in hand and y in hand:
+                        self._ditch(seat, x, y)
+                        self._record([seat, {"type": "ditch", "cards": [CARD[x], CARD[y]]}])
+                        return
+            elif (
+                0 <= seat < self.players
+                and 0 <= action_id < ACTION_IDS.size
+                and self._id_legal(seat, action_id)
+            ):
+                self._apply_id(seat, action_id)
+                self._record([seat, _action_copy(action_id)])
+                return
         super().apply_id(seat, action_id)
 
     def _apply_id(self, seat: int, action_id: int) -> None:
@@ -746,11 +824,13 @@ class PirateTricksState(State):
             self._take(a["row"], action_id - ASSIGNS, 0)
             self._next_row(a["row"] + 1)
         else:
-            x, y = PAIRS[action_id - DITCHES]
-            self.ditched[seat] = [x, y]
-            self.hands[seat] = [c for c in self.hands[seat] if c != x and c != y]
-            if all(d is not None for d in self.ditched):
-                self._after_ditch()
+            self._ditch(seat, *PAIRS[action_id - DITCHES])
+
+    def _ditch(self, seat: int, x: int, y: int) -> None:
+        self.ditched[seat] = [x, y]
+        self.hands[seat] = [c for c in self.hands[seat] if c != x and c != y]
+        if None not in self.ditched:  # everybody has ditched
+            self._after_ditch()
 
     def _play(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
@@ -932,8 +1012,8 @@ class PirateTricksState(State):
         over = self.is_over()
         a = self.auction
         mine = seat is not None
-        score_cards = self._score_cards()
-        predicting = self._predicting(score_cards)
+        in_play = self._round_cards()
+        score_cards, predicting = in_play.cards, in_play.predicting
         rows = []
         for r, row in enumerate(self.rows):
             rows.append(
@@ -988,10 +1068,10 @@ class PirateTricksState(State):
             "events": plain_copy(self.events),
             "predicting": predicting,
             "predictions": list(self.predictions) if predicting else None,
-            "recruitment": plain_copy(self.recruitment),
+            "recruitment": self._recruitment_shown(),
             "turn": self.turn,
             "trick": trick,
-            "last_trick": plain_copy(self.last_trick),
+            "last_trick": self._last_trick_ids(),
             "tricks": list(self.tricks),
             "won": [deck.ids(pile) for pile in self.won],
             "catalog": plain_copy(self.options.get("catalog")),
@@ -1071,8 +1151,17 @@ class PirateTricksState(State):
         }
         state["ditched"] = [None if d is None else deck.ids(d) for d in self.ditched]
         state["trick"] = [[seat, CARD[card]] for seat, card in self.trick]
+        state["last_trick"] = self._last_trick_ids()
+        state["recruitment"] = self._recruitment_shown()
         state["won"] = [deck.ids(pile) for pile in self.won]
         return saved
+
+    def _last_trick_ids(self) -> dict[str, Any] | None:
+        """``last_trick`` with its cards written as ids (a new dict)."""
+        last = self.last_trick
+        if last is None:
+            return None
+        return {**last, "plays": [[seat, CARD[card]] for seat, card in last["plays"]]}
 
     def _cards_from_ids(self) -> None:
         """Turn the live cards of a snapshot just loaded (ids) into indexes."""
@@ -1089,6 +1178,10 @@ class PirateTricksState(State):
         }
         self.ditched = [None if d is None else deck.indexes(d) for d in self.ditched]
         self.trick = [[seat, INDEX[card]] for seat, card in self.trick]
+        last = self.last_trick
+        if last is not None:
+            plays = [[seat, INDEX[card]] for seat, card in last["plays"]]
+            self.last_trick = {**last, "plays": plays}
         self.won = [deck.indexes(pile) for pile in self.won]
 
     def doing(self) -> str:

@@ -598,7 +598,8 @@ def recruitment_most(carddef: dict, players: int) -> int:
 def places(values: list[int]) -> list[int | None]:
     """Dense places (1 = best) by value; ties share a place, a value of zero has none."""
     distinct = sorted({v for v in values if v > 0}, reverse=True)
-    return [distinct.index(v) + 1 if v > 0 else None for v in values]
+    place = {v: i for i, v in enumerate(distinct, 1)}
+    return [place.get(v) for v in values]
 
 
 def rank_payouts(values: list[int], payouts: list[int]) -> list[int]:
@@ -607,9 +608,13 @@ def rank_payouts(values: list[int], payouts: list[int]) -> list[int]:
     Ties all collect the amount of their place and the next count takes the next place (the
     rulebook's Bountiful Booty example); a count of zero never places.
     """
+    return _paid_by_place(places(values), payouts)
+
+
+def _paid_by_place(ranked: list[int | None], payouts: list[int]) -> list[int]:
+    """:func:`rank_payouts` of places already found."""
     return [
-        payouts[place - 1] if place is not None and place <= len(payouts) else 0
-        for place in places(values)
+        payouts[place - 1] if place is not None and place <= len(payouts) else 0 for place in ranked
     ]
 
 
@@ -652,7 +657,7 @@ def payout_lines(
             pay = [effect["loon"] * t for t in tricks]
         elif kind == "trick_rank":
             ranked = places(tricks)
-            pay = rank_payouts(tricks, effect["payouts"])
+            pay = _paid_by_place(ranked, effect["payouts"])
         elif kind == "fewest_tricks":
             ranked = [1 if t == min(tricks) else None for t in tricks]
             pay = [effect["loon"] if t == min(tricks) else 0 for t in tricks]
@@ -668,7 +673,7 @@ def payout_lines(
             pay = [effect["loon"] * m for m in measure]
         elif kind == "captured_rank":
             ranked = places(measure)
-            pay = rank_payouts(measure, effect["payouts"])
+            pay = _paid_by_place(ranked, effect["payouts"])
         else:
             raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
         lines.append(
@@ -694,8 +699,11 @@ def card_payouts(
 
     See :func:`payout_lines` for ``won`` and ``counts``.
     """
+    lines = payout_lines(carddef, tricks, predictions, won, counts, words=False)
+    if len(lines) == 1:
+        return lines[0]["amounts"]  # a new list
     total = [0] * len(tricks)
-    for line in payout_lines(carddef, tricks, predictions, won, counts, words=False):
+    for line in lines:
         total = [a + b for a, b in zip(total, line["amounts"], strict=True)]
     return total
 

@@ -137,7 +137,7 @@ def string_rollout(state, seat):
     trick = saved["trick"]
     playable = [a["card"] for a in state.legal_actions(seat)]
     gone = set(hand) | {c for pile in saved["won"] for c in pile} | {c for _, c in trick}
-    predictions = state.predictions if state._predicting(in_play) else None
+    predictions = state.predictions if state._round_cards().predicting else None
     wants = pt_bot.wants_tricks(seat, in_play, predictions, state.tricks, n)
     card = pt_bot.play_card(hand, playable, trick, n, wants, gone, in_play)
     return {"type": "play", "card": card}
@@ -192,7 +192,7 @@ def test_the_bots_recruitment_on_bitmasks_pays_as_the_rules():
         for _ in range(60):
             hand = rng.sample(rules.crew_deck(5), rng.randint(0, 12))
             mask = deck.mask_of(deck.indexes(hand))
-            assert pt_bot.recruit_loon(card, mask) == rules.recruitment_loon(card, hand)
+            assert deck.recruit_loon(card, mask) == rules.recruitment_loon(card, hand)
 
 
 def test_another_seats_ditch_is_observed_without_its_cards():

@@ -62,7 +62,7 @@ def test_recruitment_rulebook_example_both_cards_use_the_same_cards():
     state = new(3, {0: cards}, score=score)
     take_own_rows(state)
     ditch(state, {0: ["G15", "B15"]})
-    gang, partners = state.recruitment
+    gang, partners = saved(state)["recruitment"]
     assert gang[0] == {"loon": 3, "cards": ["R13", "R14", "R15"], "groups": [["R13", "R14", "R15"]]}
     assert partners[0]["loon"] == 2 and sorted(partners[0]["cards"]) == ["G13", "R13"]
     assert state.loon[0] == 12 - 1 + 3 + 2
