@@ -84,6 +84,7 @@ Our reading of the rulebook where it is silent or ambiguous:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, plain_copy
@@ -101,6 +102,7 @@ from .deck import (
     resolve,
     shots_of,
     shuffle,
+    take,
     targets_of,
 )
 from .sheet import PullSheet
@@ -146,7 +148,12 @@ class PullState(State):
     deck order), ``unused``, ``target_deck``, ``targets``, ``shots`` (``[seat, shot]``
     pairs) and ``sealed``; :meth:`to_dict` writes them as ids and
     :meth:`PullGame.state_from_dict` reads them back. The records (``piles``, ``void``,
-    ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them."""
+    ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them.
+
+    A finished round settles at once who takes each target, but keeps its shots in
+    ``_last_shots`` (``[hand, round, targets, shots]``, indexes) and writes its record,
+    ``last_round``, only when someone reads it: a playout does not. ``_last_shots`` is
+    None once ``last_round`` is written, and no part of the snapshot."""
 
     slug = SPEC.slug
     action_ids = ACTION_IDS
@@ -170,7 +177,7 @@ class PullState(State):
     totals: list[int]
     fouls: list[int]
     history: list[dict]
-    last_round: dict | None
+    _last_shots: list[Any] | None
 
     # -- setup --------------------------------------------------------------------------
 
@@ -184,6 +191,7 @@ class PullState(State):
         self.fouls = [0] * len(sides)
         self.history = []
         self.last_round = None
+        self._last_shots = None
         self.hand_no = 0
         self.dealer = (self.deal or {}).get("dealer", 0)
         self._start_hand()
@@ -491,31 +499,45 @@ class PullState(State):
 
     def _finish_round(self) -> None:
         side_of, shots, targets = self.side_of, self.shots, self.targets
-        records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
-        first, second = records[0]["side"], records[1]["side"]
-        double = first if first is not None and first == second else None
-        doubled = double is not None
         round_no = self.round_no
         discards = self.shot_discards
-        for record in records:
-            side = record["side"]
+        sides = []
+        for target, on in zip(targets, shots, strict=True):
+            won = take(target, on, side_of)[0]
+            sides.append(None if won is None else side_of[won[0]])
+            discards += [SHOT[card] for _, card in on]
+        doubled = sides[0] is not None and sides[0] == sides[1]
+        for target, side in zip(targets, sides, strict=True):
             if side is None:
-                self.void.append(record["card"])
+                self.void.append(TARGET[target])
             else:
                 self.piles[side].append(
-                    {"card": record["card"], "double": doubled, "round": round_no}
+                    {"card": TARGET[target], "double": doubled, "round": round_no}
                 )
-            discards += [card for _, card in record["shots"]]
-        self.last_round = {
-            "hand": self.hand_no,
-            "round": round_no,
-            "targets": records,
-            "double": double,
-        }
+        if self._last_shots is None:
+            del self.last_round  # written for the round before: written again when read
+        self._last_shots = [self.hand_no, round_no, targets, shots]
         if round_no < ROUNDS_PER_HAND:
             self._start_round()
         else:
             self._finish_hand()
+
+    @cached_property
+    def last_round(self) -> dict[str, Any] | None:
+        """The record of the last round finished (``hand``, ``round``, ``targets``: each
+        target's :func:`deck.resolve` record, ``double``: the side that took both or
+        None), written from ``_last_shots`` the first time it is read after the round."""
+        hand, round_no, targets, shots = self._last_shots
+        side_of = self.side_of
+        records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
+        first, second = records[0]["side"], records[1]["side"]
+        self._last_shots = None
+        return {
+            "hand": hand,
+            "round": round_no,
+            "targets": records,
+            "double": first if first is not None and first == second else None,
+        }
 
     def _finish_hand(self) -> None:
         table = rules.target_table(self.options["targets"])
@@ -702,9 +724,13 @@ class PullState(State):
         return view
 
     def to_dict(self) -> dict[str, Any]:
-        """The snapshot (see SNAPSHOT.md): the live cards written as ids."""
+        """The snapshot (see SNAPSHOT.md): the live cards written as ids, the last round's
+        record written."""
+        if self._last_shots is not None:
+            self.last_round  # noqa: B018  (reading it writes it)
         saved = super().to_dict()
         state = saved["state"]
+        del state["_last_shots"]
         state["hands"] = [[SHOT[card] for card in hand] for hand in self.hands]
         state["unused"] = [SHOT[card] for card in self.unused]
         state["target_deck"] = [TARGET[card] for card in self.target_deck]
@@ -714,7 +740,9 @@ class PullState(State):
         return saved
 
     def _cards_from_ids(self) -> None:
-        """Turn the live cards of a snapshot just loaded (ids) into indexes."""
+        """Turn the live cards of a snapshot just loaded (ids) into indexes (its
+        ``last_round`` is written)."""
+        self._last_shots = None
         self.hands = [sorted(shots_of(hand)) for hand in self.hands]
         self.unused = shots_of(self.unused)
         self.target_deck = targets_of(self.target_deck)
