@@ -503,7 +503,7 @@ class PullState(State):
         discards = self.shot_discards
         sides = []
         for target, on in zip(targets, shots, strict=True):
-            won = take(target, on, side_of)[0]
+            won = take(target, on, side_of)
             sides.append(None if won is None else side_of[won[0]])
             discards += [SHOT[card] for _, card in on]
         doubled = sides[0] is not None and sides[0] == sides[1]
@@ -577,7 +577,7 @@ class PullState(State):
 
     def _doubles(self) -> list[int]:
         """Doubles each side took this hand (two doubled targets in its pile per Double)."""
-        return [sum(1 for e in pile if e["double"]) // 2 for pile in self.piles]
+        return [[entry["double"] for entry in pile].count(True) // 2 for pile in self.piles]
 
     def _target_label(self, index: Any) -> str:
         if is_whole(index) and 0 <= index < len(self.targets):
