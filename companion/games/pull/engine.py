@@ -341,10 +341,11 @@ class PullState(State):
         return False
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the legality check and the move inline (the hot path of a
-        playout: :meth:`_apply_id` does the same for the dict path); anything else goes
-        to the base, which refuses it with the dict path's words."""
+        """As the base's, with the legality check, the move and its record inline (the
+        hot path of a playout: :meth:`_apply_id` does the same for the dict path);
+        anything else goes to the base, which refuses it with the dict path's words."""
         players = self.players
+        moved = False
         if type(action_id) is int and type(seat) is int and 0 <= seat < players:
             phase = self.phase
             hand = self.hands[seat]
@@ -366,8 +367,7 @@ class PullState(State):
                         shots[target].append([seat, card])
                         if taken + 1 == players:
                             self.phase = SECOND
-                        self._record([seat, ACTIONS[action_id].copy()])
-                        return
+                        moved = True
             elif phase == SECOND and SECONDS <= action_id < ACTION_COUNT:
                 card = action_id - SECONDS
                 if card in hand:
@@ -376,21 +376,28 @@ class PullState(State):
                         if sealed[seat] is None:
                             hand.remove(card)
                             sealed[seat] = card
-                            self._record([seat, ACTIONS[action_id].copy()])
                             if None not in sealed:
                                 self._reveal_seconds()
-                            return
+                            moved = True
                     else:
                         shots = self.shots
                         taken = len(shots[0]) + len(shots[1])
                         if seat == (self.holder + taken) % 2:
                             hand.remove(card)
                             shots[1 - self.first_target[seat]].append([seat, card])
-                            self._record([seat, ACTIONS[action_id].copy()])
                             if taken == 3:
                                 self._finish_round()
-                            return
-        super().apply_id(seat, action_id)
+                            moved = True
+        if not moved:
+            super().apply_id(seat, action_id)
+            return
+        # The base's _record inline (nothing above reads what it writes).
+        entry = [seat, ACTIONS[action_id].copy()]
+        self.moves += 1
+        self.last_action = entry
+        log = self.log
+        if log is not None:
+            log.append(entry)
 
     @staticmethod
     def _id_of(action: dict) -> int | None:
