@@ -150,10 +150,11 @@ class PullState(State):
     :meth:`PullGame.state_from_dict` reads them back. The records (``piles``, ``void``,
     ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them.
 
-    A finished round settles at once who takes each target, but keeps its shots in
-    ``_last_shots`` (``[hand, round, targets, shots]``, indexes) and writes its record,
-    ``last_round``, only when someone reads it: a playout does not. ``_last_shots`` is
-    None once ``last_round`` is written, and no part of the snapshot."""
+    A finished round settles at once who takes each target, but writes the records of
+    its shots only when someone reads them (a playout does not): ``shot_discards`` from
+    ``_discarded`` (the ids written so far, then the ``shots`` of each later round) and
+    ``last_round`` from ``_last_shots`` (``[hand, round, targets, shots]``). Each of
+    these two is None once its record is written; neither is part of the snapshot."""
 
     slug = SPEC.slug
     action_ids = ACTION_IDS
@@ -173,10 +174,10 @@ class PullState(State):
     sealed: list[int | None]
     piles: list[list[dict]]
     void: list[str]
-    shot_discards: list[str]
     totals: list[int]
     fouls: list[int]
     history: list[dict]
+    _discarded: list[Any] | None
     _last_shots: list[Any] | None
 
     # -- setup --------------------------------------------------------------------------
@@ -221,6 +222,7 @@ class PullState(State):
         self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []
+        self._discarded = None
         self.round_no = 0
         self.holder = self.dealer  # flips the first two, then passes the deck left
         self._start_round()
@@ -507,12 +509,10 @@ class PullState(State):
     def _finish_round(self) -> None:
         side_of, shots, targets = self.side_of, self.shots, self.targets
         round_no = self.round_no
-        discards = self.shot_discards
         sides = []
         for target, on in zip(targets, shots, strict=True):
             won = take(target, on, side_of)
             sides.append(None if won is None else side_of[won[0]])
-            discards += [SHOT[card] for _, card in on]
         doubled = sides[0] is not None and sides[0] == sides[1]
         for target, side in zip(targets, sides, strict=True):
             if side is None:
@@ -521,6 +521,11 @@ class PullState(State):
                 self.piles[side].append(
                     {"card": TARGET[target], "double": doubled, "round": round_no}
                 )
+        discarded = self._discarded
+        if discarded is None:  # written when read: it goes on from the ids written
+            discarded = self._discarded = [self.shot_discards]
+            del self.shot_discards
+        discarded.append(shots)
         if self._last_shots is None:
             del self.last_round  # written for the round before: written again when read
         self._last_shots = [self.hand_no, round_no, targets, shots]
@@ -528,6 +533,17 @@ class PullState(State):
             self._start_round()
         else:
             self._finish_hand()
+
+    @cached_property
+    def shot_discards(self) -> list[str]:
+        """The shots of this hand's finished rounds, ids in the order they were placed
+        (the first target's, then the second's, round by round), written from
+        ``_discarded`` the first time it is read after a round."""
+        written, *rounds = self._discarded
+        for shots in rounds:
+            written += [SHOT[card] for on in shots for _, card in on]
+        self._discarded = None
+        return written
 
     @cached_property
     def last_round(self) -> dict[str, Any] | None:
@@ -731,13 +747,15 @@ class PullState(State):
         return view
 
     def to_dict(self) -> dict[str, Any]:
-        """The snapshot (see SNAPSHOT.md): the live cards written as ids, the last round's
-        record written."""
+        """The snapshot (see SNAPSHOT.md): the live cards written as ids, the records of
+        the rounds written."""
+        if self._discarded is not None:
+            self.shot_discards  # noqa: B018  (reading it writes it)
         if self._last_shots is not None:
-            self.last_round  # noqa: B018  (reading it writes it)
+            self.last_round  # noqa: B018
         saved = super().to_dict()
         state = saved["state"]
-        del state["_last_shots"]
+        del state["_discarded"], state["_last_shots"]
         state["hands"] = [[SHOT[card] for card in hand] for hand in self.hands]
         state["unused"] = [SHOT[card] for card in self.unused]
         state["target_deck"] = [TARGET[card] for card in self.target_deck]
@@ -748,8 +766,8 @@ class PullState(State):
 
     def _cards_from_ids(self) -> None:
         """Turn the live cards of a snapshot just loaded (ids) into indexes (its
-        ``last_round`` is written)."""
-        self._last_shots = None
+        records are written)."""
+        self._discarded = self._last_shots = None
         self.hands = [sorted(shots_of(hand)) for hand in self.hands]
         self.unused = shots_of(self.unused)
         self.target_deck = targets_of(self.target_deck)
