@@ -137,6 +137,23 @@ MATCHING = tuple(
     )
     for first in range(len(SUIT_IDS))
 )
+# A hand as bytes (its cards, 0-47) turns into ids at C speed with bytes.translate:
+#: SUITED[first suit][other suit], for two targets of different suits: the table taking a
+#: card to its one matching first shot and the cards matching neither target (dropped).
+SUITED = tuple(
+    tuple(
+        (
+            bytes(
+                2 * card + (SHOT_SUIT[card] == other) if card < SHOTS else 0 for card in range(256)
+            ),
+            bytes(card for card in range(SHOTS) if SHOT_SUIT[card] not in (first, other)),
+        )
+        for other in range(len(SUIT_IDS))
+    )
+    for first in range(len(SUIT_IDS))
+)
+#: The table taking a card to its second shot.
+SECOND_SHOT = bytes(SECONDS + card if card < SHOTS else 0 for card in range(256))
 
 
 def _suit_name(suit: str) -> str:
@@ -297,8 +314,11 @@ class PullState(State):
                 return []
             hand = self.hands[seat]
             targets = self.targets
-            matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
-            ids = [i for card in hand for i in matching[card]]
+            first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
+            if first != other:
+                ids = list(bytes(hand).translate(*SUITED[first][other]))
+            else:  # each matching card may go on either target
+                ids = [i for card in hand for i in MATCHING[first][other][card]]
             return ids if ids else [i for card in hand for i in ANY_TARGET[card]]
         if phase == SECOND:
             if self.players > 2:
@@ -308,7 +328,7 @@ class PullState(State):
                 shots = self.shots
                 if seat != (self.holder + len(shots[0]) + len(shots[1])) % 2:
                     return []
-            return [SECONDS + card for card in self.hands[seat]]
+            return list(bytes(self.hands[seat]).translate(SECOND_SHOT))
         return []
 
     legal_ids = _legal_ids
