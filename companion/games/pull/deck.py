@@ -39,44 +39,48 @@ def targets_of(cards: list[str]) -> list[int]:
 DISTRACTION, CANCELLED = rules.DISTRACTION, rules.CANCELLED
 
 
+def take(target: int, shots: list, side_of: list[int]) -> list | None:
+    """The shot (one of ``shots``, ``[seat, shot index]`` pairs) that takes ``target``,
+    None when nobody does: the rules of :func:`rules.resolve_target`, with no record
+    written (a round's end needs only the winners; :func:`resolve` writes the record)."""
+    values = [SHOT_VALUE[card] for _, card in shots]
+    if not values:
+        return None
+    best = max(values)
+    if best == CANCELLED and DISTRACTION in values:  # a 1 cancels every 8
+        best = max(value for value in values if value != CANCELLED)
+    if values.count(best) == 1:  # a single highest shot takes it (cancelled 8s are lower)
+        return shots[values.index(best)]
+    tied = [shot for shot, value in zip(shots, values, strict=True) if value == best]
+    suit = TARGET_SUIT[target]
+    for shot in tied:
+        # One card per suit and value: at most one shot can match at the top value.
+        if SHOT_SUIT[shot[1]] == suit:
+            return shot
+    side = side_of[tied[0][0]]
+    if all(side_of[seat] == side for seat, _ in tied):
+        # Partners tied with no matching shot: their side still takes the target.
+        return tied[0]
+    return None  # void: opponents tied with no matching shot
+
+
 def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
     """:func:`rules.resolve_target` on indexes: ``shots`` are ``[seat, shot index]`` pairs.
 
     Returns the round's record of the target, cards named by id: ``card`` (the target),
     ``shots`` (``[seat, id]``), ``side``, ``seat`` and ``winning_shot`` (None when nobody
     takes it), ``cancelled`` (the 8s a Distraction cancelled) and ``void``."""
-    values = [SHOT_VALUE[card] for _, card in shots]
-    seat = card = None
-    cancelled: list[str] = []
-    void = False
-    if values:
-        best = max(values)
-        live = shots
-        if best == CANCELLED and DISTRACTION in values:  # a 1 cancels every 8
-            cancelled = [SHOT[c] for (_, c), v in zip(shots, values, strict=True) if v == best]
-            kept = [(shot, v) for shot, v in zip(shots, values, strict=True) if v != CANCELLED]
-            live, values = [shot for shot, _ in kept], [v for _, v in kept]
-            best = max(values)  # the 1 at least is left
-        if values.count(best) == 1:
-            seat, card = live[values.index(best)]  # a single highest shot takes it
-        else:
-            tied = [shot for shot, v in zip(live, values, strict=True) if v == best]
-            suit = TARGET_SUIT[target]
-            matching = [shot for shot in tied if SHOT_SUIT[shot[1]] == suit]
-            if matching:
-                # One card per suit and value: at most one shot can match at the top value.
-                seat, card = matching[0]
-            elif all(side_of[s] == side_of[tied[0][0]] for s, _ in tied):
-                # Partners tied with no matching shot: their side still takes the target.
-                seat, card = tied[0]
-            else:
-                void = True
+    won = take(target, shots, side_of)
+    seat, card = (None, None) if won is None else won
+    values = [SHOT_VALUE[c] for _, c in shots]
     return {
         "card": TARGET[target],
         "shots": [[who, SHOT[shot]] for who, shot in shots],
         "side": None if seat is None else side_of[seat],
         "seat": seat,
         "winning_shot": None if card is None else SHOT[card],
-        "cancelled": cancelled,
-        "void": void,
+        "cancelled": [SHOT[c] for _, c in shots if SHOT_VALUE[c] == CANCELLED]
+        if DISTRACTION in values
+        else [],
+        "void": won is None and bool(shots),
     }

@@ -84,6 +84,7 @@ Our reading of the rulebook where it is silent or ambiguous:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, plain_copy
@@ -101,6 +102,7 @@ from .deck import (
     resolve,
     shots_of,
     shuffle,
+    take,
     targets_of,
 )
 from .sheet import PullSheet
@@ -135,6 +137,23 @@ MATCHING = tuple(
     )
     for first in range(len(SUIT_IDS))
 )
+# A hand as bytes (its cards, 0-47) turns into ids at C speed with bytes.translate:
+#: SUITED[first suit][other suit], for two targets of different suits: the table taking a
+#: card to its one matching first shot and the cards matching neither target (dropped).
+SUITED = tuple(
+    tuple(
+        (
+            bytes(
+                2 * card + (SHOT_SUIT[card] == other) if card < SHOTS else 0 for card in range(256)
+            ),
+            bytes(card for card in range(SHOTS) if SHOT_SUIT[card] not in (first, other)),
+        )
+        for other in range(len(SUIT_IDS))
+    )
+    for first in range(len(SUIT_IDS))
+)
+#: The table taking a card to its second shot.
+SECOND_SHOT = bytes(SECONDS + card if card < SHOTS else 0 for card in range(256))
 
 
 def _suit_name(suit: str) -> str:
@@ -146,7 +165,13 @@ class PullState(State):
     deck order), ``unused``, ``target_deck``, ``targets``, ``shots`` (``[seat, shot]``
     pairs) and ``sealed``; :meth:`to_dict` writes them as ids and
     :meth:`PullGame.state_from_dict` reads them back. The records (``piles``, ``void``,
-    ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them."""
+    ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them.
+
+    A finished round settles at once who takes each target, but writes the records of
+    its shots only when someone reads them (a playout does not): ``shot_discards`` from
+    ``_discarded`` (the ids written so far, then the ``shots`` of each later round) and
+    ``last_round`` from ``_last_shots`` (``[hand, round, targets, shots]``). Each of
+    these two is None once its record is written; neither is part of the snapshot."""
 
     slug = SPEC.slug
     action_ids = ACTION_IDS
@@ -166,11 +191,11 @@ class PullState(State):
     sealed: list[int | None]
     piles: list[list[dict]]
     void: list[str]
-    shot_discards: list[str]
     totals: list[int]
     fouls: list[int]
     history: list[dict]
-    last_round: dict | None
+    _discarded: list[Any] | None
+    _last_shots: list[Any] | None
 
     # -- setup --------------------------------------------------------------------------
 
@@ -184,6 +209,7 @@ class PullState(State):
         self.fouls = [0] * len(sides)
         self.history = []
         self.last_round = None
+        self._last_shots = None
         self.hand_no = 0
         self.dealer = (self.deal or {}).get("dealer", 0)
         self._start_hand()
@@ -213,6 +239,7 @@ class PullState(State):
         self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []
+        self._discarded = None
         self.round_no = 0
         self.holder = self.dealer  # flips the first two, then passes the deck left
         self._start_round()
@@ -287,8 +314,11 @@ class PullState(State):
                 return []
             hand = self.hands[seat]
             targets = self.targets
-            matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
-            ids = [i for card in hand for i in matching[card]]
+            first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
+            if first != other:
+                ids = list(bytes(hand).translate(*SUITED[first][other]))
+            else:  # each matching card may go on either target
+                ids = [i for card in hand for i in MATCHING[first][other][card]]
             return ids if ids else [i for card in hand for i in ANY_TARGET[card]]
         if phase == SECOND:
             if self.players > 2:
@@ -298,7 +328,7 @@ class PullState(State):
                 shots = self.shots
                 if seat != (self.holder + len(shots[0]) + len(shots[1])) % 2:
                     return []
-            return [SECONDS + card for card in self.hands[seat]]
+            return list(bytes(self.hands[seat]).translate(SECOND_SHOT))
         return []
 
     legal_ids = _legal_ids
@@ -333,10 +363,11 @@ class PullState(State):
         return False
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the legality check and the move inline (the hot path of a
-        playout: :meth:`_apply_id` does the same for the dict path); anything else goes
-        to the base, which refuses it with the dict path's words."""
+        """As the base's, with the legality check, the move and its record inline (the
+        hot path of a playout: :meth:`_apply_id` does the same for the dict path);
+        anything else goes to the base, which refuses it with the dict path's words."""
         players = self.players
+        moved = False
         if type(action_id) is int and type(seat) is int and 0 <= seat < players:
             phase = self.phase
             hand = self.hands[seat]
@@ -358,8 +389,7 @@ class PullState(State):
                         shots[target].append([seat, card])
                         if taken + 1 == players:
                             self.phase = SECOND
-                        self._record([seat, ACTIONS[action_id].copy()])
-                        return
+                        moved = True
             elif phase == SECOND and SECONDS <= action_id < ACTION_COUNT:
                 card = action_id - SECONDS
                 if card in hand:
@@ -368,21 +398,28 @@ class PullState(State):
                         if sealed[seat] is None:
                             hand.remove(card)
                             sealed[seat] = card
-                            self._record([seat, ACTIONS[action_id].copy()])
                             if None not in sealed:
                                 self._reveal_seconds()
-                            return
+                            moved = True
                     else:
                         shots = self.shots
                         taken = len(shots[0]) + len(shots[1])
                         if seat == (self.holder + taken) % 2:
                             hand.remove(card)
                             shots[1 - self.first_target[seat]].append([seat, card])
-                            self._record([seat, ACTIONS[action_id].copy()])
                             if taken == 3:
                                 self._finish_round()
-                            return
-        super().apply_id(seat, action_id)
+                            moved = True
+        if not moved:
+            super().apply_id(seat, action_id)
+            return
+        # The base's _record inline (nothing above reads what it writes).
+        entry = [seat, ACTIONS[action_id].copy()]
+        self.moves += 1
+        self.last_action = entry
+        log = self.log
+        if log is not None:
+            log.append(entry)
 
     @staticmethod
     def _id_of(action: dict) -> int | None:
@@ -491,31 +528,59 @@ class PullState(State):
 
     def _finish_round(self) -> None:
         side_of, shots, targets = self.side_of, self.shots, self.targets
-        records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
-        first, second = records[0]["side"], records[1]["side"]
-        double = first if first is not None and first == second else None
-        doubled = double is not None
         round_no = self.round_no
-        discards = self.shot_discards
-        for record in records:
-            side = record["side"]
+        sides = []
+        for target, on in zip(targets, shots, strict=True):
+            won = take(target, on, side_of)
+            sides.append(None if won is None else side_of[won[0]])
+        doubled = sides[0] is not None and sides[0] == sides[1]
+        for target, side in zip(targets, sides, strict=True):
             if side is None:
-                self.void.append(record["card"])
+                self.void.append(TARGET[target])
             else:
                 self.piles[side].append(
-                    {"card": record["card"], "double": doubled, "round": round_no}
+                    {"card": TARGET[target], "double": doubled, "round": round_no}
                 )
-            discards += [card for _, card in record["shots"]]
-        self.last_round = {
-            "hand": self.hand_no,
-            "round": round_no,
-            "targets": records,
-            "double": double,
-        }
+        discarded = self._discarded
+        if discarded is None:  # written when read: it goes on from the ids written
+            discarded = self._discarded = [self.shot_discards]
+            del self.shot_discards
+        discarded.append(shots)
+        if self._last_shots is None:
+            del self.last_round  # written for the round before: written again when read
+        self._last_shots = [self.hand_no, round_no, targets, shots]
         if round_no < ROUNDS_PER_HAND:
             self._start_round()
         else:
             self._finish_hand()
+
+    @cached_property
+    def shot_discards(self) -> list[str]:
+        """The shots of this hand's finished rounds, ids in the order they were placed
+        (the first target's, then the second's, round by round), written from
+        ``_discarded`` the first time it is read after a round."""
+        written, *rounds = self._discarded
+        for shots in rounds:
+            written += [SHOT[card] for on in shots for _, card in on]
+        self._discarded = None
+        return written
+
+    @cached_property
+    def last_round(self) -> dict[str, Any] | None:
+        """The record of the last round finished (``hand``, ``round``, ``targets``: each
+        target's :func:`deck.resolve` record, ``double``: the side that took both or
+        None), written from ``_last_shots`` the first time it is read after the round."""
+        hand, round_no, targets, shots = self._last_shots
+        side_of = self.side_of
+        records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
+        first, second = records[0]["side"], records[1]["side"]
+        self._last_shots = None
+        return {
+            "hand": hand,
+            "round": round_no,
+            "targets": records,
+            "double": first if first is not None and first == second else None,
+        }
 
     def _finish_hand(self) -> None:
         table = rules.target_table(self.options["targets"])
@@ -555,7 +620,7 @@ class PullState(State):
 
     def _doubles(self) -> list[int]:
         """Doubles each side took this hand (two doubled targets in its pile per Double)."""
-        return [sum(1 for e in pile if e["double"]) // 2 for pile in self.piles]
+        return [[entry["double"] for entry in pile].count(True) // 2 for pile in self.piles]
 
     def _target_label(self, index: Any) -> str:
         if is_whole(index) and 0 <= index < len(self.targets):
@@ -702,9 +767,15 @@ class PullState(State):
         return view
 
     def to_dict(self) -> dict[str, Any]:
-        """The snapshot (see SNAPSHOT.md): the live cards written as ids."""
+        """The snapshot (see SNAPSHOT.md): the live cards written as ids, the records of
+        the rounds written."""
+        if self._discarded is not None:
+            self.shot_discards  # noqa: B018  (reading it writes it)
+        if self._last_shots is not None:
+            self.last_round  # noqa: B018
         saved = super().to_dict()
         state = saved["state"]
+        del state["_discarded"], state["_last_shots"]
         state["hands"] = [[SHOT[card] for card in hand] for hand in self.hands]
         state["unused"] = [SHOT[card] for card in self.unused]
         state["target_deck"] = [TARGET[card] for card in self.target_deck]
@@ -714,7 +785,9 @@ class PullState(State):
         return saved
 
     def _cards_from_ids(self) -> None:
-        """Turn the live cards of a snapshot just loaded (ids) into indexes."""
+        """Turn the live cards of a snapshot just loaded (ids) into indexes (its
+        records are written)."""
+        self._discarded = self._last_shots = None
         self.hands = [sorted(shots_of(hand)) for hand in self.hands]
         self.unused = shots_of(self.unused)
         self.target_deck = targets_of(self.target_deck)

@@ -258,8 +258,12 @@ def foul_penalty(fouls_before: int, fouls_after: int) -> int:
 
 def pile_points(pile: list, table: dict) -> tuple[int, int]:
     """``(points, fouls)`` of a score pile of ``{"card", "double"}`` entries."""
-    points = sum(target_points(e["card"], e["double"], table) for e in pile)
-    fouls = sum(1 for e in pile if table[e["card"]]["animal"])
+    points = fouls = 0
+    for entry in pile:
+        data = table[entry["card"]]
+        points += data["double"] if entry["double"] else data["left"]
+        if data["animal"]:
+            fouls += 1
     return points, fouls
 
 
