@@ -1,7 +1,7 @@
 """Bot strength and thinking time: each level against the level below, game by game.
 
     python bench/bots.py [--games 500] [--workers 2] [--game SLUG ...] [--seed 1]
-                         [--pairing strong-normal ...]
+                         [--pairing strong-normal ...] [--duplicate]
 
 For every game with a bot, and for each pairing (normal vs easy, strong vs normal), plays
 ``--games`` complete games on the table the bot declares (``GameBot.bench``: player count
@@ -12,6 +12,13 @@ their difference per game, and both sides' win rates per seat (a shared win spli
 evenly). Then the thinking time per level, p50 and p95 over decisions with a choice, at
 the configured budgets (``companion.bots.BUDGETS``). Seeded; stops after the games;
 spreads games over ``--workers`` processes.
+
+``--duplicate`` deals the same cards to each rotation of the higher seat: game ``i`` uses
+the seed of game ``i // players`` (``--games`` is rounded up to whole deals of every game
+measured), and the difference is averaged over each deal's rotations before its
+interval is taken. With every seat at the lower level the rotations' differences of a
+deal sum to zero, so what remains is the higher level's edge with the luck of the cards
+(which seat was dealt the good hands) taken out: a narrower interval for the same games.
 
 ``--regret N`` measures the searches themselves instead, free of the clock and of luck:
 ``N`` positions with a choice, met while easy bots play seeded games on the bench table;
@@ -40,16 +47,17 @@ from companion.games import GAMES  # noqa: E402
 PAIRINGS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
 
 
-def play_one(task: tuple[str, str, str, int, int]) -> dict:
-    """One game: ``high`` at seat ``index % players``, ``low`` elsewhere."""
-    slug, high, low, index, seed = task
+def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
+    """One game: ``high`` at seat ``index % players``, ``low`` elsewhere (with
+    ``duplicate``, on the cards of deal ``index // players``)."""
+    slug, high, low, index, seed, duplicate = task
     game = GAMES[slug]
     setup = bot_for(game).bench
     players = setup.get("players", game.min_players)
     hero = index % players
     levels = [low] * players
     levels[hero] = high
-    game_seed = seed * 1_000_003 + index
+    game_seed = seed * 1_000_003 + (index // players if duplicate else index)
     state = game.new_state(players, setup.get("options"), seed=game_seed)
     rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
     times: dict[str, list[float]] = {high: [], low: []}
@@ -75,7 +83,7 @@ def play_one(task: tuple[str, str, str, int, int]) -> dict:
     }
 
 
-def play_task(task: tuple[str, str, str, int, int]) -> tuple[tuple, dict]:
+def play_task(task: tuple[str, str, str, int, int, bool]) -> tuple[tuple, dict]:
     """:func:`play_one`, handing its task back with the result (and the game's index)."""
     result = play_one(task)
     result["index"] = task[3]
@@ -147,7 +155,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else math.nan
 
 
-def summarise(slug: str, high: str, low: str, results: list[dict]) -> str:
+def summarise(slug: str, high: str, low: str, results: list[dict], duplicate: bool = False) -> str:
     game = GAMES[slug]
     sign = -1 if game.spec.lower_wins else 1
     hero_scores, low_scores, diffs, hero_wins, low_wins = [], [], [], [], []
@@ -160,6 +168,11 @@ def summarise(slug: str, high: str, low: str, results: list[dict]) -> str:
         share = 1 / len(winners) if winners else 0.0
         hero_wins.append(share if hero in winners else 0.0)
         low_wins.append(sum(share for w in winners if w != hero) / len(others))
+    if duplicate:  # one value per deal: the mean of its rotations
+        by_deal: dict[int, list[float]] = {}
+        for result, diff in zip(results, diffs, strict=True):
+            by_deal.setdefault(result["index"] // len(result["scores"]), []).append(diff)
+        diffs = [statistics.fmean(rotations) for rotations in by_deal.values()]
     (diff, half) = interval(diffs)
     verdict = "higher ahead" if diff - half > 0 else ("lower ahead" if diff + half < 0 else "tie")
     return (
@@ -178,6 +191,9 @@ def main() -> None:
     parser.add_argument("--pairing", action="append", help="only these, e.g. strong-normal")
     parser.add_argument("--regret", type=int, metavar="N", help="search regret on N positions")
     parser.add_argument("--truth-worlds", type=int, default=100, help="with --regret")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="the same cards for each rotation of a deal"
+    )
     args = parser.parse_args()
     slugs = [s for s, g in GAMES.items() if bot_for(g) is not None]
     if args.game:
@@ -209,7 +225,13 @@ def main() -> None:
     ]
     # one queue for every pairing of every game (no worker waits for a pairing's last
     # game), game by game in turn so that each pairing's row is printed as it completes
-    tasks = [(*group, i, args.seed) for i in range(args.games) for group in groups]
+    if args.duplicate:  # whole deals in every game: each rotation of the higher seat
+        tables = [
+            bot_for(GAMES[slug]).bench.get("players", GAMES[slug].min_players) for slug in slugs
+        ]
+        rotations = math.lcm(*tables)
+        args.games = -(-args.games // rotations) * rotations
+    tasks = [(*group, i, args.seed, args.duplicate) for i in range(args.games) for group in groups]
     done: dict[tuple[str, str, str], list[dict]] = {group: [] for group in groups}
     printed = set()
     with Pool(args.workers) as pool:
@@ -226,7 +248,8 @@ def main() -> None:
                     for level, spent in result["times"].items():
                         times.setdefault((group[0], level), []).extend(spent)
                 cpu = sum(r["cpu"] for r in results)
-                print(summarise(*group, results) + f" {cpu:.0f} |", flush=True)
+                row = summarise(*group, results, args.duplicate)
+                print(row + f" {cpu:.0f} |", flush=True)
     print()
     print("| Game | Level | Decisions | p50 ms | p95 ms | max ms |")
     print("|---|---|---|---|---|---|")
