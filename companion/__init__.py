@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +76,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         uri = app.config["SQLALCHEMY_DATABASE_URI"]
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.engine_options(uri)
 
-    tune_threads(app)
     register_extensions(app)
     register_blueprints(app)
     limits.init_app(app)
@@ -92,20 +90,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         upgrade_schema(app)
     register_bots(app)
     return app
-
-
-def tune_threads(app: Flask) -> None:
-    """The embedded default (``flask run``) serves each connection on its own thread, and
-    a request gives the interpreter lock away at every database call and socket read. To
-    get it back while another thread computes, it waits out that thread's switch interval
-    (5 ms by default), several times per request: a move holding the SQLite write lock
-    holds it that much longer, and the writers behind it queue (the "convoy effect"). A
-    shorter interval (``THREAD_SWITCH_SECONDS``, 1 ms) hands the lock back sooner; see
-    docs/architecture.md. gevent workers run greenlets, which switch only where they
-    wait, so it changes nothing there."""
-    seconds = float(app.config.get("THREAD_SWITCH_SECONDS") or 0)
-    if seconds > 0:
-        sys.setswitchinterval(seconds)
 
 
 def register_bots(app: Flask) -> None:

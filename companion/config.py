@@ -13,9 +13,6 @@ Everything can be overridden from the environment:
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
-``THREAD_SWITCH_SECONDS``  how long a Python thread may hold the interpreter while
-                  another waits (``sys.setswitchinterval``; default 0.001 under a threaded
-                  server, see :func:`companion.tune_threads`; ``0`` leaves Python's 0.005).
 ``BOT_DELAY``     a bot's pause before it moves, seconds, ``low,high`` (default ``0.8,1.5``).
 ``BOT_WORKER``    who plays bot seats: ``thread`` (default), ``rq`` (default with
                   ``REDIS_URL``: ``flask --app companion bots`` workers) or ``off``.
@@ -149,7 +146,6 @@ def defaults(instance_path: str) -> dict:
         "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/") or None,
         # Bring the schema up to date on start (the embedded default needs no extra command).
         "AUTO_MIGRATE": os.environ.get("AUTO_MIGRATE", "1") != "0",
-        "THREAD_SWITCH_SECONDS": float(os.environ.get("THREAD_SWITCH_SECONDS") or 0.001),
         "BOT_DELAY": bot_delay(os.environ.get("BOT_DELAY")),
         "BOT_WORKER": os.environ.get("BOT_WORKER") or None,
         # On start, queue a move for every bot that was to act when the app last stopped.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import stat
-import sys
 
 import pytest
 from flask import session
@@ -149,17 +148,3 @@ def test_wsgi_module_builds_the_app(clean_env, tmp_path, monkeypatch):
     app = runpy.run_path(str(wsgi))["app"]
     assert isinstance(app, Flask)
     assert app.test_client().get("/").status_code == 200
-
-
-def test_the_app_shortens_the_thread_switch_interval_unless_told_not_to(make_app):
-    """Threads of ``flask run`` take the interpreter back after 1 ms instead of 5 ms
-    (companion.tune_threads); 0 leaves the interpreter's own interval."""
-    before = sys.getswitchinterval()
-    try:
-        sys.setswitchinterval(0.005)
-        make_app(THREAD_SWITCH_SECONDS=0)
-        assert sys.getswitchinterval() == pytest.approx(0.005)
-        make_app()
-        assert sys.getswitchinterval() == pytest.approx(0.001)
-    finally:
-        sys.setswitchinterval(before)
