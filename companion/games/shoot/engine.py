@@ -305,29 +305,25 @@ class ShootState(State):
         playout. Anything else goes to the base, which refuses it (or, should this check
         be stricter than ``_id_legal``, applies it all the same)."""
         phase = self.phase
-        if phase == PLAY:
+        if (
+            phase == PLAY
             # a hand holds only cards (0-51): no other integer is in it
-            if type(action_id) is int and seat == self.turn and type(seat) is int:
-                hand = self.hands[seat]
-                trick = self.trick
-                if action_id in hand and (
-                    not trick
-                    or SUIT_START[action_id] == (low := SUIT_START[trick[0][1]])
-                    or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
-                ):
-                    hand.remove(action_id)  # a play: the id is the card
-                    trick.append([seat, action_id])
-                    if len(trick) < self.players:
-                        self.turn = (seat + 1) % self.players
-                    else:
-                        self._take_trick()
-                    entry = [seat, ACTIONS[action_id].copy()]
-                    self.moves += 1
-                    self.last_action = entry
-                    log = self.log
-                    if log is not None:
-                        log.append(entry)
-                    return
+            and type(action_id) is int
+            and seat == self.turn
+            and type(seat) is int
+            and action_id in (hand := self.hands[seat])
+            and (
+                not (trick := self.trick)
+                or SUIT_START[action_id] == (low := SUIT_START[trick[0][1]])
+                or bisect_left(hand, low) == bisect_left(hand, low + SUIT_SIZE)
+            )
+        ):
+            hand.remove(action_id)  # a play: the id is the card
+            trick.append([seat, action_id])
+            if len(trick) < self.players:
+                self.turn = (seat + 1) % self.players
+            else:
+                self._take_trick()
         elif (
             phase == BID
             and type(action_id) is int
@@ -340,14 +336,16 @@ class ShootState(State):
             if None not in bids:
                 self.phase = PLAY
                 self.turn = (self.dealer + 1) % self.players
-            entry = [seat, ACTIONS[action_id].copy()]
-            self.moves += 1
-            self.last_action = entry
-            log = self.log
-            if log is not None:
-                log.append(entry)
+        else:
+            super().apply_id(seat, action_id)
             return
-        super().apply_id(seat, action_id)
+        # State._record inline (nothing above reads what it writes)
+        entry = [seat, ACTIONS[action_id].copy()]
+        self.moves += 1
+        self.last_action = entry
+        log = self.log
+        if log is not None:
+            log.append(entry)
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
         if action_id >= BIDS:
