@@ -10,22 +10,22 @@ fresh schema of the local ``test`` database, Redis db 15). Servers get a free po
 ``RATELIMIT_ENABLED=0`` and are stopped at the end. Three parts, each against the same
 server:
 
-1. **Phones**: ``--tables`` tables of ``--phones`` seats; each phone behaves like the
-   page's ``LiveTable``: it asks for a stream ticket with its seat token
-   (``POST /stream-ticket``), opens ``/events`` with it (no header, like an
-   ``EventSource``), and on each event merges the event's public envelope with its own
-   private part (``view?private=<version>``) fetched over its keep-alive connection; the
-   phone whose seat is to act then posts a move, at most one move per table every
-   ``--interval`` seconds. First every phone opens its stream (up to ``--open-timeout``
-   seconds, no moves), then ``--seconds`` of play, then ``--grace`` seconds for the last
-   events. Reported: events delivered (each phone should see every version its table
-   reached), p50/p95 of move → every phone's event and → every phone's merged view
-   (from sending the move to the last phone of the table), the move's own POST and its
-   answer → every phone's event (the fan-out's share), the server's CPU per move (from
-   /proc: its own processes, not PostgreSQL's or Redis's), 5xx count, and this client's
-   CPU and event-loop lag (time stamps are taken when the loop reads a reply, so a reply
-   may wait up to that lag in the client first: the client is plain asyncio with minimal
-   parsing, a few % of a core at 50 × 5). ``--phones-only`` stops after this part.
+1. **Phones**: ``--tables`` tables of ``--phones`` seats; each phone behaves like the page's
+   ``LiveTable``: it asks for a stream ticket with its seat token (``POST /stream-ticket``),
+   opens ``/events`` with it (no header, like an ``EventSource``), and on each event merges
+   the event's public envelope with its own part, which a seat's stream carries in the event
+   (``"mine"``), or else fetches (``view?private=<version>``) over its keep-alive
+   connection; the phone whose seat is to act then posts a move, at most one move per table
+   every ``--interval`` seconds. First every phone opens its stream (up to
+   ``--open-timeout`` seconds, no moves), then ``--seconds`` of play, then ``--grace``
+   seconds for the last events. Reported: events delivered (each phone should see every
+   version its table reached), p50/p95 of move → every phone's event and → every phone's
+   merged view (from sending the move to the last phone of the table), the move's own POST
+   and its answer → every phone's event (the fan-out's share), the server's CPU per move
+   (from /proc: its own processes, not PostgreSQL's or Redis's), 5xx count, and this
+   client's CPU and event-loop lag (time stamps are taken when the loop reads a reply, so a
+   reply may wait up to that lag in the client first: the client is plain asyncio with
+   minimal parsing, a few % of a core at 50 × 5). ``--phones-only`` stops after this part.
 2. **Rates** at ``--concurrency`` clients, ``--rate-seconds`` each in rounds of about a
    second taken in turn (so a change of load weighs on every ratio alike): a trivial route
    (``GET /offline``), a view, a move (the POST alone: the client replays each game with
@@ -402,10 +402,10 @@ class Clock:
 class PhoneTable:
     """One table in the phones part. Each phone, as the page's LiveTable does: asks for a
     stream ticket with its seat token (``POST /stream-ticket``), opens ``/events`` with it
-    (no header, like an ``EventSource``), takes each event's public envelope and refetches
-    only its private part (``view?private=<version>``); the phone whose seat is to act then
-    posts a move, at most one move per table every ``interval`` seconds. A stream that ends
-    before the run does is opened again with a fresh ticket."""
+    (no header, like an ``EventSource``), takes each event's public envelope and its own
+    part (``"mine"`` in the event, else refetched: ``view?private=<version>``); the phone
+    whose seat is to act then posts a move, at most one move per table every ``interval``
+    seconds. A stream that ends before the run does is opened again with a fresh ticket."""
 
     def __init__(self, http: Http, code: str, tokens: list[str], interval: float, rng):
         self.http, self.code, self.tokens = http, code, tokens
@@ -488,18 +488,27 @@ class PhoneTable:
         if not isinstance(version, int):
             return
         self.received[seat].add(version)
-        self.last_public[seat] = public
         self.events.setdefault(version, {}).setdefault(seat, now)
         self.top = max(self.top, version)
+        mine = public.pop("mine", None)
+        self.last_public[seat] = public
+        if isinstance(mine, dict) and mine.get("version") == version:
+            # The seat's own part came with the event: merged, no request (the page's
+            # ``LiveTable.view``).
+            self.start_task(self.play(seat, merge(public, mine), version, now, clock))
+            return
         if self.busy[seat]:  # the page refetches once more after the current one
             self.again[seat] = public
             return
         self.start_refetch(seat, public, clock)
 
-    def start_refetch(self, seat: int, public: dict, clock: Clock) -> None:
-        task = asyncio.ensure_future(self.refetch(seat, public, clock))
+    def start_task(self, coroutine) -> None:
+        task = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def start_refetch(self, seat: int, public: dict, clock: Clock) -> None:
+        self.start_task(self.refetch(seat, public, clock))
 
     async def refetch(self, seat: int, public: dict, clock: Clock) -> None:
         self.busy[seat] = True
@@ -519,12 +528,13 @@ class PhoneTable:
         )
         if status != 200 or not isinstance(part, dict):
             return
-        if part.get("partial"):
-            env = {**public, **part, "view": {**public.get("view", {}), **part.get("view", {})}}
-        else:
-            env = part
-        now = time.monotonic()
-        for v in range(public["version"], env["version"] + 1):
+        env = merge(public, part) if part.get("partial") else part
+        await self.play(seat, env, public["version"], time.monotonic(), clock)
+
+    async def play(self, seat: int, env: dict, since: int, now: float, clock: Clock) -> None:
+        """The seat's view ``env`` is on its screen (from version ``since`` on): record
+        when, and move if it is this seat's turn."""
+        for v in range(since, env["version"] + 1):
             self.seen.setdefault(v, {}).setdefault(seat, now)
         self.top = max(self.top, env["version"])
         legal = env.get("legal")
@@ -552,6 +562,11 @@ class PhoneTable:
                 self.top = max(self.top, answer["version"])
         finally:
             self.moving = False
+
+
+def merge(public: dict, part: dict) -> dict:
+    """A seat's whole envelope from the public one and its own part (``mergePrivate``)."""
+    return {**public, **part, "view": {**public.get("view", {}), **part.get("view", {})}}
 
 
 async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:

@@ -397,6 +397,8 @@ def once(key: object, peek: Callable[[], T | None], build: Callable[[], T]) -> T
 
 # -- server-sent events ---------------------------------------------------------------------
 
+END = "\x00end"  # returned by an event stream's ``data``: send nothing more, close the stream
+
 
 def event_stream(
     subscription: Subscription,
@@ -408,14 +410,14 @@ def event_stream(
 ) -> Response:
     """A server-sent-events response: ``event`` with ``first`` now, then one for each
     message of ``subscription`` (its data is ``data(message)`` when given; ``None`` skips
-    the message), and a ``ping`` event (its data: the keep-alive interval in seconds) after
-    ``TABLES_SSE_KEEPALIVE`` seconds of silence, so that a dead connection fails on the
-    next write and a client can treat a longer silence as a failure. The stream ends after
-    ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for tests, after
-    ``TABLES_SSE_MAX_EVENTS`` events. Closing the response (also when the client went away
-    before the first byte) closes the subscription and calls ``on_close`` once. Subscribe
-    before reading ``first``, so that a change in between is either in ``first`` or
-    announced."""
+    the message, :data:`END` ends the stream), and a ``ping`` event (its data: the
+    keep-alive interval in seconds) after ``TABLES_SSE_KEEPALIVE`` seconds of silence, so that a
+    dead connection fails on the next write and a client can treat a longer silence as a
+    failure. The stream ends after ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for
+    tests, after ``TABLES_SSE_MAX_EVENTS`` events. Closing the response (also when the
+    client went away before the first byte) closes the subscription and calls ``on_close``
+    once. Subscribe before reading ``first``, so that a change in between is either in
+    ``first`` or announced."""
     config = current_app.config
     keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 5))
     lifetime = float(config.get("TABLES_SSE_SECONDS", 300))
@@ -453,6 +455,8 @@ def event_stream(
                 body = data(message) if data is not None else message
                 if body is None:
                     continue
+                if body is END:
+                    break
                 yield f"event: {event}\ndata: {body}\n\n"
                 sent += 1
         finally:

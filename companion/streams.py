@@ -57,9 +57,17 @@ def _serializer(kind: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=f"stream-ticket:{kind}")
 
 
-def issue(kind: str, target: str, role: str, seat: int | None = None) -> str:
-    """A ticket that opens ``kind``'s (``table`` or ``sheet``) stream of ``target``."""
-    return _serializer(kind).dumps({"t": target, "r": role, "s": seat})
+def issue(
+    kind: str, target: str, role: str, seat: int | None = None, holder: str | None = None
+) -> str:
+    """A ticket that opens ``kind``'s (``table`` or ``sheet``) stream of ``target``.
+    ``holder`` names the credential it was issued for (a mark of its token, never the
+    token), so that a stream that carries its holder's own view can tell when the seat or
+    the host role has passed to someone else."""
+    claims = {"t": target, "r": role, "s": seat}
+    if holder is not None:
+        claims["h"] = holder
+    return _serializer(kind).dumps(claims)
 
 
 def ticket_seconds() -> int:

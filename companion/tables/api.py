@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, current_app, jsonify, request, session, url_for
@@ -16,6 +17,7 @@ from .. import live, streams
 from ..extensions import csrf, db
 from ..network import base_url, qr_svg
 from . import bots, bp, cache, guard, service
+from .cache import TableFacts
 from .service import TableError, Who
 
 # Every POST body is checked (JSON object, depth, declared fields and types) before a route.
@@ -171,28 +173,57 @@ def api_release(code: str, seat: int):
 @csrf.exempt
 def api_stream_ticket(code: str):
     """A short-lived ticket that opens this table's event stream (``?ticket=``): the seat's
-    or the host's with its Bearer token, a spectator's without one."""
+    or the host's with its Bearer token (its stream then carries that viewer's own view
+    too), a spectator's without one."""
     token = bearer_token()
-    table = service.get_table(code)
+    table = cache.current_table(code)
     who = service.identify(table, token)
     role = "host" if who.host else "seat" if who.seat is not None else "watch"
-    ticket = streams.issue("table", table.code, role, who.seat)
+    holder = None if role == "watch" else service.holder_mark(service.hash_token(token))
+    ticket = streams.issue("table", table.code, role, who.seat, holder)
     url = url_for("tables.api_events", code=table.code, ticket=ticket)
     seconds = streams.ticket_seconds()
     return no_store(jsonify({"ticket": ticket, "events_url": url, "expires_in": seconds}))
 
 
-def stream_credential(code: str) -> None:
+@dataclass(frozen=True)
+class StreamHolder:
+    """The host or a seat (``who``) whose stream carries its own view, and the mark of the
+    token it opened the stream with (``service.holder_mark``)."""
+
+    who: Who
+    mark: str
+
+    def holds(self, table: TableFacts) -> bool:
+        """Whether that token still holds the role or the seat at ``table``'s version."""
+        if self.who.host:
+            stored = table.host_token_hash
+        else:
+            stored = next((s.token_hash for s in table.seats if s.index == self.who.seat), "")
+        return bool(stored) and service.same_hash(service.holder_mark(stored), self.mark)
+
+
+def stream_credential(code: str) -> StreamHolder | None:
     """A stream needs a ticket (``?ticket=``) or a seat's or the host's Bearer token;
-    without one it is refused at once (401), before any query or subscription."""
+    without one it is refused at once (401), before any query or subscription. Returns
+    whose own view the stream may carry: None for a spectator (or a ticket without a
+    holder's mark), whose stream carries only what every phone may see."""
     ticket = request.args.get("ticket")
     if ticket is not None or request.headers.get("Authorization") is None:
-        streams.check("table", code, ticket)
-        return
+        claims = streams.check("table", code, ticket)
+        mark, role, seat = claims.get("h"), claims.get("r"), claims.get("s")
+        if not isinstance(mark, str):
+            return None
+        if role == "host":
+            return StreamHolder(Who(host=True), mark)
+        if role == "seat" and isinstance(seat, int):
+            return StreamHolder(Who(seat=seat), mark)
+        return None
     token = bearer_token()
-    who = service.identify(service.get_table(code), token)
+    who = service.identify(cache.current_table(code), token)
     if not who.host and who.seat is None:  # pragma: no cover - identify refuses first
         raise TableError(401, "Send a seat or host token, or a stream ticket.")
+    return StreamHolder(who, service.holder_mark(service.hash_token(token)))
 
 
 def public_event(code: str, version: int | None = None) -> tuple[int, str]:
@@ -226,14 +257,33 @@ def api_bot(code: str, seat: int):
     return no_store(jsonify(bots.put_bot(code, bearer_token(), seat, data["level"])))
 
 
+def own_event(code: str, version: int, public_body: str, holder: StreamHolder) -> str:
+    """A holder's event: ``public_body`` (the public envelope's JSON) with, under
+    ``"mine"``, what the holder's own view adds to it (as ``?private=`` answers), so its
+    phone needs no refetch. :data:`live.END` when the token no longer holds the seat or
+    the role (the stream closes; the phone's next ticket or view is refused and says why);
+    ``public_body`` alone when this process no longer keeps the table at ``version`` (a
+    newer move came meanwhile: the phone refetches, as a spectator's event would have it)."""
+    table = cache.kept(code, version)
+    if table is None:
+        return public_body
+    if not holder.holds(table):
+        return live.END
+    part = cache.private_part(cache.envelope(table, Who()), cache.envelope(table, holder.who))
+    if part is None:
+        return public_body
+    return f'{public_body[:-1]},"mine":{json.dumps(part, separators=(",", ":"))}}}'
+
+
 @bp.get("/api/tables/<code>/events")
 def api_events(code: str):
     """Server-sent events: a ``version`` event now and on every change, whose data is the
-    table's public envelope (no hand); a ``ping`` event as a keep-alive. The stream ends
-    after ``TABLES_SSE_SECONDS`` (the browser reconnects) or, for tests, after
-    ``TABLES_SSE_MAX_EVENTS`` events."""
+    table's public envelope (no hand) and, on a seat's or the host's stream, that viewer's
+    own part of it under ``"mine"``; a ``ping`` event as a keep-alive. The stream ends
+    after ``TABLES_SSE_SECONDS`` (the browser reconnects), when its seat or host role
+    passes to another token, or, for tests, after ``TABLES_SSE_MAX_EVENTS`` events."""
     code = service.normalise_code(code)
-    stream_credential(code)
+    holder = stream_credential(code)
     release = streams.admit(f"table:{code}")
     app = current_app._get_current_object()
     try:
@@ -245,6 +295,10 @@ def api_events(code: str):
         raise
     try:
         version, first = public_event(code)
+        if holder is not None:
+            first = own_event(code, version, first, holder)
+            if first is live.END:
+                raise TableError(401, "That seat has passed to another phone; take it again.")
     except BaseException:
         subscription.close()
         release()
@@ -261,10 +315,10 @@ def api_events(code: str):
             return None  # already sent (a later version was read meanwhile)
         with app.app_context():
             version, body = public_event(code, announced)
-        if version <= sent["version"]:
-            return None
-        sent["version"] = version
-        return body
+            if version <= sent["version"]:
+                return None
+            sent["version"] = version
+            return body if holder is None else own_event(code, version, body, holder)
 
     return live.event_stream(subscription, "version", first, data=data, on_close=release)
 

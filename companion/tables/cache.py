@@ -180,6 +180,12 @@ def current_version(code: str) -> int | None:
     return retry_if_disconnected(read)
 
 
+def kept(code: str, version: int) -> TableFacts | None:
+    """The facts kept for ``code`` if they are of ``version`` (no query)."""
+    found = current_app.extensions["tables"].peek(code)
+    return found if found is not None and found.version == version else None
+
+
 def current_table(code: str) -> TableFacts:
     """The table at its current version, for a request that only reads it: the kept
     facts when the database still has their version (one small query), else the table

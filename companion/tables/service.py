@@ -66,6 +66,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def holder_mark(token_hash: str) -> str:
+    """A short mark of a stored token hash, put in a stream ticket (which travels in an
+    address) to name the credential it was issued for without carrying that hash."""
+    return hashlib.sha256(b"stream-holder:" + token_hash.encode()).hexdigest()[:16]
+
+
 def same_hash(presented: str, stored: str) -> bool:
     return hmac.compare_digest(presented.encode(), stored.encode())
 

@@ -475,7 +475,7 @@ function accept(next) {
 async function refresh() {
   if (!token && asking) return checkAsking();
   try {
-    const next = await fetchView(root.dataset.api, token, live && live.lastPublic);
+    const next = live ? await live.view(root.dataset.api, token) : await fetchView(root.dataset.api, token, null);
     if (token) accept(next);
     else renderJoin(next);
   } catch (error) {

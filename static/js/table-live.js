@@ -75,7 +75,9 @@ export function mergePrivate(publicEnv, part) {
 
 // Keeps a page in step with the table: an EventSource on /events tells it when the version
 // changes; its data is the public envelope (what every phone may see), which a spectator
-// page draws as it is (`onPublic`) while a seat or the host refetches its own view. A
+// page draws as it is (`onPublic`). On a seat's or the host's stream the event also carries
+// what that viewer's own view adds (`mine`), so the page merges it (`view()`) instead of
+// refetching; it refetches only when an event came without it. A
 // stream needs a short-lived ticket: each (re)connection asks the API for a fresh one with
 // the page's token (`token()`; none for a spectator). While the stream is down the page
 // polls every 4 s and reconnects with growing pauses (1 s, 2 s, 4 s … 30 s); a stream that
@@ -96,6 +98,7 @@ export class LiveTable {
     this.silence = 20000;
     this.version = null;
     this.lastPublic = null; // the latest event's public envelope
+    this.mine = null; // what this page's own view adds to it, until `view()` uses it
     this.fetching = false;
     this.again = false;
     this.attempt = 0;
@@ -132,6 +135,17 @@ export class LiveTable {
         this.update();
       }
     }
+  }
+
+  // This page's own view (with its token): merged from the latest event when that event
+  // carried it (once: a later poll asks the server), else fetched.
+  async view(url, token) {
+    const mine = this.mine;
+    this.mine = null;
+    if (token && mine && this.lastPublic && mine.version === this.lastPublic.version) {
+      return mergePrivate(this.lastPublic, mine);
+    }
+    return fetchView(url, token, this.lastPublic);
   }
 
   // A ticket for the stream: with the page's token, else (none, or one the table no longer
@@ -187,9 +201,16 @@ export class LiveTable {
       const version = typeof data === "number" ? data : Number(data.version);
       if (version === this.version) return;
       this.version = version;
-      if (typeof data === "object") this.lastPublic = data;
-      if (this.onPublic && typeof data === "object") this.onPublic(data);
-      else this.update();
+      if (data && typeof data === "object") {
+        const { mine, ...publicEnv } = data;
+        this.lastPublic = publicEnv;
+        this.mine = mine && mine.version === version ? mine : null;
+        if (this.onPublic) {
+          this.onPublic(publicEnv);
+          return;
+        }
+      }
+      this.update();
     });
     source.addEventListener("error", () => {
       // The stream ended (the server closes each one after a while) or failed: its ticket

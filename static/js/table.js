@@ -3,7 +3,7 @@
 // answers requests for a seat, shows a rejoin code per seat, and can move the host role
 // to another device with a one-time code (#ticket=… on the new device).
 
-import { adoptToken, api, ApiError, fetchView, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
+import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 
@@ -181,7 +181,7 @@ function render(env) {
 
 async function refresh() {
   try {
-    render(await fetchView(root.dataset.api, hostToken, live.lastPublic));
+    render(await live.view(root.dataset.api, hostToken));
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && hostToken) {
       // The host role moved to another device (told plainly), or a host key from an old

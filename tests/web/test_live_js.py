@@ -141,6 +141,29 @@ out.merged = await fetchView("/view", "good", publicEnv);
 out.mergedUrl = log.slice(-1)[0][1];
 out.whole = await fetchView("/view", "good", null);
 out.wholeUrl = log.slice(-1)[0][1];
+
+// A seat's event carries its own part ("mine"): the view is merged without a request,
+// once; the next view (a poll) asks the server again.
+const own = new LiveTable({ ticketUrl: "/ticket", token: () => "good", refresh: async () => {} });
+own.start();
+await advance(0);
+const ownSource = sources[sources.length - 1];
+ownSource.emit("version", JSON.stringify({
+  version: 12, seat: null, view: { board: 3, hand: null },
+  mine: { partial: true, version: 12, seat: 0, view: { hand: ["c"] } },
+}));
+const fetchesBefore = log.filter((e) => e[0] === "fetch").length;
+out.ownMerged = await own.view("/view", "good");
+out.ownFetches = log.filter((e) => e[0] === "fetch").length - fetchesBefore;
+out.ownLastPublicHasMine = "mine" in own.lastPublic;
+await own.view("/view", "good");
+out.ownNextUrl = log.slice(-1)[0][1];
+// An event whose part is of another version is not used: the page fetches.
+ownSource.emit("version", JSON.stringify({
+  version: 13, seat: null, view: {}, mine: { partial: true, version: 12, view: {} },
+}));
+await own.view("/view", "good");
+out.ownStaleUrl = log.slice(-1)[0][1];
 console.log(JSON.stringify(out));
 process.exit(0);
 """
@@ -176,3 +199,8 @@ def test_live_table_tickets_silence_and_fallback(tmp_path):
         "view": {"board": 1, "hand": ["a"]},
     }
     assert out["wholeUrl"] == "/view" and out["whole"]["version"] == 10
+    # a seat's own part from its event: merged without a request, once
+    assert out["ownMerged"] == {"version": 12, "seat": 0, "view": {"board": 3, "hand": ["c"]}}
+    assert out["ownFetches"] == 0 and out["ownLastPublicHasMine"] is False
+    assert out["ownNextUrl"] == "/view?private=12"
+    assert out["ownStaleUrl"] == "/view?private=13"

@@ -18,7 +18,7 @@ from sqlalchemy import event
 from companion import live, streams
 from companion.extensions import db
 
-from .test_tables_api import TablePlayers, events_url, version_events
+from .test_tables_api import TablePlayers, events_url, merged, split_event, version_events
 
 FAST = {"TABLES_SSE_KEEPALIVE": 0.05, "TABLES_SSE_SECONDS": 5, "TABLES_SSE_MAX_EVENTS": 1}
 
@@ -149,7 +149,10 @@ def test_an_api_client_opens_a_stream_with_its_bearer_token(stream_app):
     for token in (players.host_token, players.tokens[0]):
         answer = players.host.get(url, headers={"Authorization": f"Bearer {token}"})
         assert answer.status_code == 200
-        assert version_events(read(answer)) == [players.envelope(None)]
+        (event,) = version_events(read(answer))
+        assert split_event(event)[0] == players.envelope(None)
+        own = players.get(players.host, f"/api/tables/{players.code}/view", token)
+        assert merged(*split_event(event)) == own.get_json()
     bad = players.host.get(url, headers={"Authorization": "Bearer nobody-knows-this-token"})
     assert bad.status_code == 401
 
@@ -391,12 +394,6 @@ def test_a_closed_in_process_broker_subscription_is_forgotten(app):
         assert app.extensions["live"].subscriber_count("table:X") == 1
         sub.close()
         assert app.extensions["live"].subscriber_count("table:X") == 0
-
-
-def merged(public: dict, part: dict) -> dict:
-    """What the page's ``mergePrivate`` (static/js/table-live.js) makes of them."""
-    mine = {k: v for k, v in part.items() if k != "partial"}
-    return {**public, **mine, "view": {**public["view"], **mine.get("view", {})}}
 
 
 def test_after_an_event_a_phone_fetches_only_what_its_view_adds(make_app):

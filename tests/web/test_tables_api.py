@@ -565,10 +565,25 @@ def version_events(text: str) -> list[dict]:
     return found
 
 
+def split_event(event: dict) -> tuple[dict, dict | None]:
+    """A ``version`` event's public envelope, and what its stream's holder's own view adds
+    (``"mine"``: None on a spectator's stream)."""
+    return {k: v for k, v in event.items() if k != "mine"}, event.get("mine")
+
+
+def merged(public: dict, part: dict | None) -> dict:
+    """What the page's ``mergePrivate`` (static/js/table-live.js) makes of a public
+    envelope and a viewer's own part of it (a ``?private=`` answer or an event's
+    ``"mine"``)."""
+    assert part is not None and part["partial"] is True
+    mine = {k: v for k, v in part.items() if k != "partial"}
+    return {**public, **mine, "view": {**public["view"], **mine.get("view", {})}}
+
+
 def test_events_send_the_public_envelope_now_and_after_each_change(make_app):
     app = make_app(TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
     players = TablePlayers(app, "call_the_shot").join_all()
-    stream = players.host.get(events_url(players, players.tokens[0]), buffered=False)
+    stream = players.host.get(events_url(players), buffered=False)
     try:
         assert stream.status_code == 200
         assert stream.mimetype == "text/event-stream"
@@ -587,6 +602,71 @@ def test_events_send_the_public_envelope_now_and_after_each_change(make_app):
         assert after["view"] == players.state().view(None)
     finally:
         stream.close()
+
+
+@pytest.mark.parametrize("game", ["call_the_shot", "shoot"])
+def test_a_seats_event_carries_its_own_view_and_nobody_elses(make_app, game):
+    """A seat's (or the host's) stream adds to the public envelope what that viewer's own
+    view adds (``"mine"``), so the phone needs no refetch; merged, it is the viewer's view
+    exactly, and nothing of another seat's hand is in it."""
+    app = make_app(TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
+    players = TablePlayers(app, game).join_all()
+    viewers = [(seat, players.tokens[seat]) for seat in range(players.players)]
+    viewers.append((None, players.host_token))
+    streams_ = [
+        (seat, token, players.host.get(events_url(players, token), buffered=False))
+        for seat, token in viewers
+    ]
+    try:
+        chunks = {}
+        for seat, token, stream in streams_:
+            chunks[seat] = iter(stream.response)
+            text = ""
+            while "event: version" not in text:
+                text += next(chunks[seat]).decode()
+            (first,) = version_events(text)
+            public, mine = split_event(first)
+            assert public == players.envelope(None)
+            own = players.get(players.host, f"/api/tables/{players.code}/view", token)
+            assert merged(public, mine) == own.get_json(), seat
+        players.random_move(random.Random(3))
+        hands = {seat: players.envelope(seat)["view"].get("hand") for seat in range(2)}
+        for seat, token, _ in streams_:
+            (after,) = version_events(b"".join(chunks[seat]).decode())
+            own = players.get(players.host, f"/api/tables/{players.code}/view", token)
+            assert merged(*split_event(after)) == own.get_json(), seat
+            text = json.dumps(after)
+            for other, hand in hands.items():
+                if other != seat and hand:
+                    assert json.dumps(hand) not in text, (seat, other)
+    finally:
+        for _, _, stream in streams_:
+            stream.close()
+
+
+def test_a_seats_stream_ends_when_its_seat_passes_to_another_phone(make_app):
+    """Freed by the host, a seat's open stream closes at the next version instead of
+    carrying the new holder's hand, and its ticket no longer opens one."""
+    app = make_app(TABLES_SSE_MAX_EVENTS=5, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
+    players = TablePlayers(app, "shoot", 3).join_all()
+    url = events_url(players, players.tokens[1])
+    stream = players.host.get(url, buffered=False)
+    try:
+        chunks = iter(stream.response)
+        text = ""
+        while "event: version" not in text:
+            text += next(chunks).decode()
+        release = f"/api/tables/{players.code}/seats/1/release"
+        assert players.post(players.host, release, {}, players.host_token).status_code == 200
+        rest = b"".join(chunks).decode()  # ends without another version event
+        assert version_events(rest) == []
+    finally:
+        stream.close()
+    again = players.host.get(url)
+    assert again.status_code == 401 and "another phone" in again.get_json()["error"]
+    taken = players.post(players.phones[0], f"/api/tables/{players.code}/seats", {"name": "Di"})
+    assert taken.status_code == 201 and taken.get_json()["seat"] == 1
+    assert players.host.get(url).status_code == 401
 
 
 def test_the_event_stream_ends_on_its_own(make_app):
