@@ -299,12 +299,14 @@ async def new_table(http: Http, game: str, players: int) -> tuple[str, list[str]
 class Conn:
     """One phone's keep-alive connection for its short requests, as a browser reuses its
     connections (and the server's keep-alive allows). Reconnects when the server closed it;
-    a request that fails on a reused connection before any answer is sent again once."""
+    a request that fails on a reused connection before any answer is sent again once.
+    Requests take turns on it (a move may be sent while a refetch is under way)."""
 
     def __init__(self, http: Http):
         self.http = http
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.turn = asyncio.Lock()
 
     def close(self) -> None:
         if self.writer is not None:
@@ -313,6 +315,12 @@ class Conn:
 
     async def request(
         self, method: str, path: str, body: object = None, token: str | None = None
+    ) -> tuple[int, object]:
+        async with self.turn:
+            return await self._request(method, path, body, token)
+
+    async def _request(
+        self, method: str, path: str, body: object, token: str | None
     ) -> tuple[int, object]:
         data = b"" if body is None else json.dumps(body).encode()
         head = f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.http.port}\r\n"

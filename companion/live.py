@@ -82,6 +82,9 @@ class Subscription:
 
 
 class Broker:
+    # Whether a message reaches other processes (and so must carry what they cannot share).
+    crosses_processes = False
+
     def publish(self, channel: str, message: str) -> None:
         raise NotImplementedError
 
@@ -203,6 +206,8 @@ class InProcessBroker(Broker):
 class RedisBroker(Broker):
     """Redis pub/sub with one pattern subscription per process. Channel names get a prefix
     so several apps may share one Redis."""
+
+    crosses_processes = True
 
     def __init__(
         self,

@@ -17,7 +17,6 @@ from .. import live, streams
 from ..extensions import csrf, db
 from ..network import base_url, qr_svg
 from . import bots, bp, cache, guard, service
-from .cache import TableFacts
 from .service import TableError, Who
 
 # Every POST body is checked (JSON object, depth, declared fields and types) before a route.
@@ -194,7 +193,7 @@ class StreamHolder:
     who: Who
     mark: str
 
-    def holds(self, table: TableFacts) -> bool:
+    def holds(self, table: cache.TableFacts) -> bool:
         """Whether that token still holds the role or the seat at ``table``'s version."""
         if self.who.host:
             stored = table.host_token_hash
@@ -226,13 +225,21 @@ def stream_credential(code: str) -> StreamHolder | None:
     return StreamHolder(who, service.holder_mark(service.hash_token(token)))
 
 
-def public_event(code: str, version: int | None = None) -> tuple[int, str]:
+def public_event(
+    code: str, version: int | None = None, facts: str | None = None
+) -> tuple[int, str]:
     """The event's data: the spectator's envelope (what every phone may see) of the
-    table's current version as JSON text, built and encoded once per version in this
-    process however many of its streams follow the table."""
+    table at ``version`` (its current version when None) as JSON text, built and encoded
+    once per version in this process however many of its streams follow the table. The
+    table is this process's kept copy of ``version``, else the copy the announcement
+    carried (``facts``, JSON), else read from the database."""
 
     def build() -> tuple[int, str]:
-        env = cache.envelope(cache.current_table(code), Who())
+        table = None if version is None else cache.kept(code, version)
+        if table is None and facts:
+            table = cache.TableFacts.from_json(facts)
+            cache.keep(table)
+        env = cache.envelope(table or cache.current_table(code), Who())
         found = (env["version"], json.dumps(env, separators=(",", ":")))
         cache.envelopes().put((code, env["version"], "event"), found)
         if version is not None and version != env["version"]:
@@ -307,14 +314,16 @@ def api_events(code: str):
     sent = {"version": version}
 
     def data(message: str) -> str | None:
+        # The version, then (from another process) the table as it now is.
+        head, _, facts = message.partition(" ")
         try:
-            announced = int(message)
+            announced = int(head)
         except ValueError:
             return None
         if announced <= sent["version"]:
             return None  # already sent (a later version was read meanwhile)
         with app.app_context():
-            version, body = public_event(code, announced)
+            version, body = public_event(code, announced, facts)
             if version <= sent["version"]:
                 return None
             sent["version"] = version

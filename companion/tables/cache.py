@@ -24,6 +24,7 @@ move keeps the facts of the version it made, so its phones' refetches read one n
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -134,6 +135,18 @@ class TableFacts:
     rematch_code: str | None
     seats: tuple[SeatFacts, ...]
 
+    def to_json(self) -> str:
+        """The facts as JSON text, for the other processes (``service.announce``)."""
+        fields = {name: getattr(self, name) for name in FIELDS}
+        fields["seats"] = [[s.index, s.name, s.bot, s.token_hash] for s in self.seats]
+        return json.dumps(fields, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> TableFacts:
+        fields = json.loads(text)
+        fields["seats"] = tuple(SeatFacts(*seat) for seat in fields["seats"])
+        return cls(**fields)
+
     @classmethod
     def of(cls, table: Table) -> TableFacts:
         seats = tuple(SeatFacts(s.index, s.name, s.bot, s.token_hash) for s in table.seats)
@@ -150,6 +163,9 @@ class TableFacts:
             rematch_code=table.rematch_code,
             seats=seats,
         )
+
+
+FIELDS = tuple(name for name in TableFacts.__dataclass_fields__ if name != "seats")
 
 
 def keep(facts: TableFacts) -> None:
@@ -217,13 +233,11 @@ def envelope(table: Table | TableFacts, who: Who) -> dict[str, Any]:
     return envelopes().get(key, lambda: service.envelope(table, who, state(table)))
 
 
-def remember(facts: TableFacts, who: Who, answer: dict[str, Any], state) -> None:
-    """Keep what a committed change already built: the table as it now is (``facts``,
-    read before the commit), ``who``'s envelope of it and its state (only read from now
-    on, like every cached one)."""
-    keep(facts)
-    envelopes().put((facts.code, facts.version, who.host, who.seat), answer)
-    current_app.extensions["states"].put((facts.code, facts.version), state)
+def remember(code: str, version: int, who: Who, answer: dict[str, Any], state) -> None:
+    """Keep what a committed change already built: ``who``'s envelope of the table at
+    ``version`` and its state (only read from now on, like every cached one)."""
+    envelopes().put((code, version, who.host, who.seat), answer)
+    current_app.extensions["states"].put((code, version), state)
 
 
 def public(code: str, version: int) -> dict[str, Any] | None:

@@ -176,20 +176,25 @@ def lock_table(code: str) -> Table:
 @contextmanager
 def changing(code: str) -> Iterator[Table]:
     """The table, locked, for one change: commits when the block ends (rolls back if it
-    raises), then tells live listeners the new version. The code and version are read
-    before the commit, so announcing does not reload the expired row."""
+    raises), then keeps the table as it now is in this process and tells live listeners
+    the new version, with that copy for the other processes (``companion.tables.cache``):
+    no process reads the table again to tell its phones. The copy is taken before the
+    commit, so nothing reloads the expired row."""
+    from . import cache  # it builds on this module
+
     table = lock_table(code)
     try:
         yield table
-        code, version = table.code, table.version
+        facts = cache.TableFacts.of(table)
         with_bots = bots.has_bots(table)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    announce(code, version)
+    cache.keep(facts)
+    announce(facts.code, facts.version, facts)
     if with_bots:  # a bot may be to act now: its job runs off this request
-        bots.wake(code, version)
+        bots.wake(facts.code, facts.version)
 
 
 def game_of(table: Table) -> Game:
@@ -667,12 +672,11 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
         seat, canonical = state.last_action
         save(table, state, seat, canonical)
         answer = envelope(table, who, state)
-        facts = cache.TableFacts.of(table)
-    # Committed: the phones will ask for this version at once (its event). The table as
-    # it now is, the mover's envelope and the new state are known: kept, so the phones'
-    # refetches read one number instead of the table, the mover's costs no build and the
-    # others' no restore (companion.tables.cache).
-    cache.remember(facts, who, answer, state)
+        made = (table.code, table.version)
+    # Committed (and the table kept by ``changing``): the mover's envelope and the new
+    # state are known too, so the events' envelopes need no restore of the state and the
+    # mover's none at all (companion.tables.cache).
+    cache.remember(*made, who, answer, state)
     return answer
 
 
@@ -824,12 +828,17 @@ def start_rematch(table: Table, state: State) -> Table:
     return new_table
 
 
-def announce(code: str, version: int) -> None:
-    """Tell every live listener of this table that it changed (after the commit). The change
-    is already stored, so a broker that is down (Redis unreachable) must not turn its answer
-    into an error: it is logged, and the phones catch up by polling."""
+def announce(code: str, version: int, facts=None) -> None:
+    """Tell every live listener of this table that it changed (after the commit): the
+    message is the new version, followed by the table as it now is (``facts``, a
+    ``TableFacts``) when the broker reaches other processes, which then need not read it.
+    The change is already stored, so a broker that is down (Redis unreachable) must not
+    turn its answer into an error: it is logged, and the phones catch up by polling."""
+    message = str(version)
+    if facts is not None and live.broker().crosses_processes:
+        message = f"{version} {facts.to_json()}"
     try:
-        live.publish(channel(code), str(version))
+        live.publish(channel(code), message)
     except Exception:
         current_app.logger.exception("Could not announce version %d of table %s", version, code)
 

@@ -84,7 +84,7 @@ function releaseButton(seat, name, label = "Free seat") {
   button.setAttribute("aria-label", label === "Free seat" ? `Free seat ${seat + 1} (${name})` : `${label} from seat ${seat + 1}`);
   onSecondTap(button, label, "Tap again to free", async () => {
     render(await api(`${root.dataset.seats}/${seat}/release`, { token: hostToken, method: "POST", body: {} }));
-    status.textContent = `Seat ${seat + 1} is free: ${name} can take it again from the join link.`;
+    notify(`Seat ${seat + 1} is free: ${name} can take it again from the join link.`);
   });
   return button;
 }
