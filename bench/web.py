@@ -432,6 +432,7 @@ class PhoneTable:
         self.top = 0  # the highest version the table reached
         self.streams_opened = 0
         self.last_public: list[dict | None] = [None] * len(tokens)
+        self.last_mine: list[dict | None] = [None] * len(tokens)  # its own part, if sent
         self.refused = 0
 
     async def phone(self, seat: int, clock: Clock, gate: asyncio.Semaphore) -> None:
@@ -500,9 +501,11 @@ class PhoneTable:
         self.top = max(self.top, version)
         mine = public.pop("mine", None)
         self.last_public[seat] = public
+        self.last_mine[seat] = None
         if isinstance(mine, dict) and mine.get("version") == version:
             # The seat's own part came with the event: merged, no request (the page's
             # ``LiveTable.view``).
+            self.last_mine[seat] = mine
             self.start_task(self.play(seat, merge(public, mine), version, now, clock))
             return
         if self.busy[seat]:  # the page refetches once more after the current one
@@ -607,7 +610,8 @@ async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
         await asyncio.sleep(0.1)
     holding = sum(bool(r) for t in tables for r in t.received)
     opened = time.monotonic() - opened_at
-    # 2. Play: the phone to act of each table refetches (as after an event) and moves.
+    # 2. Play: the phone to act of each table moves, from the view its last event gave it
+    # (or, when that event had no part of its own, the view it refetches).
     cpu, wall = time.process_time(), time.monotonic()
     server_cpu = server_cpu_seconds() if server_cpu_seconds else 0.0
     clock.start = time.monotonic()
@@ -615,7 +619,11 @@ async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
     for t in tables:
         t.next_move = clock.start + rng.random() * args.interval  # tables out of step
         for seat, public in enumerate(t.last_public):
-            if public is not None and not t.busy[seat]:
+            mine = t.last_mine[seat]
+            if public is not None and mine is not None:
+                env = merge(public, mine)
+                t.start_task(t.play(seat, env, env["version"], clock.start, clock))
+            elif public is not None and not t.busy[seat]:
                 t.start_refetch(seat, public, clock)
     await asyncio.sleep(args.seconds)
     server_cpu = (server_cpu_seconds() if server_cpu_seconds else 0.0) - server_cpu
