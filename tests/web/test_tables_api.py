@@ -604,44 +604,51 @@ def test_events_send_the_public_envelope_now_and_after_each_change(make_app):
         stream.close()
 
 
+def next_event(chunks) -> dict:
+    """The next ``version`` event read from a stream's chunks."""
+    text = ""
+    while "event: version" not in text or not text.endswith("\n\n"):
+        text += next(chunks).decode()
+    (event,) = version_events(text)
+    return event
+
+
 @pytest.mark.parametrize("game", ["call_the_shot", "shoot"])
 def test_a_seats_event_carries_its_own_view_and_nobody_elses(make_app, game):
     """A seat's (or the host's) stream adds to the public envelope what that viewer's own
     view adds (``"mine"``), so the phone needs no refetch; merged, it is the viewer's view
-    exactly, and nothing of another seat's hand is in it."""
-    app = make_app(TABLES_SSE_MAX_EVENTS=2, TABLES_SSE_KEEPALIVE=0.05, TABLES_SSE_SECONDS=5)
+    exactly (its blocked cards and their rule links included), and nothing of another
+    seat's hand is in it."""
+    moves = 12
+    app = make_app(TABLES_SSE_MAX_EVENTS=moves + 1, TABLES_SSE_KEEPALIVE=5, TABLES_SSE_SECONDS=30)
     players = TablePlayers(app, game).join_all()
     viewers = [(seat, players.tokens[seat]) for seat in range(players.players)]
     viewers.append((None, players.host_token))
-    streams_ = [
-        (seat, token, players.host.get(events_url(players, token), buffered=False))
-        for seat, token in viewers
-    ]
+    opened = [players.host.get(events_url(players, token), buffered=False) for _, token in viewers]
+    chunks = [iter(stream.response) for stream in opened]
+    rng = random.Random(3)
+    blocked = 0
     try:
-        chunks = {}
-        for seat, token, stream in streams_:
-            chunks[seat] = iter(stream.response)
-            text = ""
-            while "event: version" not in text:
-                text += next(chunks[seat]).decode()
-            (first,) = version_events(text)
-            public, mine = split_event(first)
-            assert public == players.envelope(None)
-            own = players.get(players.host, f"/api/tables/{players.code}/view", token)
-            assert merged(public, mine) == own.get_json(), seat
-        players.random_move(random.Random(3))
-        hands = {seat: players.envelope(seat)["view"].get("hand") for seat in range(2)}
-        for seat, token, _ in streams_:
-            (after,) = version_events(b"".join(chunks[seat]).decode())
-            own = players.get(players.host, f"/api/tables/{players.code}/view", token)
-            assert merged(*split_event(after)) == own.get_json(), seat
-            text = json.dumps(after)
-            for other, hand in hands.items():
-                if other != seat and hand:
-                    assert json.dumps(hand) not in text, (seat, other)
+        for move in range(moves + 1):
+            if move:
+                players.random_move(rng)
+            public = players.envelope(None)
+            hands = {seat: players.envelope(seat)["view"].get("hand") for seat, _ in viewers}
+            for (seat, token), stream in zip(viewers, chunks, strict=True):
+                event = next_event(stream)
+                assert split_event(event)[0] == public
+                own = players.get(players.host, f"/api/tables/{players.code}/view", token)
+                assert merged(*split_event(event)) == own.get_json(), (move, seat)
+                blocked += bool(own.get_json()["blocked"])
+                text = json.dumps(event)
+                for other, hand in hands.items():
+                    if other not in (seat, None) and hand:
+                        assert json.dumps(hand) not in text, (seat, other)
     finally:
-        for _, _, stream in streams_:
+        for stream in opened:
             stream.close()
+    if game == "shoot":
+        assert blocked  # the rule links of blocked cards were in some seat's events
 
 
 def test_a_seats_stream_ends_when_its_seat_passes_to_another_phone(make_app):
