@@ -11,7 +11,16 @@ pages themselves.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    has_request_context,
+    jsonify,
+    render_template,
+    request,
+    url_for,
+)
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
@@ -46,7 +55,14 @@ def rule_url(slug: str, anchor: str | None = None) -> str:
         raise ValueError(f"no rules page for game {slug!r}")
     if anchor is not None and anchor not in game.spec.anchors:
         raise ValueError(f"no rule {anchor!r} on the {slug} rules page")
-    return url_for("rules.game", slug=slug, _anchor=anchor)
+    if has_request_context():
+        return url_for("rules.game", slug=slug, _anchor=anchor)
+    # Outside a request (a seat's live event, built after its stream's request returned):
+    # the same address from the application's root, without a request context (pushing
+    # one for each event would cost more than building the event).
+    root = current_app.config["APPLICATION_ROOT"]
+    path = current_app.url_map.bind("", script_name=root).build("rules.game", {"slug": slug})
+    return path if anchor is None else f"{path}#{anchor}"
 
 
 bp.add_app_template_global(has_rules)

@@ -312,9 +312,6 @@ def api_events(code: str):
         raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
     sent = {"version": version}
-    # A seat's envelope links the rules (why a card is blocked): its events are built in a
-    # context of this stream's request, as its views are.
-    environ = request.environ
 
     def data(message: str) -> str | None:
         # The version, then (from another process) the table as it now is.
@@ -325,7 +322,7 @@ def api_events(code: str):
             return None
         if announced <= sent["version"]:
             return None  # already sent (a later version was read meanwhile)
-        with app.request_context(environ):
+        with app.app_context():
             version, body = public_event(code, announced, facts)
             if version <= sent["version"]:
                 return None

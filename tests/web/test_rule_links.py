@@ -107,3 +107,19 @@ def test_a_rule_link_to_a_missing_anchor_is_refused(app):
 
     with app.test_request_context(), pytest.raises(ValueError):
         rule_url("shoot", "no-such-rule")
+
+
+@pytest.mark.parametrize("root", ["/", "/companion"])
+def test_a_rule_link_is_the_same_inside_and_outside_a_request(make_app, root):
+    """A seat's live event is built after its stream's request returned (an application
+    context, no request): its rule links are the ones its view would have."""
+    from companion.rules import rule_url
+
+    app = make_app(APPLICATION_ROOT=root)
+    script = "" if root == "/" else root
+    for slug, game in GAMES.items():
+        for anchor in [None, *list(game.spec.anchors)[:3]]:
+            with app.test_request_context(environ_base={"SCRIPT_NAME": script}):
+                inside = rule_url(slug, anchor)
+            with app.app_context():
+                assert rule_url(slug, anchor) == inside
