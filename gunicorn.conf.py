@@ -14,6 +14,7 @@ Environment: ``WEB_CONCURRENCY`` (workers, default 2), ``WORKER_CONNECTIONS`` (o
 connections per worker, default 4000), ``BIND`` (default ``0.0.0.0:8000``).
 """
 
+import gc
 import os
 import sys
 from pathlib import Path
@@ -51,3 +52,11 @@ def on_starting(server):
         server.log.error(message)
         print(message, file=sys.stderr)
         sys.exit(1)
+
+
+def post_worker_init(worker):
+    """The app is loaded: what it holds now (modules, routes, the ORM's mappings) lives as
+    long as the worker. ``gc.freeze`` moves it out of the collector's reach, so a full
+    collection walks only what the worker made since (streams, cached views), and pauses
+    the worker, every stream with it, for that much less (measured in bench/README.md)."""
+    gc.freeze()

@@ -98,6 +98,15 @@ def locked(query: Select, of: Any = None) -> Any:
     ``of`` (a mapped class): lock only that class's rows (``FOR UPDATE OF``), for a query
     that loads a collection with it in the same statement (``joinedload``, an outer join,
     whose nullable side PostgreSQL cannot lock)."""
+    session = begin_write()
+    query = query.with_for_update(of=of).execution_options(populate_existing=True)
+    return session.execute(query).unique().scalar_one_or_none()
+
+
+def begin_write() -> Session:
+    """The start of :func:`locked`: a fresh write transaction (the session rolled back
+    first), holding the SQLite file's write lock there; the caller then locks its row
+    (``FOR UPDATE`` on PostgreSQL)."""
     db.session.rollback()
     session = db.session()
     engine = session.get_bind()
@@ -112,8 +121,7 @@ def locked(query: Select, of: Any = None) -> Any:
         if _HELD in session.info:  # no transaction had begun to end
             session.info.pop(_HELD).release()
         raise
-    query = query.with_for_update(of=of).execution_options(populate_existing=True)
-    return session.execute(query).unique().scalar_one_or_none()
+    return session
 
 
 def reads_alone() -> None:

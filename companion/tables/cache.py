@@ -30,11 +30,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from flask import current_app
+from sqlalchemy.exc import OperationalError
 
-from ..database import reads_alone, retry_if_disconnected
+from ..database import begin_write, reads_alone, retry_if_disconnected
 from ..extensions import db
 from ..models import Table
 from . import service
@@ -200,6 +202,44 @@ def kept(code: str, version: int) -> TableFacts | None:
     """The facts kept for ``code`` if they are of ``version`` (no query)."""
     found = current_app.extensions["tables"].peek(code)
     return found if found is not None and found.version == version else None
+
+
+class KeptTable(SimpleNamespace):
+    """An editable copy of kept :class:`TableFacts` for one change (``locked_kept``). Its
+    snapshot is still the one the cached views' states share: a state restored from it
+    for the change is a copy (``service.state_of``)."""
+
+    shares_snapshot = True
+
+
+def locked_kept(code: str) -> KeptTable | None:
+    """For a change (a move): start its write transaction holding the table's row lock,
+    as ``service.lock_table`` does, but read only the version (the driver's own SQL). When
+    the kept facts are of that version they are the table as it is, and an editable copy
+    of them is returned: nothing to load, no snapshot to parse. None when nothing is kept
+    for that version (the caller loads the table, which takes the lock again).
+    :class:`TableError` 503 when the lock wait times out."""
+    kept = current_app.extensions["tables"].peek(code)
+    if kept is None:
+        return None
+
+    def lock() -> int | None:
+        conn = begin_write().connection()
+        mark = PLACEHOLDERS[conn.dialect.paramstyle]
+        sql = f"SELECT version FROM {Table.__tablename__} WHERE code = {mark}"
+        if conn.dialect.name != "sqlite":  # SQLite: BEGIN IMMEDIATE locked the file
+            sql += " FOR UPDATE"
+        params = {"code": code} if mark == ":code" else (code,)
+        return conn.exec_driver_sql(sql, params).scalar_one_or_none()
+
+    try:
+        version = retry_if_disconnected(lock)
+    except OperationalError:
+        db.session.rollback()
+        raise TableError(503, "The table is busy; try again in a moment.") from None
+    if version != kept.version:
+        return None
+    return KeptTable(**vars(kept))
 
 
 def current_table(code: str) -> TableFacts:

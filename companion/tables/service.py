@@ -174,15 +174,16 @@ def lock_table(code: str) -> Table:
 
 
 @contextmanager
-def changing(code: str) -> Iterator[Table]:
+def changing(code: str, kept: Any = None) -> Iterator[Table]:
     """The table, locked, for one change: commits when the block ends (rolls back if it
     raises), then keeps the table as it now is in this process and tells live listeners
     the new version, with that copy for the other processes (``companion.tables.cache``):
     no process reads the table again to tell its phones. The copy is taken before the
-    commit, so nothing reloads the expired row."""
+    commit, so nothing reloads the expired row. ``kept``: the table already locked by
+    ``cache.locked_kept`` (an editable copy of this process's kept facts), not loaded."""
     from . import cache  # it builds on this module
 
-    table = lock_table(code)
+    table = kept if kept is not None else lock_table(code)
     try:
         yield table
         facts = cache.TableFacts.of(table)
@@ -205,7 +206,11 @@ def state_of(table: Table) -> State:
     """The table's state, restored from its snapshot without the log (see
     :func:`log_of`). The snapshot dict was just parsed from the database and nothing else
     keeps it, so the state takes its lists over instead of copying them: when the state
-    changes, so does the row's loaded value, which is why :func:`save` flags the column."""
+    changes, so does the row's loaded value, which is why :func:`save` flags the column.
+    A kept table's snapshot for a change (``cache.KeptTable``) is shared with the cached
+    views' states: that one is copied."""
+    if getattr(table, "shares_snapshot", False):
+        return game_of(table).state_from_dict(table.state)
     with shared_json():
         return game_of(table).state_from_dict(table.state)
 
@@ -650,7 +655,9 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
     the state this action produced (not a later one another phone may already have made)."""
     from . import cache  # it builds on this module
 
-    with changing(code) as table:
+    # The table as this process kept it, when that is still its version: a move then
+    # loads nothing (see ``cache.locked_kept``).
+    with changing(code, cache.locked_kept(normalise_code(code))) as table:
         if token is None:
             raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
         who = identify(table, token)
@@ -733,9 +740,12 @@ def save(table: Table, state: State, seat: int | None, action: dict) -> None:
     else:
         db.session.execute(stored)
         db.session.execute(logged)
-    set_committed_value(table, "state", snapshot)
-    set_committed_value(table, "version", version)
-    set_committed_value(table, "updated_at", moment)
+    if isinstance(table, Table):
+        set_committed_value(table, "state", snapshot)
+        set_committed_value(table, "version", version)
+        set_committed_value(table, "updated_at", moment)
+    else:  # a kept table (``cache.KeptTable``): a plain copy
+        table.state, table.version, table.updated_at = snapshot, version, moment
     if state.is_over() or seat is None:  # only an undo can take a finished game back
         keep_record(table, state)
 

@@ -743,15 +743,28 @@ def test_the_host_frees_a_lost_phones_seat_and_a_new_phone_gets_its_hand(table_p
 # -- the hot path ---------------------------------------------------------------------
 
 
-def test_an_action_reads_the_table_row_once(app, table_players):
-    """The action route locks and reads the table with its seats in one statement, then
-    writes; nothing is read again after the commit (announcing the new version uses what
-    was already loaded)."""
+@pytest.mark.parametrize("kept", ["current", "none", "stale"])
+def test_an_action_reads_the_table_row_once(app, table_players, kept):
+    """A move locks the table's row and reads it once, then writes; nothing is read again
+    after the commit (announcing the new version uses what was already loaded). When this
+    process keeps the table at its current version (``cache.locked_kept``: the views just
+    read it), the lock reads the version alone; when it keeps nothing, or an older version
+    (another process moved meanwhile), the row and its seats are loaded in one statement."""
     from sqlalchemy import event
+
+    from companion.tables import cache
 
     players = table_players("call_the_shot").join_all()
     seat = players.envelope(None)["to_act"][0]
     env = players.envelope(seat)
+    if kept != "current":
+        with app.app_context():
+            tables = app.extensions["tables"]
+            facts = tables.peek(players.code)
+            tables.clear()
+            if kept == "stale":  # kept by this process at the version before
+                older = cache.TableFacts(**{**vars(facts), "version": facts.version - 1})
+                tables.put(players.code, older)
     statements: list[str] = []
 
     def record(conn, cursor, statement, *args):
@@ -765,12 +778,24 @@ def test_an_action_reads_the_table_row_once(app, table_players):
     finally:
         event.remove(engine, "before_cursor_execute", record)
     assert answer.status_code == 200
+    assert answer.get_json()["version"] == env["version"] + 1
+    assert players.envelope(seat) == answer.get_json()
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
-    assert sum("FROM game_table" in s for s in reads) == 1, reads
-    assert len(reads) == 1 and "JOIN seat" in reads[0]  # the row and its seats, together
-    # Everything a move sends: the write lock, that read, the snapshot, the log's row.
+    loads = [s for s in reads if "JOIN seat" in s]  # the row and its seats, together
+    versions = [s for s in reads if s.startswith("SELECT version FROM game_table")]
+    assert (len(versions), len(loads)) == {"current": (1, 0), "none": (0, 1), "stale": (1, 1)}[
+        kept
+    ], reads
+    assert len(reads) == len(versions) + len(loads), reads
+    # Everything a move sends: the write lock, those reads, the snapshot, the log's row
+    # (a stale copy's version read is given up, and the lock taken again with the load).
     kinds = [s.split()[0].upper() for s in statements]
-    assert kinds == ["BEGIN", "SELECT", "UPDATE", "INSERT"], statements
+    expected = {
+        "current": ["BEGIN", "SELECT", "UPDATE", "INSERT"],
+        "none": ["BEGIN", "SELECT", "UPDATE", "INSERT"],
+        "stale": ["BEGIN", "SELECT", "BEGIN", "SELECT", "UPDATE", "INSERT"],
+    }
+    assert kinds == expected[kept], statements
 
 
 def test_a_change_made_while_a_stream_subscribes_is_not_lost(make_app, monkeypatch):
