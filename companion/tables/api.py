@@ -227,22 +227,23 @@ def stream_credential(code: str) -> StreamHolder | None:
 
 def public_event(
     code: str, version: int | None = None, facts: str | None = None
-) -> tuple[int, str]:
+) -> tuple[cache.TableFacts, str]:
     """The event's data: the spectator's envelope (what every phone may see) of the
-    table at ``version`` (its current version when None) as JSON text, built and encoded
-    once per version in this process however many of its streams follow the table. The
-    table is this process's kept copy of ``version``, else the copy the announcement
-    carried (``facts``, JSON), else read from the database."""
+    table at ``version`` (its current version when None) as JSON text, with the table it
+    was built from, built and encoded once per version in this process however many of its
+    streams follow the table. The table is this process's kept copy of ``version``, else
+    the copy the announcement carried (``facts``, JSON), else read from the database."""
 
-    def build() -> tuple[int, str]:
+    def build() -> tuple[cache.TableFacts, str]:
         table = None if version is None else cache.kept(code, version)
         if table is None and facts:
             table = cache.TableFacts.from_json(facts)
             cache.keep(table)
-        env = cache.envelope(table or cache.current_table(code), Who())
-        found = (env["version"], json.dumps(env, separators=(",", ":")))
-        cache.envelopes().put((code, env["version"], "event"), found)
-        if version is not None and version != env["version"]:
+        table = table or cache.current_table(code)
+        env = cache.envelope(table, Who())
+        found = (table, json.dumps(env, separators=(",", ":")))
+        cache.envelopes().put((code, table.version, "event"), found)
+        if version is not None and version != table.version:
             cache.envelopes().put((code, version, "event"), found)
         return found
 
@@ -264,16 +265,12 @@ def api_bot(code: str, seat: int):
     return no_store(jsonify(bots.put_bot(code, bearer_token(), seat, data["level"])))
 
 
-def own_event(code: str, version: int, public_body: str, holder: StreamHolder) -> str:
-    """A holder's event: ``public_body`` (the public envelope's JSON) with, under
-    ``"mine"``, what the holder's own view adds to it (as ``?private=`` answers), so its
-    phone needs no refetch. :data:`live.END` when the token no longer holds the seat or
-    the role (the stream closes; the phone's next ticket or view is refused and says why);
-    ``public_body`` alone when this process no longer keeps the table at ``version`` (a
-    newer move came meanwhile: the phone refetches, as a spectator's event would have it)."""
-    table = cache.kept(code, version)
-    if table is None:
-        return public_body
+def own_event(table: cache.TableFacts, public_body: str, holder: StreamHolder) -> str:
+    """A holder's event: ``public_body`` (the public envelope's JSON of ``table``) with,
+    under ``"mine"``, what the holder's own view adds to it (as ``?private=`` answers), so
+    its phone needs no refetch. :data:`live.END` when the token no longer holds the seat
+    or the role (the stream closes; the phone's next ticket or view is refused and says
+    why)."""
     if not holder.holds(table):
         return live.END
     part = cache.private_part(cache.envelope(table, Who()), cache.envelope(table, holder.who))
@@ -301,9 +298,9 @@ def api_events(code: str):
         release()
         raise
     try:
-        version, first = public_event(code)
+        table, first = public_event(code)
         if holder is not None:
-            first = own_event(code, version, first, holder)
+            first = own_event(table, first, holder)
             if first is live.END:
                 raise TableError(401, "That seat has passed to another phone; take it again.")
     except BaseException:
@@ -311,7 +308,7 @@ def api_events(code: str):
         release()
         raise
     db.session.remove()  # do not hold a pooled connection for the life of the stream
-    sent = {"version": version}
+    sent = {"version": table.version}
 
     def data(message: str) -> str | None:
         # The version, then (from another process) the table as it now is.
@@ -323,11 +320,11 @@ def api_events(code: str):
         if announced <= sent["version"]:
             return None  # already sent (a later version was read meanwhile)
         with app.app_context():
-            version, body = public_event(code, announced, facts)
-            if version <= sent["version"]:
+            table, body = public_event(code, announced, facts)
+            if table.version <= sent["version"]:
                 return None
-            sent["version"] = version
-            return body if holder is None else own_event(code, version, body, holder)
+            sent["version"] = table.version
+            return body if holder is None else own_event(table, body, holder)
 
     return live.event_stream(subscription, "version", first, data=data, on_close=release)
 
