@@ -83,7 +83,9 @@ from .sheet import ShootSheet
 from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
-DECK = range(len(CARD_IDS))  # the integer cards; shuffled like standard_deck()
+# The integer cards, shuffled like standard_deck(); a tuple, which list() copies at once
+# (a range is counted out card by card).
+DECK = tuple(range(len(CARD_IDS)))
 SHUFFLE_STEPS = shuffle_steps(len(DECK))
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
