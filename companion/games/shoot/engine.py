@@ -67,11 +67,11 @@ from ..cards import (
     card_ids,
     card_ints,
     card_name,
-    deal_one_at_a_time,
     is_standard_card,
     rank_of,
     rng,
-    shuffled,
+    seeded,
+    shuffle_steps,
     standard_deck,
     suit_of,
     suit_run,
@@ -83,7 +83,10 @@ from .sheet import ShootSheet
 from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
-DECK = range(len(CARD_IDS))  # the integer cards; shuffled like standard_deck()
+# The integer cards, shuffled like standard_deck(); a tuple, which list() copies at once
+# (a range is counted out card by card).
+DECK = tuple(range(len(CARD_IDS)))
+SHUFFLE_STEPS = shuffle_steps(len(DECK))
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
@@ -113,6 +116,11 @@ TRICK_VALUE = tuple(
         for led in range(len(SUITS))
     )
     for trump in range(len(SUITS))
+)
+#: The same row of TRICK_VALUE by the trump card and the card led (two look-ups less a
+#: trick): TRICK_VALUES[trump card][card led][card].
+TRICK_VALUES = tuple(
+    tuple(TRICK_VALUE[SUIT_INDEX[trump]][SUIT_INDEX[led]] for led in DECK) for trump in DECK
 )
 
 
@@ -231,7 +239,7 @@ class ShootState(State):
         n = self.players
         size = self.options["schedule"][index]
         self.deal_index = index
-        self.dealer = dealer = rules.dealer_of(self.first_dealer, index, n)
+        self.dealer = dealer = (self.first_dealer + index) % n  # rules.dealer_of inline
         self.hand_size = size
         if index == 0 and self.deal is not None:
             hands = [card_ints(hand) for hand in self.deal["hands"]]
@@ -241,10 +249,21 @@ class ShootState(State):
             self.trump = trump
             self.stock = [card for card in DECK if card not in used]
         else:
-            # The same permutation as shuffling standard_deck(): shuffle looks only at length.
-            deck = shuffled(DECK, rng(self.seed, "deal", index))
+            # shuffled(DECK, rng(self.seed, "deal", index)) inline (one deal in every ten
+            # actions or so of a two-player playout): the same text seeds the generator and
+            # the loop is cards.shuffle's, so the draws and the order are the same.
+            # DECK is shuffled like standard_deck(): a shuffle looks only at the length.
+            getrandbits = seeded(f"{self.seed}:deal:{index}").getrandbits
+            deck = list(DECK)
+            for i, bits in SHUFFLE_STEPS:
+                j = getrandbits(bits)
+                while j > i:
+                    j = getrandbits(bits)
+                deck[i], deck[j] = deck[j], deck[i]
+            # deal_one_at_a_time(deck, n, size, first=dealer + 1, sort=True) inline
             end = n * size
-            self.hands = deal_one_at_a_time(deck, n, size, first=(dealer + 1) % n, sort=True)
+            first = dealer + 1
+            self.hands = [sorted(deck[(seat - first) % n : end : n]) for seat in EVERYONE[n]]
             self.trump = deck[end]
             self.stock = deck[end + 1 :]
         self.bids = [None] * n
@@ -398,7 +417,7 @@ class ShootState(State):
     def _take_trick(self) -> None:
         trick = self.trick
         # trick_winner_ints inline, by a table of what each card is worth in this trick
-        value = TRICK_VALUE[SUIT_INDEX[self.trump]][SUIT_INDEX[trick[0][1]]]
+        value = TRICK_VALUES[self.trump][trick[0][1]]
         best = -1
         played = self.played
         for who, card in trick:

@@ -1,12 +1,13 @@
 """Shoot!'s quicker ways to the same results: the dealer draw shuffles the pack only as far
-as it is drawn, the default options are checked once per player count."""
+as it is drawn, a deal seeds, shuffles and deals inline, the default options are checked
+once per player count."""
 
 from __future__ import annotations
 
 import pytest
 
 from companion.games import GAMES
-from companion.games.cards import CARD_IDS, rng, shuffled
+from companion.games.cards import CARD_IDS, rng, shuffled, standard_deck
 from companion.games.shoot import engine
 from companion.games.shoot.engine import draw_for_dealer
 
@@ -49,6 +50,36 @@ def test_a_draw_that_runs_out_of_cards_shuffles_a_new_pack_from_the_same_generat
             assert rounds == eager_draw(seed, players, deck)
             longest = max(longest, sum(len(r) for r in rounds))
     assert longest > len(deck)
+
+
+def test_every_deal_is_random_shuffles_deal():
+    """_start_deal's inline seeding and shuffle against random.Random's own, every deal of
+    random games (the schedule's sizes, the dealer passing left, hands sorted by id)."""
+    import random
+
+    order = {card: index for index, card in enumerate(standard_deck())}
+    for seed in [*range(30), 2**52 - 1]:
+        for players in range(2, 6):
+            state = GAME.new_state(players, seed=seed)
+            choice = random.Random(seed).choice
+            deals = 0
+            while not state.is_over():
+                if state.phase == engine.BID and not any(b is not None for b in state.bids):
+                    deck = standard_deck()
+                    random.Random(f"{seed}:deal:{state.deal_index}").shuffle(deck)
+                    end = players * state.hand_size
+                    first = state.dealer + 1
+                    hands = [
+                        deck[(seat - first) % players : end : players] for seat in range(players)
+                    ]
+                    snapshot = state.to_dict()["state"]
+                    assert snapshot["hands"] == [sorted(h, key=order.get) for h in hands]
+                    assert snapshot["trump"] == deck[end]
+                    assert snapshot["stock"] == deck[end + 1 :]
+                    deals += 1
+                seat = choice(state.to_act())
+                state.apply_id(seat, choice(state.legal_ids(seat)))
+            assert deals == 10
 
 
 def test_default_options_are_checked_once_and_each_state_has_its_own_copy():
