@@ -36,6 +36,14 @@ DEFAULT_GOAL = 0.5
 OH_HELL_PLAYERS = range(3, 8)
 
 
+def seat_to_act(state, choice) -> int:
+    """The seat that acts next: the only one to act, as ``oh_hell``'s current player is
+    (no draw: its driver draws only the action), else one of several acting at once
+    (sealed choices), drawn at random like the order their phones' answers arrive."""
+    seats = state.to_act()
+    return seats[0] if len(seats) == 1 else choice(seats)
+
+
 def id_playout(game, players: int, seed: int) -> int:
     """One game of uniformly random legal actions through the integer action path
     (``legal_ids`` / ``apply_id``, as ``oh_hell`` is driven); returns how many were
@@ -44,7 +52,7 @@ def id_playout(game, players: int, seed: int) -> int:
     state = game.new_state(players, seed=seed)
     actions = 0
     while not state.is_over():
-        seat = choice(state.to_act())
+        seat = seat_to_act(state, choice)
         state.apply_id(seat, choice(state.legal_ids(seat)))
         actions += 1
     return actions
@@ -57,7 +65,7 @@ def playout(game, players: int, seed: int) -> int:
     state = game.new_state(players, seed=seed)
     actions = 0
     while not state.is_over():
-        seat = choice(state.to_act())
+        seat = seat_to_act(state, choice)
         state.apply(seat, choice(state.legal_actions(seat)))
         actions += 1
     return actions
