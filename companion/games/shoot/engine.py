@@ -613,13 +613,13 @@ class ShootState(State):
             "played": card_ids(self.played),
             "led": None if led is None else SUITS[led],
             "winning": trick_winner_ints(self.trick, SUIT_INDEX[self.trump]),
-            "last_trick": self.last_trick,
+            "last_trick": self.last_trick,  # a new dict each time
             "taken": list(self.taken),
             "turn": self.turn,
-            "results": self.results,
-            "chips": self.chips,
+            # The only parts the state keeps (and goes on changing): copied.
+            "results": plain_copy(self.results),
+            "chips": plain_copy(self.chips),
         }
-        public = plain_copy(public)
         if seat is None:
             return public
         public["hand"] = card_ids(self.hands[seat])
