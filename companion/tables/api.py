@@ -273,7 +273,8 @@ def own_event(table: cache.TableFacts, public_body: str, holder: StreamHolder) -
     why)."""
     if not holder.holds(table):
         return live.END
-    part = cache.private_part(cache.envelope(table, Who()), cache.envelope(table, holder.who))
+    mine = cache.envelope(table, holder.who, keep=False)
+    part = cache.private_part(cache.envelope(table, Who()), mine)
     if part is None:
         return public_body
     return f'{public_body[:-1]},"mine":{json.dumps(part, separators=(",", ":"))}}}'

@@ -267,9 +267,15 @@ def state(table: Table | TableFacts):
     )
 
 
-def envelope(table: Table | TableFacts, who: Who) -> dict[str, Any]:
-    """``service.envelope(table, who)``, built once per (table, version, viewer)."""
+def envelope(table: Table | TableFacts, who: Who, keep: bool = True) -> dict[str, Any]:
+    """``service.envelope(table, who)``, built once per (table, version, viewer).
+    ``keep=False``: a kept one serves, but one built now is not kept (a viewer's own
+    stream builds its envelope once per version: kept for seconds, it would only age into
+    the garbage collector's oldest generation and lengthen every full collection)."""
     key = (table.code, table.version, who.host, who.seat)
+    if not keep:
+        found = envelopes().peek(key)
+        return found if found is not None else service.envelope(table, who, state(table))
     return envelopes().get(key, lambda: service.envelope(table, who, state(table)))
 
 
