@@ -24,7 +24,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gevent"
 # Each phone holds one stream and opens a few short requests: several thousand per worker.
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
-keepalive = 5  # seconds an idle keep-alive connection (not a stream) is kept
+# Seconds an idle keep-alive connection (not a stream) is kept. A phone's stream carries
+# its view, so its other connection is used only for its own moves, every 10-30 s at a
+# table: at 5 s nearly every move opened a new connection (a TCP, behind a proxy a TLS,
+# handshake), which under load took longer than the move (bench/README.md). An idle
+# connection costs a paused greenlet, like a stream.
+keepalive = 30
 timeout = 30  # a worker silent this long is restarted (gevent workers notify while idle)
 graceful_timeout = 10  # open streams are cut after this on a restart; phones reconnect
 backlog = 2048
