@@ -2,6 +2,7 @@
 
     python bench/bots.py [--games 500] [--workers 2] [--game SLUG ...] [--seed 1]
                          [--pairing strong-normal ...] [--duplicate]
+                         [--budget normal=8] [--budget strong=400:0.4]
 
 For every game with a bot, and for each pairing (normal vs easy, strong vs normal), plays
 ``--games`` complete games on the table the bot declares (``GameBot.bench``: player count
@@ -19,6 +20,9 @@ measured), and the difference is averaged over each deal's rotations before its
 interval is taken. With every seat at the lower level the rotations' differences of a
 deal sum to zero, so what remains is the higher level's edge with the luck of the cards
 (which seat was dealt the good hands) taken out: a narrower interval for the same games.
+
+``--budget LEVEL=ITERATIONS[:SECONDS]`` replaces a level's budget for the run (in every
+worker), e.g. to measure a variant before changing :data:`companion.bots.BUDGETS`.
 
 ``--regret N`` measures the searches themselves instead, free of the clock and of luck:
 ``N`` positions with a choice, met while easy bots play seeded games on the bench table;
@@ -81,6 +85,27 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
         "times": times,
         "cpu": time.process_time() - began,
     }
+
+
+def set_budgets(budgets: dict[str, dict[str, float]]) -> None:
+    """Replace levels' budgets in this process (a worker's initializer)."""
+    for level, limits in budgets.items():
+        BUDGETS[level] = dict(limits)
+
+
+def parse_budget(text: str) -> tuple[str, dict[str, float]]:
+    """``normal=8`` or ``strong=400:0.4`` -> (level, limits)."""
+    level, _, spec = text.partition("=")
+    if level not in BUDGETS or not spec:
+        raise argparse.ArgumentTypeError(
+            f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}"
+        )
+    iterations, _, seconds = spec.partition(":")
+    limits = dict(BUDGETS[level])
+    limits["iterations"] = int(iterations)
+    if seconds:
+        limits["seconds"] = float(seconds)
+    return level, limits
 
 
 def play_task(task: tuple[str, str, str, int, int, bool]) -> tuple[tuple, dict]:
@@ -194,7 +219,19 @@ def main() -> None:
     parser.add_argument(
         "--duplicate", action="store_true", help="the same cards for each rotation of a deal"
     )
+    parser.add_argument(
+        "--budget",
+        action="append",
+        type=parse_budget,
+        default=[],
+        metavar="LEVEL=ITERATIONS[:SECONDS]",
+        help="a level's budget for this run, e.g. normal=8 or strong=400:0.4",
+    )
     args = parser.parse_args()
+    budgets = dict(args.budget)
+    set_budgets(budgets)
+    if budgets:
+        print("Budgets: " + ", ".join(f"{k} {v}" for k, v in BUDGETS.items()) + "\n")
     slugs = [s for s, g in GAMES.items() if bot_for(g) is not None]
     if args.game:
         unknown = sorted(set(args.game) - set(slugs))
@@ -234,7 +271,7 @@ def main() -> None:
     tasks = [(*group, i, args.seed, args.duplicate) for i in range(args.games) for group in groups]
     done: dict[tuple[str, str, str], list[dict]] = {group: [] for group in groups}
     printed = set()
-    with Pool(args.workers) as pool:
+    with Pool(args.workers, initializer=set_budgets, initargs=(budgets,)) as pool:
         for task, result in pool.imap_unordered(play_task, tasks):
             done[task[:3]].append(result)
             for group in groups:  # in order, each as soon as all its games are in
