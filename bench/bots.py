@@ -11,7 +11,9 @@ one, the higher seat rotating round the table. Prints, with 95% intervals (norma
 approximation over games): the higher seat's mean score and the lower seats' mean score,
 their difference per game, and both sides' win rates per seat (a shared win split
 evenly). Then the thinking time per level, p50 and p95 over decisions with a choice, at
-the configured budgets (``companion.bots.BUDGETS``). Seeded; stops after the games;
+the configured budgets (``companion.bots.BUDGETS``): wall time, which the time caps
+bound, and the process's CPU time, which tells a busy machine (the process waiting for
+a core) from a slow search. Seeded; stops after the games;
 spreads games over ``--workers`` processes.
 
 ``--duplicate`` deals the same cards to each rotation of the higher seat: game ``i`` uses
@@ -65,6 +67,7 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
     state = game.new_state(players, setup.get("options"), seed=game_seed)
     rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
     times: dict[str, list[float]] = {high: [], low: []}
+    cpu_times: dict[str, list[float]] = {high: [], low: []}
     began = time.process_time()
     while not state.is_over():
         view = None
@@ -73,16 +76,18 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
             if should_act(game, view):
                 break
         legal = state.legal_actions(seat)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = decide(game, view, legal, levels[seat], rngs[seat])
         if len(legal) > 1:
             times[levels[seat]].append(time.perf_counter() - start)
+            cpu_times[levels[seat]].append(time.process_time() - start_cpu)
         state.apply(seat, action)
     return {
         "hero": hero,
         "scores": state.scores(),
         "winners": state.winners(),
         "times": times,
+        "cpu_times": cpu_times,
         "cpu": time.process_time() - began,
     }
 
@@ -253,6 +258,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     times: dict[tuple[str, str], list[float]] = {}
+    cpu_times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
     groups = [
         (slug, high, low)
@@ -284,19 +290,23 @@ def main() -> None:
                 for result in results:
                     for level, spent in result["times"].items():
                         times.setdefault((group[0], level), []).extend(spent)
+                    for level, spent in result["cpu_times"].items():
+                        cpu_times.setdefault((group[0], level), []).extend(spent)
                 cpu = sum(r["cpu"] for r in results)
                 row = summarise(*group, results, args.duplicate)
                 print(row + f" {cpu:.0f} |", flush=True)
     print()
-    print("| Game | Level | Decisions | p50 ms | p95 ms | max ms |")
-    print("|---|---|---|---|---|---|")
+    print("| Game | Level | Decisions | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for (slug, level), spent in sorted(
         times.items(), key=lambda kv: (slugs.index(kv[0][0]), LEVELS.index(kv[0][1]))
     ):
         p50, p95 = percentile(spent, 0.5) * 1000, percentile(spent, 0.95) * 1000
+        cpu = cpu_times[slug, level]
+        c50, c95 = percentile(cpu, 0.5) * 1000, percentile(cpu, 0.95) * 1000
         print(
             f"| {GAMES[slug].name} | {level} | {len(spent)} | {p50:.1f} | {p95:.1f} | "
-            f"{max(spent) * 1000:.1f} |"
+            f"{max(spent) * 1000:.1f} | {c50:.1f} | {c95:.1f} |"
         )
     cpu = sum(r["cpu"] for group in done.values() for r in group)
     print(
