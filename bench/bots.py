@@ -2,6 +2,7 @@
 
     python bench/bots.py [--games 500] [--workers 2] [--game SLUG ...] [--seed 1]
                          [--pairing strong-normal ...] [--duplicate]
+                         [--budget normal=8] [--budget strong=400:0.4]
 
 For every game with a bot, and for each pairing (normal vs easy, strong vs normal), plays
 ``--games`` complete games on the table the bot declares (``GameBot.bench``: player count
@@ -10,7 +11,9 @@ one, the higher seat rotating round the table. Prints, with 95% intervals (norma
 approximation over games): the higher seat's mean score and the lower seats' mean score,
 their difference per game, and both sides' win rates per seat (a shared win split
 evenly). Then the thinking time per level, p50 and p95 over decisions with a choice, at
-the configured budgets (``companion.bots.BUDGETS``). Seeded; stops after the games;
+the configured budgets (``companion.bots.BUDGETS``): wall time, which the time caps
+bound, and the process's CPU time, which tells a busy machine (the process waiting for
+a core) from a slow search. Seeded; stops after the games;
 spreads games over ``--workers`` processes.
 
 ``--duplicate`` deals the same cards to each rotation of the higher seat: game ``i`` uses
@@ -19,6 +22,9 @@ measured), and the difference is averaged over each deal's rotations before its
 interval is taken. With every seat at the lower level the rotations' differences of a
 deal sum to zero, so what remains is the higher level's edge with the luck of the cards
 (which seat was dealt the good hands) taken out: a narrower interval for the same games.
+
+``--budget LEVEL=ITERATIONS[:SECONDS]`` replaces a level's budget for the run (in every
+worker), e.g. to measure a variant before changing :data:`companion.bots.BUDGETS`.
 
 ``--regret N`` measures the searches themselves instead, free of the clock and of luck:
 ``N`` positions with a choice, met while easy bots play seeded games on the bench table;
@@ -61,6 +67,7 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
     state = game.new_state(players, setup.get("options"), seed=game_seed)
     rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
     times: dict[str, list[float]] = {high: [], low: []}
+    cpu_times: dict[str, list[float]] = {high: [], low: []}
     began = time.process_time()
     while not state.is_over():
         view = None
@@ -69,18 +76,41 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
             if should_act(game, view):
                 break
         legal = state.legal_actions(seat)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         action = decide(game, view, legal, levels[seat], rngs[seat])
         if len(legal) > 1:
             times[levels[seat]].append(time.perf_counter() - start)
+            cpu_times[levels[seat]].append(time.process_time() - start_cpu)
         state.apply(seat, action)
     return {
         "hero": hero,
         "scores": state.scores(),
         "winners": state.winners(),
         "times": times,
+        "cpu_times": cpu_times,
         "cpu": time.process_time() - began,
     }
+
+
+def set_budgets(budgets: dict[str, dict[str, float]]) -> None:
+    """Replace levels' budgets in this process (a worker's initializer)."""
+    for level, limits in budgets.items():
+        BUDGETS[level] = dict(limits)
+
+
+def parse_budget(text: str) -> tuple[str, dict[str, float]]:
+    """``normal=8`` or ``strong=400:0.4`` -> (level, limits)."""
+    level, _, spec = text.partition("=")
+    if level not in BUDGETS or not spec:
+        raise argparse.ArgumentTypeError(
+            f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}"
+        )
+    iterations, _, seconds = spec.partition(":")
+    limits = dict(BUDGETS[level])
+    limits["iterations"] = int(iterations)
+    if seconds:
+        limits["seconds"] = float(seconds)
+    return level, limits
 
 
 def play_task(task: tuple[str, str, str, int, int, bool]) -> tuple[tuple, dict]:
@@ -194,7 +224,19 @@ def main() -> None:
     parser.add_argument(
         "--duplicate", action="store_true", help="the same cards for each rotation of a deal"
     )
+    parser.add_argument(
+        "--budget",
+        action="append",
+        type=parse_budget,
+        default=[],
+        metavar="LEVEL=ITERATIONS[:SECONDS]",
+        help="a level's budget for this run, e.g. normal=8 or strong=400:0.4",
+    )
     args = parser.parse_args()
+    budgets = dict(args.budget)
+    set_budgets(budgets)
+    if budgets:
+        print("Budgets: " + ", ".join(f"{k} {v}" for k, v in BUDGETS.items()) + "\n")
     slugs = [s for s, g in GAMES.items() if bot_for(g) is not None]
     if args.game:
         unknown = sorted(set(args.game) - set(slugs))
@@ -216,6 +258,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     times: dict[tuple[str, str], list[float]] = {}
+    cpu_times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
     groups = [
         (slug, high, low)
@@ -234,7 +277,7 @@ def main() -> None:
     tasks = [(*group, i, args.seed, args.duplicate) for i in range(args.games) for group in groups]
     done: dict[tuple[str, str, str], list[dict]] = {group: [] for group in groups}
     printed = set()
-    with Pool(args.workers) as pool:
+    with Pool(args.workers, initializer=set_budgets, initargs=(budgets,)) as pool:
         for task, result in pool.imap_unordered(play_task, tasks):
             done[task[:3]].append(result)
             for group in groups:  # in order, each as soon as all its games are in
@@ -247,19 +290,23 @@ def main() -> None:
                 for result in results:
                     for level, spent in result["times"].items():
                         times.setdefault((group[0], level), []).extend(spent)
+                    for level, spent in result["cpu_times"].items():
+                        cpu_times.setdefault((group[0], level), []).extend(spent)
                 cpu = sum(r["cpu"] for r in results)
                 row = summarise(*group, results, args.duplicate)
                 print(row + f" {cpu:.0f} |", flush=True)
     print()
-    print("| Game | Level | Decisions | p50 ms | p95 ms | max ms |")
-    print("|---|---|---|---|---|---|")
+    print("| Game | Level | Decisions | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms |")
+    print("|---|---|---|---|---|---|---|---|")
     for (slug, level), spent in sorted(
         times.items(), key=lambda kv: (slugs.index(kv[0][0]), LEVELS.index(kv[0][1]))
     ):
         p50, p95 = percentile(spent, 0.5) * 1000, percentile(spent, 0.95) * 1000
+        cpu = cpu_times[slug, level]
+        c50, c95 = percentile(cpu, 0.5) * 1000, percentile(cpu, 0.95) * 1000
         print(
             f"| {GAMES[slug].name} | {level} | {len(spent)} | {p50:.1f} | {p95:.1f} | "
-            f"{max(spent) * 1000:.1f} |"
+            f"{max(spent) * 1000:.1f} | {c50:.1f} | {c95:.1f} |"
         )
     cpu = sum(r["cpu"] for group in done.values() for r in group)
     print(
