@@ -255,14 +255,19 @@ class PullState(State):
 
     def _start_round(self) -> None:
         self.round_no += 1
-        self.targets = self.target_deck[:2]
-        self.target_deck = self.target_deck[2:]
-        self.holder = (self.holder + 1) % self.players
+        deck = self.target_deck
+        self.targets = targets = deck[:2]
+        self.target_deck = deck[2:]
+        players = self.players
+        self.holder = self._next = (self.holder + 1) % players
         self.phase = FIRST
         self.shots = [[], []]
-        self.first_target = [None] * self.players
-        self.sealed = [None] * self.players
-        self._derive()
+        self.first_target = [None] * players
+        self.sealed = [None] * players
+        # What _derive sets, here without a call (a round is four to eight actions).
+        first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
+        self._matching = MATCHING[first][other]
+        self._suited = SUITED[first][other] if first != other else None
 
     def _derive(self) -> None:
         """Set what the hot path reads instead of working it out at each action (none of
@@ -604,26 +609,40 @@ class PullState(State):
         }
 
     def _finish_hand(self) -> None:
-        table = rules.target_table(self.options["targets"])
-        record: dict[str, Any] = {"hand": self.hand_no, "dealer": self.dealer}
-        points, fouls, penalties = [], [], []
+        values = rules.target_values(self.options["targets"])
+        totals, foul_totals = self.totals, self.fouls
+        points, fouls, penalties, doubles = [], [], [], []
         for side, pile in enumerate(self.piles):
-            got, fouled = rules.pile_points(pile, table)
-            penalty = rules.foul_penalty(self.fouls[side], self.fouls[side] + fouled)
-            self.fouls[side] += fouled
-            self.totals[side] += got - penalty
+            # rules.pile_points on the values' tuples; two doubled targets per Double.
+            got = fouled = doubled = 0
+            for entry in pile:
+                left, double, animal = values[entry["card"]]
+                if entry["double"]:
+                    got += double
+                    doubled += 1
+                else:
+                    got += left
+                fouled += animal
+            before = foul_totals[side]
+            penalty = rules.foul_penalty(before, before + fouled)
+            foul_totals[side] = before + fouled
+            totals[side] += got - penalty
             points.append(got)
             fouls.append(fouled)
             penalties.append(penalty)
-        record.update(
-            points=points,
-            fouls=fouls,
-            penalties=penalties,
-            doubles=self._doubles(),
-            totals=list(self.totals),
-            foul_totals=list(self.fouls),
+            doubles.append(doubled // 2)
+        self.history.append(
+            {
+                "hand": self.hand_no,
+                "dealer": self.dealer,
+                "points": points,
+                "fouls": fouls,
+                "penalties": penalties,
+                "doubles": doubles,
+                "totals": list(totals),
+                "foul_totals": list(foul_totals),
+            }
         )
-        self.history.append(record)
         self.targets = []
         self.shots = [[], []]
         if rules.game_over(self.totals, self.hand_no, self.options):
