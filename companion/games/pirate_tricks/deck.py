@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from functools import lru_cache, reduce
-from operator import or_
+from functools import lru_cache
 
 from ..cards import shuffle  # noqa: F401  (deck.shuffle: the engine deals with it)
 from . import rules
@@ -39,12 +38,11 @@ def ids(cards: list[int]) -> list[str]:
     return [CARD[c] for c in cards]
 
 
-_BIT = tuple(1 << card for card in range(60))
-
-
 def mask_of(cards: list[int]) -> int:
-    """The mask of ``cards`` (their bits or-ed together at C speed)."""
-    return reduce(or_, map(_BIT.__getitem__, cards), 0)
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
 
 
 def cards_of(mask: int) -> list[int]:

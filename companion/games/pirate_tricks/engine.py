@@ -166,8 +166,6 @@ PAIR_BASE = [0] * DECK_SIZE
 for _number, (_a, _b) in enumerate(PAIRS):
     if _b == _a + 1:
         PAIR_BASE[_a] = DITCHES + _number - _b
-#: (a, b) -> the id of ditching a < b.
-PAIR_ID = {pair: DITCHES + number for number, pair in enumerate(PAIRS)}
 ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD]
     + [{"type": "reveal", "card": card} for card in CARD]
@@ -237,25 +235,6 @@ class _Round(NamedTuple):
     predicting: bool  # whether a card in play asks for trick predictions
     counting: tuple[list[int], list[int]]  # the treasure's and the capture's filters (masks)
     recruiting: tuple[tuple, ...]  # the recruitment cards' deck.recruit_plan
-
-
-@functools.lru_cache(maxsize=1024)
-def _round_of(key: str, first: str, second: str, treasure: str, capture: str) -> _Round:
-    """A round's score cards from their ids, in the catalog of ``key`` (cached: a
-    round asks for them several times; never change what it holds)."""
-    treasure, treasure_predicts, treasure_counts = _end_card(key, "treasure", treasure)
-    capture, capture_predicts, capture_counts = _end_card(key, "capture", capture)
-    (first, first_plan), (second, second_plan) = (
-        _recruitment_card(key, first),
-        _recruitment_card(key, second),
-    )
-    cards = {"recruitment": [first, second], "treasure": treasure, "capture": capture}
-    return _Round(
-        cards,
-        treasure_predicts or capture_predicts,
-        (treasure_counts, capture_counts),
-        (first_plan, second_plan),
-    )
 
 
 @functools.lru_cache(maxsize=256)
@@ -384,15 +363,23 @@ class PirateTricksState(State):
         }
 
     def _round_cards(self) -> _Round:
-        """This round's score cards: the next ones of each shuffled deck (shared)."""
-        k, decks = self.round, self.score_decks
-        first, second = decks["recruitment"][2 * k - 2 : 2 * k]
-        return _round_of(
-            _catalog_key(self.options),
-            first,
-            second,
-            decks["treasure"][k - 1],
-            decks["capture"][k - 1],
+        """This round's score cards: the next ones of each shuffled deck."""
+        k, decks, key = self.round, self.score_decks, _catalog_key(self.options)
+        treasure, treasure_predicts, treasure_counts = _end_card(
+            key, "treasure", decks["treasure"][k - 1]
+        )
+        capture, capture_predicts, capture_counts = _end_card(
+            key, "capture", decks["capture"][k - 1]
+        )
+        (first, first_plan), (second, second_plan) = (
+            _recruitment_card(key, c) for c in decks["recruitment"][2 * k - 2 : 2 * k]
+        )
+        cards = {"recruitment": [first, second], "treasure": treasure, "capture": capture}
+        return _Round(
+            cards,
+            treasure_predicts or capture_predicts,
+            (treasure_counts, capture_counts),
+            (first_plan, second_plan),
         )
 
     def _score_cards(self) -> dict[str, Any]:
@@ -667,8 +654,7 @@ class PirateTricksState(State):
         if phase == DITCH:
             if self.ditched[seat] is not None:
                 return []
-            # Each pair of the hand (in combinations order) looked up at C speed.
-            return list(map(PAIR_ID.__getitem__, combinations(self.hands[seat], 2)))
+            return [PAIR_BASE[x] + y for x, y in combinations(self.hands[seat], 2)]
         if phase == PREDICT and seat == self.turn:
             return list(range(PREDICTS, ASSIGNS))
         return []
