@@ -155,6 +155,8 @@ SUITED = tuple(
 #: What :meth:`PullState.to_dict` leaves out: the log, the records not yet written and
 #: what :meth:`PullState._derive` sets.
 UNSAVED = frozenset({"log", "_discarded", "_last_shots", "_next", "_matching", "_suited"})
+#: Each card as a one-byte bytes (a hand drops a card by bytes.replace).
+ONE_CARD = tuple(bytes((card,)) for card in range(SHOTS))
 #: The table taking a card to its second shot.
 SECOND_SHOT = bytes(SECONDS + card if card < SHOTS else 0 for card in range(256))
 
@@ -165,7 +167,9 @@ def _suit_name(suit: str) -> str:
 
 class PullState(State):
     """One game of PULL!. The live cards are indexes (:mod:`.deck`): ``hands`` (each a
-    bytearray in deck order, so that ``bytearray.translate`` gives its ids), ``unused``,
+    bytes in deck order, so that ``bytes.translate`` gives its ids; a shot taken leaves a
+    new bytes, and a marshalled copy of the state, as the bots' worlds make, keeps them
+    bytes), ``unused``,
     ``target_deck``, ``targets``, ``shots`` (``[seat, shot]`` pairs) and ``sealed``;
     :meth:`to_dict` writes them as ids and
     :meth:`PullGame.state_from_dict` reads them back. The records (``piles``, ``void``,
@@ -183,7 +187,7 @@ class PullState(State):
     side_of: list[int]
     hand_no: int
     dealer: int
-    hands: list[bytearray]
+    hands: list[bytes]
     unused: list[int]
     target_deck: list[int]
     targets: list[int]
@@ -227,7 +231,7 @@ class PullState(State):
         given = (self.deal or {}) if self.hand_no == 1 else {}
         # Shuffling indexes moves them exactly as it would move the ids (same length).
         if "hands" in given:
-            self.hands = [bytearray(sorted(shots_of(hand))) for hand in given["hands"]]
+            self.hands = [bytes(sorted(shots_of(hand))) for hand in given["hands"]]
             held = {card for hand in self.hands for card in hand}
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
@@ -235,9 +239,7 @@ class PullState(State):
             # One card at a time from the dealer's left (cards.deal_one_at_a_time): the
             # seat k places after the first one gets every n-th card from the k-th.
             dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
-            self.hands = [
-                bytearray(sorted(deck[(seat - first) % n : dealt : n])) for seat in range(n)
-            ]
+            self.hands = [bytes(sorted(deck[(seat - first) % n : dealt : n])) for seat in range(n)]
             self.unused = deck[dealt:]
         if "targets" in given:
             self.target_deck = targets_of(given["targets"])
@@ -395,7 +397,7 @@ class PullState(State):
                     if card in hand and (
                         action_id in matching[card] or not any(map(matching.__getitem__, hand))
                     ):
-                        hand.remove(card)
+                        self.hands[seat] = hand.replace(ONE_CARD[card], b"")
                         target = action_id & 1
                         self.first_target[seat] = target
                         self.shots[target].append([seat, card])
@@ -412,7 +414,7 @@ class PullState(State):
                         sealed = self.sealed
                         hand = self.hands[seat]
                         if sealed[seat] is None and card in hand:
-                            hand.remove(card)
+                            self.hands[seat] = hand.replace(ONE_CARD[card], b"")
                             sealed[seat] = card
                             if None not in sealed:
                                 self._reveal_seconds()
@@ -420,7 +422,7 @@ class PullState(State):
                 elif seat == self._next:
                     hand = self.hands[seat]
                     if card in hand:
-                        hand.remove(card)
+                        self.hands[seat] = hand.replace(ONE_CARD[card], b"")
                         self.shots[1 - self.first_target[seat]].append([seat, card])
                         if seat == self.holder:
                             self._next = 1 - seat
@@ -510,7 +512,7 @@ class PullState(State):
     def _apply_id(self, seat: int, action_id: int) -> None:
         if action_id < SECONDS:  # a first shot
             card, target = action_id >> 1, action_id & 1
-            self.hands[seat].remove(card)
+            self.hands[seat] = self.hands[seat].replace(ONE_CARD[card], b"")
             self.first_target[seat] = target
             shots = self.shots
             shots[target].append([seat, card])
@@ -519,7 +521,7 @@ class PullState(State):
                 self.phase = SECOND
             return
         card = action_id - SECONDS
-        self.hands[seat].remove(card)
+        self.hands[seat] = self.hands[seat].replace(ONE_CARD[card], b"")
         players = self.players
         if players > 2:  # sealed seconds
             sealed = self.sealed
@@ -831,7 +833,7 @@ class PullState(State):
         """Turn the live cards of a snapshot just loaded (ids) into indexes (its
         records are written)."""
         self._discarded = self._last_shots = None
-        self.hands = [bytearray(sorted(shots_of(hand))) for hand in self.hands]
+        self.hands = [bytes(sorted(shots_of(hand))) for hand in self.hands]
         self.unused = shots_of(self.unused)
         self.target_deck = targets_of(self.target_deck)
         self.targets = targets_of(self.targets)
