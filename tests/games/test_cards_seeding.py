@@ -26,3 +26,9 @@ def test_a_quickly_seeded_generator_draws_and_reseeds_like_any_other():
     generator.seed("x")
     reference.seed("x")
     assert generator.getrandbits(64) == reference.getrandbits(64)
+
+
+def test_the_seed_text_is_the_parts_joined_whatever_their_number_and_type():
+    for parts in ((), ("round",), ("a", 1, 2.5, None, True), tuple(range(9)), (("x", 1),)):
+        text = ":".join(map(str, (7, *parts)))
+        assert rng(7, *parts).getstate() == random.Random(text).getstate(), text

@@ -182,8 +182,15 @@ def _best_groups(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int,
         union |= m
     if union.bit_count() == size * len(usable):
         return usable  # no two share a card: all of them
-    # Groups sharing no card with each other are chosen independently: the search runs
-    # on each cluster of groups linked by shared cards (a small mask, often met again).
+    found = [pair for cluster in _clusters(usable) for pair in _best_within(shape, size, cluster)]
+    found.sort(key=lambda pair: pair[1])  # by lowest card (the groups are disjoint)
+    return found
+
+
+def _clusters(usable: list[tuple[int, tuple[int, ...]]]) -> list[int]:
+    """The masks of the clusters of ``usable`` groups linked by shared cards. Groups
+    sharing no card with each other are chosen independently: the search runs on each
+    cluster (a small mask, often met again)."""
     clusters: list[int] = []
     for m, _ in usable:
         joined = m
@@ -195,9 +202,7 @@ def _best_groups(shape: str, size: int, hand: int) -> list[tuple[int, tuple[int,
                 apart.append(cluster)
         apart.append(joined)
         clusters = apart
-    found = [pair for cluster in clusters for pair in _best_within(shape, size, cluster)]
-    found.sort(key=lambda pair: pair[1])  # by lowest card (the groups are disjoint)
-    return found
+    return clusters
 
 
 @lru_cache(maxsize=4096)
@@ -259,8 +264,19 @@ def plan_loon(plan: tuple, mask: int) -> int:
         if shape is None:
             loon += pay * (mask & matching).bit_count()
         else:
-            loon += pay * len(_best_groups(shape, size, mask))
+            loon += pay * _group_count(shape, size, mask)
     return loon
+
+
+def _group_count(shape: str, size: int, hand: int) -> int:
+    """``len(_best_groups(shape, size, hand))``, without listing or sorting the groups."""
+    usable = _usable(shape, size, hand)
+    union = 0
+    for m, _ in usable:
+        union |= m
+    if union.bit_count() == size * len(usable):
+        return len(usable)
+    return sum(len(_best_within(shape, size, cluster)) for cluster in _clusters(usable))
 
 
 def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:

@@ -39,29 +39,39 @@ def targets_of(cards: list[str]) -> list[int]:
 DISTRACTION, CANCELLED = rules.DISTRACTION, rules.CANCELLED
 
 
+#: RANK[target suit][shot]: twice the shot's value, plus one if it matches the target's
+#: suit. The highest rank takes the target: among shots of the top value the matching one
+#: (there is at most one), and a tie at the top rank is a tie with no matching shot.
+RANK: tuple[tuple[int, ...], ...] = tuple(
+    tuple(2 * SHOT_VALUE[card] + (SHOT_SUIT[card] == suit) for card in range(len(SHOT)))
+    for suit in range(len(SUIT_IDS))
+)
+_EIGHTS = 2 * CANCELLED  # ranks from here up are 8s
+_ONES = (2 * DISTRACTION, 2 * DISTRACTION + 1)
+
+
 def take(target: int, shots: list, side_of: list[int]) -> list | None:
     """The shot (one of ``shots``, ``[seat, shot index]`` pairs) that takes ``target``,
     None when nobody does: the rules of :func:`rules.resolve_target`, with no record
     written (a round's end needs only the winners; :func:`resolve` writes the record)."""
-    values = [SHOT_VALUE[card] for _, card in shots]
-    if not values:
+    rank = RANK[TARGET_SUIT[target]]
+    ranks = [rank[card] for _, card in shots]
+    if not ranks:
         return None
-    best = max(values)
-    if best == CANCELLED and DISTRACTION in values:  # a 1 cancels every 8
-        best = max(value for value in values if value != CANCELLED)
-    if values.count(best) == 1:  # a single highest shot takes it (cancelled 8s are lower)
-        return shots[values.index(best)]
-    tied = [shot for shot, value in zip(shots, values, strict=True) if value == best]
-    suit = TARGET_SUIT[target]
-    for shot in tied:
-        # One card per suit and value: at most one shot can match at the top value.
-        if SHOT_SUIT[shot[1]] == suit:
-            return shot
-    side = side_of[tied[0][0]]
-    if all(side_of[seat] == side for seat, _ in tied):
-        # Partners tied with no matching shot: their side still takes the target.
-        return tied[0]
-    return None  # void: opponents tied with no matching shot
+    best = max(ranks)
+    if best >= _EIGHTS and (_ONES[0] in ranks or _ONES[1] in ranks):
+        # A 1 cancels every 8: the 8s drop below every other shot.
+        ranks = [0 if value >= _EIGHTS else value for value in ranks]
+        best = max(ranks)
+    first = ranks.index(best)
+    if ranks.count(best) == 1:
+        return shots[first]
+    # Shots of one value, none matching: partners still take it, opponents void it.
+    side = side_of[shots[first][0]]
+    for (seat, _), value in zip(shots, ranks, strict=True):
+        if value == best and side_of[seat] != side:
+            return None
+    return shots[first]
 
 
 def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:

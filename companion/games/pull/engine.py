@@ -87,7 +87,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from ..base import ActionIds, Game, IllegalAction, State, plain_copy
+from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
 from ..cards import rng
 from ..spec import is_whole
 from . import rules
@@ -152,6 +152,11 @@ SUITED = tuple(
     )
     for first in range(len(SUIT_IDS))
 )
+#: What :meth:`PullState.to_dict` leaves out: the log, the records not yet written and
+#: what :meth:`PullState._derive` sets.
+UNSAVED = frozenset({"log", "_discarded", "_last_shots", "_next", "_matching", "_suited"})
+#: Each card as a one-byte bytes (a hand drops a card by bytes.replace).
+ONE_CARD = tuple(bytes((card,)) for card in range(SHOTS))
 #: The table taking a card to its second shot.
 SECOND_SHOT = bytes(SECONDS + card if card < SHOTS else 0 for card in range(256))
 
@@ -161,9 +166,12 @@ def _suit_name(suit: str) -> str:
 
 
 class PullState(State):
-    """One game of PULL!. The live cards are indexes (:mod:`.deck`): ``hands`` (each in
-    deck order), ``unused``, ``target_deck``, ``targets``, ``shots`` (``[seat, shot]``
-    pairs) and ``sealed``; :meth:`to_dict` writes them as ids and
+    """One game of PULL!. The live cards are indexes (:mod:`.deck`): ``hands`` (each a
+    bytes in deck order, so that ``bytes.translate`` gives its ids; a shot taken leaves a
+    new bytes, and a marshalled copy of the state, as the bots' worlds make, keeps them
+    bytes), ``unused``,
+    ``target_deck``, ``targets``, ``shots`` (``[seat, shot]`` pairs) and ``sealed``;
+    :meth:`to_dict` writes them as ids and
     :meth:`PullGame.state_from_dict` reads them back. The records (``piles``, ``void``,
     ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them.
 
@@ -179,7 +187,7 @@ class PullState(State):
     side_of: list[int]
     hand_no: int
     dealer: int
-    hands: list[list[int]]
+    hands: list[bytes]
     unused: list[int]
     target_deck: list[int]
     targets: list[int]
@@ -196,6 +204,9 @@ class PullState(State):
     history: list[dict]
     _discarded: list[Any] | None
     _last_shots: list[Any] | None
+    _next: int
+    _matching: tuple[tuple[int, ...], ...]
+    _suited: tuple[bytes, bytes] | None
 
     # -- setup --------------------------------------------------------------------------
 
@@ -220,7 +231,7 @@ class PullState(State):
         given = (self.deal or {}) if self.hand_no == 1 else {}
         # Shuffling indexes moves them exactly as it would move the ids (same length).
         if "hands" in given:
-            self.hands = [sorted(shots_of(hand)) for hand in given["hands"]]
+            self.hands = [bytes(sorted(shots_of(hand))) for hand in given["hands"]]
             held = {card for hand in self.hands for card in hand}
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
@@ -228,7 +239,7 @@ class PullState(State):
             # One card at a time from the dealer's left (cards.deal_one_at_a_time): the
             # seat k places after the first one gets every n-th card from the k-th.
             dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
-            self.hands = [sorted(deck[(seat - first) % n : dealt : n]) for seat in range(n)]
+            self.hands = [bytes(sorted(deck[(seat - first) % n : dealt : n])) for seat in range(n)]
             self.unused = deck[dealt:]
         if "targets" in given:
             self.target_deck = targets_of(given["targets"])
@@ -246,13 +257,32 @@ class PullState(State):
 
     def _start_round(self) -> None:
         self.round_no += 1
-        self.targets = self.target_deck[:2]
-        self.target_deck = self.target_deck[2:]
-        self.holder = (self.holder + 1) % self.players
+        deck = self.target_deck
+        self.targets = targets = deck[:2]
+        self.target_deck = deck[2:]
+        players = self.players
+        self.holder = self._next = (self.holder + 1) % players
         self.phase = FIRST
         self.shots = [[], []]
-        self.first_target = [None] * self.players
-        self.sealed = [None] * self.players
+        self.first_target = [None] * players
+        self.sealed = [None] * players
+        # What _derive sets, here without a call (a round is four to eight actions).
+        first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
+        self._matching = MATCHING[first][other]
+        self._suited = SUITED[first][other] if first != other else None
+
+    def _derive(self) -> None:
+        """Set what the hot path reads instead of working it out at each action (none of
+        it is in the snapshot): ``_next``, the seat to shoot when shots are taken in turn
+        (first shots, face-up seconds), and the tables of the two targets' suits:
+        ``_matching`` (:data:`MATCHING`) and ``_suited`` (:data:`SUITED`, None when the
+        two suits are the same)."""
+        shots, targets = self.shots, self.targets
+        self._next = (self.holder + len(shots[0]) + len(shots[1])) % self.players
+        if len(targets) == 2:
+            first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
+            self._matching = MATCHING[first][other]
+            self._suited = SUITED[first][other] if first != other else None
 
     # -- sides and scores ---------------------------------------------------------------
 
@@ -281,8 +311,7 @@ class PullState(State):
         """As the base's (one call less: the phase says whether the game is over)."""
         phase = self.phase
         if phase == FIRST or (phase == SECOND and self.players == 2):
-            shots = self.shots
-            return [(self.holder + len(shots[0]) + len(shots[1])) % self.players]
+            return [self._next]
         if phase == SECOND:
             return [seat for seat, pick in enumerate(self.sealed) if pick is None]
         return []
@@ -293,8 +322,7 @@ class PullState(State):
             return [seat for seat, pick in enumerate(self.sealed) if pick is None]
         if phase in (FIRST, SECOND):
             # One shot each in turn from the holder: first shots, then face-up seconds.
-            shots = self.shots
-            return [(self.holder + len(shots[0]) + len(shots[1])) % self.players]
+            return [self._next]
         return []
 
     # -- legal actions: the integer action path ------------------------------------------
@@ -309,26 +337,23 @@ class PullState(State):
             return []
         phase = self.phase
         if phase == FIRST:
-            shots = self.shots
-            if seat != (self.holder + len(shots[0]) + len(shots[1])) % self.players:
+            if seat != self._next:
                 return []
             hand = self.hands[seat]
-            targets = self.targets
-            first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
-            if first != other:
-                ids = list(bytes(hand).translate(*SUITED[first][other]))
-            else:  # each matching card may go on either target
-                ids = [i for card in hand for i in MATCHING[first][other][card]]
+            suited = self._suited
+            if suited is not None:
+                ids = list(hand.translate(*suited))
+            else:  # two targets of one suit: each matching card may go on either target
+                matching = self._matching
+                ids = [i for card in hand for i in matching[card]]
             return ids if ids else [i for card in hand for i in ANY_TARGET[card]]
         if phase == SECOND:
             if self.players > 2:
                 if not 0 <= seat < self.players or self.sealed[seat] is not None:
                     return []
-            else:
-                shots = self.shots
-                if seat != (self.holder + len(shots[0]) + len(shots[1])) % 2:
-                    return []
-            return list(bytes(self.hands[seat]).translate(SECOND_SHOT))
+            elif seat != self._next:
+                return []
+            return list(self.hands[seat].translate(SECOND_SHOT))
         return []
 
     legal_ids = _legal_ids
@@ -336,17 +361,13 @@ class PullState(State):
     def _id_legal(self, seat: int, action_id: int) -> bool:
         phase = self.phase
         if phase == FIRST:
-            shots = self.shots
-            if action_id >= SECONDS or (
-                seat != (self.holder + len(shots[0]) + len(shots[1])) % self.players
-            ):
+            if action_id >= SECONDS or seat != self._next:
                 return False
             hand = self.hands[seat]
             card = action_id >> 1
             if card not in hand:
                 return False
-            targets = self.targets
-            matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
+            matching = self._matching
             if action_id in matching[card]:
                 return True
             # Off suit: only when no card of the hand matches either target.
@@ -355,10 +376,8 @@ class PullState(State):
             if self.players > 2:
                 if self.sealed[seat] is not None:
                     return False
-            else:
-                shots = self.shots
-                if seat != (self.holder + len(shots[0]) + len(shots[1])) % 2:
-                    return False
+            elif seat != self._next:
+                return False
             return action_id - SECONDS in self.hands[seat]
         return False
 
@@ -366,50 +385,50 @@ class PullState(State):
         """As the base's, with the legality check, the move and its record inline (the
         hot path of a playout: :meth:`_apply_id` does the same for the dict path);
         anything else goes to the base, which refuses it with the dict path's words."""
-        players = self.players
         moved = False
-        if type(action_id) is int and type(seat) is int and 0 <= seat < players:
+        if type(action_id) is int and type(seat) is int:
             phase = self.phase
-            hand = self.hands[seat]
             if phase == FIRST:
-                shots = self.shots
-                taken = len(shots[0]) + len(shots[1])
-                card = action_id >> 1
-                if (
-                    0 <= action_id < SECONDS
-                    and seat == (self.holder + taken) % players
-                    and card in hand
-                ):
-                    targets = self.targets
-                    matching = MATCHING[TARGET_SUIT[targets[0]]][TARGET_SUIT[targets[1]]]
-                    if action_id in matching[card] or not any(map(matching.__getitem__, hand)):
-                        hand.remove(card)
+                # _next is a seat, so seat == _next also says that seat is one.
+                if seat == self._next and 0 <= action_id < SECONDS:
+                    hand = self.hands[seat]
+                    card = action_id >> 1
+                    matching = self._matching
+                    if card in hand and (
+                        action_id in matching[card] or not any(map(matching.__getitem__, hand))
+                    ):
+                        self.hands[seat] = hand.replace(ONE_CARD[card], b"")
                         target = action_id & 1
                         self.first_target[seat] = target
-                        shots[target].append([seat, card])
-                        if taken + 1 == players:
+                        self.shots[target].append([seat, card])
+                        seat_after = seat + 1 if seat + 1 < self.players else 0
+                        self._next = seat_after
+                        if seat_after == self.holder:  # everyone has shot first
                             self.phase = SECOND
                         moved = True
             elif phase == SECOND and SECONDS <= action_id < ACTION_COUNT:
                 card = action_id - SECONDS
-                if card in hand:
-                    if players > 2:  # sealed seconds
+                players = self.players
+                if players > 2:  # sealed seconds
+                    if 0 <= seat < players:
                         sealed = self.sealed
-                        if sealed[seat] is None:
-                            hand.remove(card)
+                        hand = self.hands[seat]
+                        if sealed[seat] is None and card in hand:
+                            self.hands[seat] = hand.replace(ONE_CARD[card], b"")
                             sealed[seat] = card
                             if None not in sealed:
                                 self._reveal_seconds()
                             moved = True
-                    else:
-                        shots = self.shots
-                        taken = len(shots[0]) + len(shots[1])
-                        if seat == (self.holder + taken) % 2:
-                            hand.remove(card)
-                            shots[1 - self.first_target[seat]].append([seat, card])
-                            if taken == 3:
-                                self._finish_round()
-                            moved = True
+                elif seat == self._next:
+                    hand = self.hands[seat]
+                    if card in hand:
+                        self.hands[seat] = hand.replace(ONE_CARD[card], b"")
+                        self.shots[1 - self.first_target[seat]].append([seat, card])
+                        if seat == self.holder:
+                            self._next = 1 - seat
+                        else:  # the second of the two face-up seconds
+                            self._finish_round()
+                        moved = True
         if not moved:
             super().apply_id(seat, action_id)
             return
@@ -449,7 +468,8 @@ class PullState(State):
         return action_id is not None and self._id_legal(seat, action_id)
 
     def _holds(self, seat: int, card: Any) -> bool:
-        return type(card) is str and SHOT_INDEX.get(card) in self.hands[seat]
+        index = SHOT_INDEX.get(card) if type(card) is str else None
+        return index is not None and index in self.hands[seat]
 
     def _not_your_turn(self, seat: int) -> str:
         if self.phase == SECOND and self.sealed_seconds and self.sealed[seat] is not None:
@@ -492,15 +512,16 @@ class PullState(State):
     def _apply_id(self, seat: int, action_id: int) -> None:
         if action_id < SECONDS:  # a first shot
             card, target = action_id >> 1, action_id & 1
-            self.hands[seat].remove(card)
+            self.hands[seat] = self.hands[seat].replace(ONE_CARD[card], b"")
             self.first_target[seat] = target
             shots = self.shots
             shots[target].append([seat, card])
+            self._next = (seat + 1) % self.players
             if len(shots[0]) + len(shots[1]) == self.players:
                 self.phase = SECOND
             return
         card = action_id - SECONDS
-        self.hands[seat].remove(card)
+        self.hands[seat] = self.hands[seat].replace(ONE_CARD[card], b"")
         players = self.players
         if players > 2:  # sealed seconds
             sealed = self.sealed
@@ -509,6 +530,7 @@ class PullState(State):
                 self._reveal_seconds()
             return
         self._place_second(seat, card)
+        self._next = (seat + 1) % players
         if self._shots_taken() == 2 * players:
             self._finish_round()
 
@@ -529,18 +551,24 @@ class PullState(State):
     def _finish_round(self) -> None:
         side_of, shots, targets = self.side_of, self.shots, self.targets
         round_no = self.round_no
-        sides = []
-        for target, on in zip(targets, shots, strict=True):
-            won = take(target, on, side_of)
-            sides.append(None if won is None else side_of[won[0]])
-        doubled = sides[0] is not None and sides[0] == sides[1]
-        for target, side in zip(targets, sides, strict=True):
-            if side is None:
-                self.void.append(TARGET[target])
-            else:
-                self.piles[side].append(
-                    {"card": TARGET[target], "double": doubled, "round": round_no}
-                )
+        # The two targets written out (no loops: this runs five times a hand).
+        won = take(targets[0], shots[0], side_of)
+        first = None if won is None else side_of[won[0]]
+        won = take(targets[1], shots[1], side_of)
+        second = None if won is None else side_of[won[0]]
+        doubled = first is not None and first == second
+        if first is None:
+            self.void.append(TARGET[targets[0]])
+        else:
+            self.piles[first].append(
+                {"card": TARGET[targets[0]], "double": doubled, "round": round_no}
+            )
+        if second is None:
+            self.void.append(TARGET[targets[1]])
+        else:
+            self.piles[second].append(
+                {"card": TARGET[targets[1]], "double": doubled, "round": round_no}
+            )
         discarded = self._discarded
         if discarded is None:  # written when read: it goes on from the ids written
             discarded = self._discarded = [self.shot_discards]
@@ -583,26 +611,40 @@ class PullState(State):
         }
 
     def _finish_hand(self) -> None:
-        table = rules.target_table(self.options["targets"])
-        record: dict[str, Any] = {"hand": self.hand_no, "dealer": self.dealer}
-        points, fouls, penalties = [], [], []
+        values = rules.target_values(self.options["targets"])
+        totals, foul_totals = self.totals, self.fouls
+        points, fouls, penalties, doubles = [], [], [], []
         for side, pile in enumerate(self.piles):
-            got, fouled = rules.pile_points(pile, table)
-            penalty = rules.foul_penalty(self.fouls[side], self.fouls[side] + fouled)
-            self.fouls[side] += fouled
-            self.totals[side] += got - penalty
+            # rules.pile_points on the values' tuples; two doubled targets per Double.
+            got = fouled = doubled = 0
+            for entry in pile:
+                left, double, animal = values[entry["card"]]
+                if entry["double"]:
+                    got += double
+                    doubled += 1
+                else:
+                    got += left
+                fouled += animal
+            before = foul_totals[side]
+            penalty = rules.foul_penalty(before, before + fouled)
+            foul_totals[side] = before + fouled
+            totals[side] += got - penalty
             points.append(got)
             fouls.append(fouled)
             penalties.append(penalty)
-        record.update(
-            points=points,
-            fouls=fouls,
-            penalties=penalties,
-            doubles=self._doubles(),
-            totals=list(self.totals),
-            foul_totals=list(self.fouls),
+            doubles.append(doubled // 2)
+        self.history.append(
+            {
+                "hand": self.hand_no,
+                "dealer": self.dealer,
+                "points": points,
+                "fouls": fouls,
+                "penalties": penalties,
+                "doubles": doubles,
+                "totals": list(totals),
+                "foul_totals": list(foul_totals),
+            }
         )
-        self.history.append(record)
         self.targets = []
         self.shots = [[], []]
         if rules.game_over(self.totals, self.hand_no, self.options):
@@ -773,27 +815,31 @@ class PullState(State):
             self.shot_discards  # noqa: B018  (reading it writes it)
         if self._last_shots is not None:
             self.last_round  # noqa: B018
-        saved = super().to_dict()
-        state = saved["state"]
-        del state["_discarded"], state["_last_shots"]
-        state["hands"] = [[SHOT[card] for card in hand] for hand in self.hands]
-        state["unused"] = [SHOT[card] for card in self.unused]
-        state["target_deck"] = [TARGET[card] for card in self.target_deck]
-        state["targets"] = [TARGET[card] for card in self.targets]
-        state["shots"] = [[[seat, SHOT[card]] for seat, card in on] for on in self.shots]
-        state["sealed"] = [None if pick is None else SHOT[pick] for pick in self.sealed]
-        return saved
+        cards = {
+            "hands": [[SHOT[card] for card in hand] for hand in self.hands],
+            "unused": [SHOT[card] for card in self.unused],
+            "target_deck": [TARGET[card] for card in self.target_deck],
+            "targets": [TARGET[card] for card in self.targets],
+            "shots": [[[seat, SHOT[card]] for seat, card in on] for on in self.shots],
+            "sealed": [None if pick is None else SHOT[pick] for pick in self.sealed],
+        }
+        # As the base's, with the cards as ids (in their places) and no private fields.
+        state = {
+            key: cards.get(key, value) for key, value in vars(self).items() if key not in UNSAVED
+        }
+        return {"game": self.slug, "state": state if json_is_fresh() else plain_copy(state)}
 
     def _cards_from_ids(self) -> None:
         """Turn the live cards of a snapshot just loaded (ids) into indexes (its
         records are written)."""
         self._discarded = self._last_shots = None
-        self.hands = [sorted(shots_of(hand)) for hand in self.hands]
+        self.hands = [bytes(sorted(shots_of(hand))) for hand in self.hands]
         self.unused = shots_of(self.unused)
         self.target_deck = targets_of(self.target_deck)
         self.targets = targets_of(self.targets)
         self.shots = [[[seat, SHOT_INDEX[card]] for seat, card in on] for on in self.shots]
         self.sealed = [None if pick is None else SHOT_INDEX[pick] for pick in self.sealed]
+        self._derive()
 
 
 class PullGame(Game):

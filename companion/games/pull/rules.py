@@ -218,6 +218,17 @@ def target_table(overrides: dict | None = None) -> dict[str, dict]:
     return _table(json.dumps(overrides, sort_keys=True))
 
 
+def target_values(overrides: dict | None = None) -> dict[str, tuple[int, int, bool]]:
+    """Target id -> ``(left, double, animal)`` of :func:`target_table`: what scoring a
+    pile reads, as tuples (read-only)."""
+    return _values(json.dumps(overrides, sort_keys=True) if overrides else "{}")
+
+
+@lru_cache(maxsize=64)
+def _values(key: str) -> dict[str, tuple[int, int, bool]]:
+    return {card: (d["left"], d["double"], d["animal"]) for card, d in _table(key).items()}
+
+
 # -- winning a target ---------------------------------------------------------------------
 
 

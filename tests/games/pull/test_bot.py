@@ -181,7 +181,7 @@ def test_a_sealed_pick_in_a_sampled_world_is_the_easy_players_choice():
                 continue
             # Give the pick back: the easy player chooses it again from that hand.
             again = GAME.state_from_dict(world)
-            again.hands[other] = sorted([*again.hands[other], again.sealed[other]])
+            again.hands[other] = bytes(sorted([*again.hands[other], again.sealed[other]]))
             again.sealed[other] = None
             assert easy(again, other) == {"type": "second", "card": pick}
 
