@@ -59,9 +59,18 @@ def on_starting(server):
         sys.exit(1)
 
 
+# The collector's thresholds in a worker: the youngest two generations as Python's, a
+# full collection only after 1,000 collections of the middle one (Python: 10).
+GC_THRESHOLDS = (700, 10, 1000)
+
+
 def post_worker_init(worker):
     """The app is loaded: what it holds now (modules, routes, the ORM's mappings) lives as
     long as the worker. ``gc.freeze`` moves it out of the collector's reach, so a full
-    collection walks only what the worker made since (streams, cached views), and pauses
-    the worker, every stream with it, for that much less (measured in bench/README.md)."""
+    collection walks only what the worker made since (streams, greenlets, cached views).
+    Even so a full collection paused the worker, every stream in it, for about 0.1 s, and
+    came every few seconds under load; the cached views it found were freed by reference
+    counting anyway (they hold no cycles), so full collections are made rare
+    (``GC_THRESHOLDS``; measured in bench/README.md, "Garbage collection")."""
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
