@@ -182,18 +182,25 @@ def keep(facts: TableFacts) -> None:
 PLACEHOLDERS = {"qmark": "?", "numeric": ":1", "named": ":code", "format": "%s", "pyformat": "%s"}
 
 
+def read_version(conn, code: str, lock: bool = False) -> int | None:
+    """The table's version, one column of one row (None: no such table), sent as the
+    driver's own SQL: it runs for nearly every view and move, and compiling a statement
+    (even from SQLAlchemy's cache) cost more than the query itself. ``lock``: ``FOR
+    UPDATE`` (on SQLite the caller's ``BEGIN IMMEDIATE`` already locked the file)."""
+    mark = PLACEHOLDERS[conn.dialect.paramstyle]
+    sql = f"SELECT version FROM {Table.__tablename__} WHERE code = {mark}"
+    if lock and conn.dialect.name != "sqlite":
+        sql += " FOR UPDATE"
+    params = {"code": code} if mark == ":code" else (code,)
+    return conn.exec_driver_sql(sql, params).scalar_one_or_none()
+
+
 def current_version(code: str) -> int | None:
-    """The table's version, one column of one row (None: no such table). Sent as the
-    driver's own SQL: it runs for nearly every view, and compiling a statement (even from
-    SQLAlchemy's cache) cost more than the query itself."""
+    """The table's current version, read alone (``read_version``), outside a write."""
 
     def read() -> int | None:
         reads_alone()
-        conn = db.session.connection()
-        mark = PLACEHOLDERS[conn.dialect.paramstyle]
-        sql = f"SELECT version FROM {Table.__tablename__} WHERE code = {mark}"
-        params = {"code": code} if mark == ":code" else (code,)
-        return conn.exec_driver_sql(sql, params).scalar_one_or_none()
+        return read_version(db.session.connection(), code)
 
     return retry_if_disconnected(read)
 
@@ -219,27 +226,18 @@ def locked_kept(code: str) -> KeptTable | None:
     of them is returned: nothing to load, no snapshot to parse. None when nothing is kept
     for that version (the caller loads the table, which takes the lock again).
     :class:`TableError` 503 when the lock wait times out."""
-    kept = current_app.extensions["tables"].peek(code)
-    if kept is None:
+    facts = current_app.extensions["tables"].peek(code)
+    if facts is None:
         return None
-
-    def lock() -> int | None:
-        conn = begin_write().connection()
-        mark = PLACEHOLDERS[conn.dialect.paramstyle]
-        sql = f"SELECT version FROM {Table.__tablename__} WHERE code = {mark}"
-        if conn.dialect.name != "sqlite":  # SQLite: BEGIN IMMEDIATE locked the file
-            sql += " FOR UPDATE"
-        params = {"code": code} if mark == ":code" else (code,)
-        return conn.exec_driver_sql(sql, params).scalar_one_or_none()
-
     try:
-        version = retry_if_disconnected(lock)
+        version = retry_if_disconnected(
+            lambda: read_version(begin_write().connection(), code, lock=True)
+        )
     except OperationalError:
-        db.session.rollback()
-        raise TableError(503, "The table is busy; try again in a moment.") from None
-    if version != kept.version:
+        raise service.table_busy() from None
+    if version != facts.version:
         return None
-    return KeptTable(**vars(kept))
+    return KeptTable(**vars(facts))
 
 
 def current_table(code: str) -> TableFacts:

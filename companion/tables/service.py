@@ -164,13 +164,18 @@ def lock_table(code: str) -> Table:
         query = query.options(joinedload(Table.seats))
         table = retry_if_disconnected(lambda: locked(query, of=Table))
     except OperationalError:
-        # The lock wait timed out (a very busy SQLite file): nothing was changed.
-        db.session.rollback()
-        raise TableError(503, "The table is busy; try again in a moment.") from None
+        raise table_busy() from None
     if table is None:
         db.session.rollback()
         raise TableError(404, "There is no table with that code.")
     return table
+
+
+def table_busy() -> TableError:
+    """The lock wait timed out (a very busy SQLite file): nothing was changed (rolled back
+    here); the error to raise."""
+    db.session.rollback()
+    return TableError(503, "The table is busy; try again in a moment.")
 
 
 @contextmanager
