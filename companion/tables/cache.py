@@ -36,7 +36,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy.exc import OperationalError
 
-from ..database import begin_write, reads_alone, retry_if_disconnected
+from ..database import autocommit, begin_write, retry_if_disconnected
 from ..extensions import db
 from ..models import Table
 from . import service
@@ -199,7 +199,7 @@ def current_version(code: str) -> int | None:
     """The table's current version, read alone (``read_version``), outside a write."""
 
     def read() -> int | None:
-        reads_alone()
+        autocommit()
         return read_version(db.session.connection(), code)
 
     return retry_if_disconnected(read)
@@ -219,6 +219,13 @@ class KeptTable(SimpleNamespace):
     shares_snapshot = True
 
 
+def kept_copy(code: str) -> KeptTable | None:
+    """An editable copy of the facts this process keeps for ``code`` (None: none kept),
+    whatever the table's version is now (no query)."""
+    facts = current_app.extensions["tables"].peek(code)
+    return None if facts is None else KeptTable(**vars(facts))
+
+
 def locked_kept(code: str) -> KeptTable | None:
     """For a change (a move): start its write transaction holding the table's row lock,
     as ``service.lock_table`` does, but read only the version (the driver's own SQL). When
@@ -226,8 +233,8 @@ def locked_kept(code: str) -> KeptTable | None:
     of them is returned: nothing to load, no snapshot to parse. None when nothing is kept
     for that version (the caller loads the table, which takes the lock again).
     :class:`TableError` 503 when the lock wait times out."""
-    facts = current_app.extensions["tables"].peek(code)
-    if facts is None:
+    table = kept_copy(code)
+    if table is None:
         return None
     try:
         version = retry_if_disconnected(
@@ -235,9 +242,7 @@ def locked_kept(code: str) -> KeptTable | None:
         )
     except OperationalError:
         raise service.table_busy() from None
-    if version != facts.version:
-        return None
-    return KeptTable(**vars(facts))
+    return table if version == table.version else None
 
 
 def current_table(code: str) -> TableFacts:

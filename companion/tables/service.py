@@ -26,13 +26,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import literal, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import codes, live, names
-from ..database import locked, reads_alone, retry_if_disconnected
+from ..database import autocommit, locked, retry_if_disconnected
 from ..extensions import db
 from ..games import GAMES, IllegalAction
 from ..games.base import Game, State, shared_json
@@ -146,7 +146,7 @@ def get_table(code: str, read_only: bool = False) -> Table:
 
     def load() -> Table | None:
         if read_only:
-            reads_alone()
+            autocommit()
         found = db.session.execute(query.options(joinedload(Table.seats)))
         return found.unique().scalar_one_or_none()
 
@@ -181,11 +181,10 @@ def table_busy() -> TableError:
 @contextmanager
 def changing(code: str, kept: Any = None) -> Iterator[Table]:
     """The table, locked, for one change: commits when the block ends (rolls back if it
-    raises), then keeps the table as it now is in this process and tells live listeners
-    the new version, with that copy for the other processes (``companion.tables.cache``):
-    no process reads the table again to tell its phones. The copy is taken before the
-    commit, so nothing reloads the expired row. ``kept``: the table already locked by
-    ``cache.locked_kept`` (an editable copy of this process's kept facts), not loaded."""
+    raises), then tells everyone (:func:`changed`). The table's copy for the others is
+    taken before the commit, so nothing reloads the expired row. ``kept``: the table
+    already locked by ``cache.locked_kept`` (an editable copy of this process's kept
+    facts), not loaded."""
     from . import cache  # it builds on this module
 
     table = kept if kept is not None else lock_table(code)
@@ -197,9 +196,19 @@ def changing(code: str, kept: Any = None) -> Iterator[Table]:
     except BaseException:
         db.session.rollback()
         raise
+    changed(facts, with_bots)
+
+
+def changed(facts: Any, with_bots: bool) -> None:
+    """After a change is committed: keep the table as it now is in this process
+    (``facts``, a ``cache.TableFacts``), tell live listeners the new version with that copy
+    for the other processes (no process reads the table again to tell its phones), and
+    wake a bot that may be to act now (its job runs off this request)."""
+    from . import cache  # it builds on this module
+
     cache.keep(facts)
     announce(facts.code, facts.version, facts)
-    if with_bots:  # a bot may be to act now: its job runs off this request
+    if with_bots:
         bots.wake(facts.code, facts.version)
 
 
@@ -648,47 +657,95 @@ def check_version(table: Table, version: Any) -> None:
     if isinstance(version, bool) or not isinstance(version, int):
         raise TableError(400, 'Send the "version" you last saw, as a whole number.')
     if version != table.version:
-        raise TableError(
-            409,
-            "The table changed in the meantime; here is the current version.",
-            version=table.version,
-        )
+        raise changed_meanwhile(table.version)
+
+
+def changed_meanwhile(version: int | None) -> TableError:
+    """The answer to a change made on an older version than the table's (``version``,
+    when known)."""
+    if version is None:
+        return TableError(409, "The table changed in the meantime; look again.")
+    message = "The table changed in the meantime; here is the current version."
+    return TableError(409, message, version=version)
 
 
 def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, Any]:
     """Apply one seat's action in one locked transaction; returns that seat's envelope of
-    the state this action produced (not a later one another phone may already have made)."""
+    the state this action produced (not a later one another phone may already have made).
+    On PostgreSQL a move on the table this process keeps is one statement instead
+    (:func:`act_unlocked`)."""
     from . import cache  # it builds on this module
 
+    code = normalise_code(code)
+    answer = act_unlocked(code, token, action, version)
+    if answer is not None:
+        return answer
     # The table as this process kept it, when that is still its version: a move then
     # loads nothing (see ``cache.locked_kept``).
-    with changing(code, cache.locked_kept(normalise_code(code))) as table:
-        if token is None:
-            raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
-        who = identify(table, token)
-        if who.seat is None:
-            raise TableError(403, "Only a player's seat token can play; join the table first.")
-        check_version(table, version)
-        if not started(table):
-            missing = table.players - len(table.seats)
-            raise TableError(
-                422, f"The game starts when every seat is taken ({missing} still to join)."
-            )
-        if not isinstance(action, dict):
-            raise TableError(400, 'The "action" must be an object, e.g. {"type": "play", …}.')
-        state = state_of(table)
-        try:
-            state.apply(who.seat, action)
-        except IllegalAction as error:
-            raise TableError(422, error.message) from None
-        seat, canonical = state.last_action
-        save(table, state, seat, canonical)
+    with changing(code, cache.locked_kept(code)) as table:
+        who, state = play(table, token, action, version)
+        save(table, state, *state.last_action)
         answer = envelope(table, who, state)
         made = (table.code, table.version)
     # Committed (and the table kept by ``changing``): the mover's envelope and the new
     # state are known too, so the events' envelopes need no restore of the state and the
     # mover's none at all (companion.tables.cache).
     cache.remember(*made, who, answer, state)
+    return answer
+
+
+def play(table: Table, token: str | None, action: Any, version: Any) -> tuple[Who, State]:
+    """Check a move (the token holds a seat, the version is the table's, the game has
+    started, the action is an object) and apply it to the table's state: the mover and
+    the new state. :class:`TableError` when refused; nothing is stored."""
+    if token is None:
+        raise TableError(401, "Send your seat token (Authorization: Bearer …) to play.")
+    who = identify(table, token)
+    if who.seat is None:
+        raise TableError(403, "Only a player's seat token can play; join the table first.")
+    check_version(table, version)
+    if not started(table):
+        missing = table.players - len(table.seats)
+        raise TableError(
+            422, f"The game starts when every seat is taken ({missing} still to join)."
+        )
+    if not isinstance(action, dict):
+        raise TableError(400, 'The "action" must be an object, e.g. {"type": "play", …}.')
+    state = state_of(table)
+    try:
+        state.apply(who.seat, action)
+    except IllegalAction as error:
+        raise TableError(422, error.message) from None
+    return who, state
+
+
+def act_unlocked(code: str, token: str | None, action: Any, version: Any) -> dict | None:
+    """A move with no lock and no transaction, on PostgreSQL, when this process keeps the
+    table (``cache.kept_copy``): the action is applied to that copy, then stored by one
+    statement that writes only if the table is still at the copy's version (:func:`save`
+    with ``unlocked``). One round trip instead of four (BEGIN, the lock, the write,
+    COMMIT), and no row lock held between them. None when the move is not made this way,
+    with nothing written: nothing kept, or SQLite (whose writers queue on our lock
+    anyway); a refusal (the copy may be older than the table: the locked path answers
+    from the table as it is); a move that ends the game (the locked path also writes its
+    record); or another move stored first."""
+    from . import cache  # it builds on this module
+
+    if db.session.get_bind().dialect.name != "postgresql":
+        return None
+    table = cache.kept_copy(code)
+    if table is None:
+        return None
+    try:
+        who, state = play(table, token, action, version)
+        if state.is_over():
+            return None
+        retry_if_disconnected(lambda: save(table, state, *state.last_action, unlocked=True))
+    except TableError:
+        return None
+    answer = envelope(table, who, state)
+    changed(cache.TableFacts.of(table), bots.has_bots(table))
+    cache.remember(table.code, table.version, who, answer, state)
     return answer
 
 
@@ -718,33 +775,57 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
     return answer
 
 
-def save(table: Table, state: State, seat: int | None, action: dict) -> None:
+def save(
+    table: Table, state: State, seat: int | None, action: dict, unlocked: bool = False
+) -> None:
     """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
-    log) and the next version, as plain statements (an UPDATE of the locked row, an
-    INSERT into the log; on PostgreSQL one ``WITH … UPDATE … INSERT``) sent now, inside
-    the caller's transaction: the hot path skips the ORM's unit of work, which compared
-    every loaded object's attributes at the flush.
+    log) and the next version, as plain statements (an UPDATE of the table's row, an
+    INSERT into the log; on PostgreSQL one ``WITH … UPDATE … INSERT``) sent now: the hot
+    path skips the ORM's unit of work, which compared every loaded object's attributes at
+    the flush. Both write only if the table is still at ``table.version``; when it is
+    not, nothing is written and the 409 of :func:`changed_meanwhile` is raised. Under the
+    caller's lock and transaction that cannot happen; ``unlocked`` (PostgreSQL only, see
+    :func:`act_unlocked`): no lock was taken, and the one statement is its own
+    transaction, committed when it returns.
     The snapshot shares its lists with the state and is serialised here, before the state
     could change again. The table object then holds the stored values as its own (nothing
     left for the flush to write), so the caller's envelope shows the new version."""
     with shared_json():
         snapshot = state.to_dict()
     version, moment = table.version + 1, utcnow()
-    rows = Table.__table__
+    rows, log = Table.__table__, Action.__table__
     stored = (
         rows.update()
-        .where(rows.c.id == table.id)
+        .where(rows.c.id == table.id, rows.c.version == table.version)
         .values(state=snapshot, version=version, updated_at=moment)
     )
-    logged = Action.__table__.insert().values(
-        table_id=table.id, version=version, seat=seat, action=action, created_at=moment
-    )
     if db.session.get_bind().dialect.name == "postgresql":
-        # One statement, one round trip: PostgreSQL runs a data-modifying WITH once.
-        db.session.execute(logged.add_cte(stored.cte("stored")))
+        # One statement, one round trip (PostgreSQL runs a data-modifying WITH once): the
+        # log's row is inserted from the row the UPDATE returns, so from none when the
+        # table has moved on.
+        if unlocked:
+            autocommit()
+        stored = stored.returning(rows.c.id).cte("stored")
+        values = [(version, log.c.version), (seat, log.c.seat), (action, log.c.action)]
+        logged = log.insert().from_select(
+            ["table_id", "version", "seat", "action", "created_at"],
+            select(
+                stored.c.id,
+                *(literal(value, column.type) for value, column in values),
+                literal(moment, log.c.created_at.type),
+            ),
+        )
+        written = db.session.execute(logged.returning(log.c.id)).first() is not None
     else:
-        db.session.execute(stored)
-        db.session.execute(logged)
+        written = db.session.execute(stored).rowcount == 1
+        if written:
+            db.session.execute(
+                log.insert().values(
+                    table_id=table.id, version=version, seat=seat, action=action, created_at=moment
+                )
+            )
+    if not written:
+        raise changed_meanwhile(None)
     if isinstance(table, Table):
         set_committed_value(table, "state", snapshot)
         set_committed_value(table, "version", version)

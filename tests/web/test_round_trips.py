@@ -14,7 +14,7 @@ from sqlalchemy import event
 from companion.config import normalise_database_url
 from companion.extensions import db
 
-from .test_tables_api import TablePlayers
+from .test_tables_api import TablePlayers, replayed_from_log
 
 pytestmark = pytest.mark.scale
 
@@ -81,21 +81,6 @@ def test_a_view_is_one_round_trip(pg_app, traced):
         assert trace.round_trips() == 1
 
 
-def test_a_move_after_a_view_still_runs_in_one_transaction(pg_app, traced):
-    """The view's autocommit connection goes back to the pool reset: a move runs in a
-    transaction of its own, its row locked, committed once."""
-    table = TablePlayers(pg_app, "shoot", 4).join_all()
-    trace = traced
-    env = table.envelope(None)
-    seat = env["to_act"][0]
-    action = table.envelope(seat)["legal"][0]
-    trace.start()
-    assert table.act(seat, action, env["version"]).status_code == 200
-    trace.file.seek(0)
-    sent = trace.file.read()
-    assert '"BEGIN"' in sent and '"COMMIT"' in sent and "FOR UPDATE" in sent
-
-
 def test_a_dead_pooled_connection_is_replaced_without_an_error(pg_app, postgres_url):
     table = TablePlayers(pg_app, "shoot", 4).join_all()
     assert table.envelope(0)["seat"] == 0
@@ -110,28 +95,126 @@ def test_a_dead_pooled_connection_is_replaced_without_an_error(pg_app, postgres_
     assert answer.status_code == 200 and answer.get_json()["seat"] == 0
 
 
-def test_a_move_is_four_round_trips(pg_app, traced):
-    """BEGIN, the table and its seats locked and read in one statement, the snapshot's
-    UPDATE and the log's INSERT in one statement (a data-modifying WITH), COMMIT: nothing
-    else reaches the database (no lazy load of the seats, no read after the commit).
-    Counted once psycopg has prepared the statements on the connection (its first uses
-    cost one more round trip each)."""
+def played(table: TablePlayers, moves: int = 8) -> None:
+    """A few seeded moves first, so that psycopg has prepared the hot statements on the
+    connection (their first uses cost one more round trip each)."""
     import random
 
-    table = TablePlayers(pg_app, "shoot", 4).join_all()
-    trace = traced
     rng = random.Random(5)
-    for _ in range(8):
+    for _ in range(moves):
         table.random_move(rng)
+
+
+def first_legal(table: TablePlayers) -> tuple[int, dict, int]:
+    """The first seat to act, its first legal action and the version it saw (this view
+    also makes the process keep the table at that version)."""
+    env = table.envelope(None)
+    seat = env["to_act"][0]
+    return seat, table.envelope(seat)["legal"][0], env["version"]
+
+
+def test_a_move_on_the_kept_table_is_one_round_trip(pg_app, traced):
+    """The process keeps the table at its current version (the phones' views just read
+    it): the move is one statement in autocommit, the snapshot's UPDATE (only if the
+    table is still at that version) and the log's INSERT from the row it returns. No
+    BEGIN, no lock, no COMMIT round trip."""
+    table = TablePlayers(pg_app, "shoot", 4).join_all()
+    played(table)
     for _ in range(2):
-        env = table.envelope(None)
-        seat = env["to_act"][0]
-        action = table.envelope(seat)["legal"][0]
-        trace.start()
-        assert table.act(seat, action, env["version"]).status_code == 200
-        assert trace.round_trips() == 4
-        assert trace.statements == 2  # SELECT … FOR UPDATE OF game_table; WITH … INSERT
-        trace.file.seek(0)
-        sent = trace.file.read()
+        seat, action, version = first_legal(table)
+        rows = table.snapshot()[2]
+        traced.start()
+        answer = table.act(seat, action, version)
+        assert answer.status_code == 200, answer.get_json()
+        assert traced.round_trips() == 1
+        assert traced.statements == 1
+        traced.file.seek(0)
+        sent = traced.file.read()
+        assert table.snapshot()[2] == rows + 1  # the log's row
+        assert '"BEGIN"' not in sent and '"COMMIT"' not in sent and "FOR UPDATE" not in sent
+        assert answer.get_json()["version"] == version + 1
+        assert table.envelope(seat) == answer.get_json()
+    assert replayed_from_log(pg_app, table.code) == table.row().state
+
+
+def test_a_move_with_nothing_kept_is_four_round_trips(pg_app, traced):
+    """Nothing kept in this process (another worker served the views): BEGIN, the table
+    and its seats locked and read in one statement, the snapshot's UPDATE and the log's
+    INSERT in one statement (a data-modifying WITH), COMMIT; nothing else reaches the
+    database (no lazy load of the seats, no read after the commit)."""
+    table = TablePlayers(pg_app, "shoot", 4).join_all()
+    for move in range(10):  # the first 8 prepare the statements of this way
+        seat, action, version = first_legal(table)
+        pg_app.extensions["tables"].clear()
+        if move < 8:
+            assert table.act(seat, action, version).status_code == 200
+            continue
+        traced.start()
+        assert table.act(seat, action, version).status_code == 200
+        assert traced.round_trips() == 4
+        assert traced.statements == 2  # SELECT … FOR UPDATE OF game_table; WITH … INSERT
+        traced.file.seek(0)
+        sent = traced.file.read()
         assert '"INSERT 0 1"' in sent and '"UPDATE 1"' not in sent  # one statement
-    assert table.envelope(None)["version"] == env["version"] + 1
+        assert '"BEGIN"' in sent and '"COMMIT"' in sent
+    assert table.envelope(None)["version"] == version + 1
+
+
+def keep_older(app, table: TablePlayers, facts) -> None:
+    """Make the process keep ``facts`` (an older version) as if another worker had moved
+    since: its own copy is now behind the database."""
+    tables = app.extensions["tables"]
+    tables.clear()
+    tables.put(table.code, facts)
+
+
+def test_a_move_on_an_old_copy_writes_nothing_and_is_answered_from_the_table(pg_app):
+    """Another worker moved since this process kept the table: the one statement finds
+    the table at another version and writes nothing; the move then goes the locked way,
+    on the table as it is. A phone that saw the older version gets 409 with the current
+    one (nothing doubled, nothing lost); a phone that saw the current one has its move
+    made."""
+    table = TablePlayers(pg_app, "shoot", 4).join_all()
+    played(table, 4)
+    seat, action, version = first_legal(table)
+    older = pg_app.extensions["tables"].peek(table.code)
+    assert older.version == version
+    assert table.act(seat, action, version).status_code == 200  # "the other worker"
+    after = table.snapshot()
+
+    keep_older(pg_app, table, older)
+    late = table.act(seat, action, version)
+    assert late.status_code == 409 and late.get_json()["version"] == version + 1
+    assert table.snapshot() == after
+
+    keep_older(pg_app, table, older)
+    seat, action, current = first_legal(table)
+    keep_older(pg_app, table, older)
+    assert current == version + 1
+    answer = table.act(seat, action, current)
+    assert answer.status_code == 200 and answer.get_json()["version"] == current + 1
+    assert table.snapshot()[2] == after[2] + 1  # one more log row
+    assert replayed_from_log(pg_app, table.code) == table.row().state
+
+
+def test_refused_and_last_moves_on_the_kept_table_go_the_locked_way(pg_app):
+    """A refusal found on the kept copy is answered from the table as it is (the locked
+    way, which refuses it again, writing nothing), and the move that ends the game is
+    stored the locked way too, with its record of the finished game."""
+    import random
+
+    from companion.models import GameRecord
+
+    table = TablePlayers(pg_app, "call_the_shot").join_all()
+    seat, _action, version = first_legal(table)
+    before = table.snapshot()
+    refused = table.act(seat, {"type": "no such move"}, version)
+    assert refused.status_code == 422
+    assert table.snapshot() == before
+    rng = random.Random(3)
+    while not table.envelope(None)["over"]:
+        table.random_move(rng)
+    with pg_app.app_context():
+        records = db.session.scalars(db.select(GameRecord).where(GameRecord.code == table.code))
+        assert len(records.all()) == 1
+    assert replayed_from_log(pg_app, table.code) == table.row().state
