@@ -8,7 +8,9 @@ transaction that first locks the table row
 (PostgreSQL ``SELECT … FOR UPDATE``; SQLite ``BEGIN IMMEDIATE``, which takes the database
 write lock before anything is read), checks the version the client saw, applies, stores
 the new snapshot and version with an ``Action`` row, commits, and only then tells the live
-broker, so a listener that refetches sees the committed state.
+broker, so a listener that refetches sees the committed state. One exception, on the hot
+path: on PostgreSQL a move on the table this process keeps is one statement that stores
+it only if the table is still at the version it was applied to (:func:`act_unlocked`).
 
 Tokens (host and seats) are ``secrets.token_urlsafe(32)``; only their SHA-256 is stored
 and a presented token is compared in constant time.
