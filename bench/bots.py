@@ -10,10 +10,12 @@ and a short game's options): one seat at the higher level, every other seat at t
 one, the higher seat rotating round the table. Prints, with 95% intervals (normal
 approximation over games): the higher seat's mean score and the lower seats' mean score,
 their difference per game, and both sides' win rates per seat (a shared win split
-evenly). Then the thinking time per level, p50 and p95 over decisions with a choice, at
-the configured budgets (``companion.bots.BUDGETS``): wall time, which the time caps
-bound, and the process's CPU time, which tells a busy machine (the process waiting for
-a core) from a slow search. Seeded; stops after the games;
+evenly), and whether the two levels' intervals lie apart (the higher level's wholly on
+the better side: issue 14's goal), for the score and for the win rate. Then the
+thinking time per level, p50 and p95 over decisions with a choice, at the configured
+budgets (``companion.bots.BUDGETS``): wall time, which the time caps bound, and the
+process's CPU time, which tells a busy machine (the process waiting for a core) from a
+slow search. Seeded; stops after the games;
 spreads games over ``--workers`` processes.
 
 ``--duplicate`` deals the same cards to each rotation of the higher seat: game ``i`` uses
@@ -208,8 +210,17 @@ def summarise(slug: str, high: str, low: str, results: list[dict], duplicate: bo
     return (
         f"| {game.name} | {high} vs {low} | {len(results)} | {fmt(hero_scores)} | "
         f"{fmt(low_scores)} | {fmt(diffs)} | {fmt(hero_wins, 100, 1)}% | "
-        f"{fmt(low_wins, 100, 1)}% | {verdict} |"
+        f"{fmt(low_wins, 100, 1)}% | {verdict} | {apart(hero_scores, low_scores, sign)} / "
+        f"{apart(hero_wins, low_wins)} |"
     )
+
+
+def apart(higher: list[float], lower: list[float], sign: int = 1) -> str:
+    """Issue 14's goal for one measure: "yes" when the higher level's 95% interval lies
+    wholly on the better side of the lower level's (``sign`` -1: lower is better), so
+    the two intervals do not overlap."""
+    (high, high_half), (low, low_half) = interval(higher), interval(lower)
+    return "yes" if sign * (high - low) > high_half + low_half else "no"
 
 
 def main() -> None:
@@ -254,9 +265,10 @@ def main() -> None:
         return
     print(
         "| Game | Pairing | Games | Higher seat score | Lower seats' score | "
-        "Difference (better +) | Higher win % | Lower win % per seat | Verdict | CPU s |"
+        "Difference (better +) | Higher win % | Lower win % per seat | Verdict | "
+        "Apart (score / win) | CPU s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
