@@ -727,14 +727,15 @@ def act_unlocked(code: str, token: str | None, action: Any, version: Any) -> dic
     statement that writes only if the table is still at the copy's version (:func:`save`
     with ``unlocked``). One round trip instead of four (BEGIN, the lock, the write,
     COMMIT), and no row lock held between them. None when the move is not made this way,
-    with nothing written: nothing kept, or SQLite (whose writers queue on our lock
-    anyway); a refusal (the copy may be older than the table: the locked path answers
-    from the table as it is); a move that ends the game (the locked path also writes its
-    record); or another move stored first."""
+    with nothing written: nothing kept, SQLite (whose writers queue on our lock anyway),
+    or a transaction already open; a refusal (the copy may be older than the table: the
+    locked path answers from the table as it is); a move that ends the game (the locked
+    path also writes its record); or another move stored first."""
     from . import cache  # it builds on this module
 
-    if db.session.get_bind().dialect.name != "postgresql":
-        return None
+    session = db.session()
+    if session.get_bind().dialect.name != "postgresql" or session.in_transaction():
+        return None  # (a caller's open transaction would hold the write uncommitted)
     table = cache.kept_copy(code)
     if table is None:
         return None
