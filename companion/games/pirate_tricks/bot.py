@@ -22,7 +22,10 @@ Playouts (:meth:`PirateTricksBot.rollout_id`) play the easy player's ways on the
 integer cards and ids, with a fast stand-in for a hand's worth (:func:`quick_value`) in the
 auction and the ditch. The searches try a few bids and ditches, one card of each run of
 equivalent cards, and the highest or lowest card in a tie-break (:meth:`candidates`); the
-strong level prefers worlds where the others ditched cards worth little (:meth:`weight`).
+strong level prefers worlds where the others ditched cards worth little (:meth:`weight`):
+once the hands are played from, each sampled world chooses which of a seat's cards it
+ditched in proportion to how likely that ditch is, and weighs the world by how likely
+its cards make a ditch at all (:meth:`PirateTricksBot._split_ditches`).
 """
 
 from __future__ import annotations
@@ -434,6 +437,31 @@ def play_id(state: Any, seat: int, tables: Tables) -> int:
     return min(winners, key=strength)
 
 
+def ditch_splits(
+    cards: list[str], shown: set[str], lacks: set[str], quick: list[float]
+) -> tuple[list[tuple[str, str]], list[float]]:
+    """Every way another seat's ``cards`` (its hand now and the two it ditched, as one
+    sampled world deals them) can split into those two, with the likelihood of each
+    (``DITCH_ODDS`` per card kept in hand that is worth less (:func:`quick_value`, by
+    ``quick``) than one ditched: a player ditches what adds least). A card shown for
+    recruitment stays in hand; a card of a suit the seat showed it lacks was ditched."""
+    value = [quick[deck.INDEX[c]] for c in cards]
+    less = [sum(1 for w in value if w < v) for v in value]
+    free = [i for i, c in enumerate(cards) if c not in shown]
+    must = [i for i in free if cards[i][0] in lacks]
+    pairs: list[tuple[str, str]] = []
+    odds: list[float] = []
+    for a_at, a in enumerate(free):
+        for b in free[a_at + 1 :]:
+            if any(i != a and i != b for i in must):
+                continue
+            # the cards kept below each ditched one: the other ditched card is not kept
+            below = less[a] + less[b] - (value[a] != value[b])
+            pairs.append((cards[a], cards[b]))
+            odds.append(DITCH_ODDS**below)
+    return pairs, odds
+
+
 class PirateTricksBot(GameBot):
     bench = {"players": 4, "options": {"rounds": 3}}
 
@@ -592,6 +620,7 @@ class PirateTricksBot(GameBot):
         )
         hands[seat] = list(seen["hand"])
         ditched[seat] = list(view["ditched"]) if view["ditched"] else None
+        weight = self._split_ditches(view, seen, hands, ditched, rng)
         everything = seen["deck"]
         rows = []
         for row in view["rows"]:
@@ -640,7 +669,32 @@ class PirateTricksBot(GameBot):
             "auction": self._auction(view, hands, loon, rng),
             "phase": view["phase"],
         }
-        return {"game": "pirate_tricks", "state": state}
+        return {"game": "pirate_tricks", "state": state, "weight": weight}
+
+    def _split_ditches(self, view, seen, hands, ditched, rng) -> float:
+        """Once hands are played from (predictions and tricks), choose which two of each
+        other seat's sampled cards it ditched in proportion to how likely that ditch is
+        (:func:`ditch_splits`), instead of as dealt; returns the world's weight, which
+        is then what the seat's cards explain of its ditch: for each seat, the mean
+        likelihood over the ways its cards could split.
+
+        The same target as weighing each world by the likelihood of the ditch it was
+        dealt (the old way), with far steadier weights: with the ditch dealt at random,
+        early in the tricks a few worlds out of hundreds carried nearly all the weight."""
+        if view["phase"] not in (PREDICT, PLAY):
+            return 1.0
+        quick = _round_tables(view["score_cards"], view["players"], view["catalog"]).quick
+        weight = 1.0
+        for s, out in enumerate(ditched):
+            if s == view["seat"] or not out:
+                continue
+            cards = hands[s] + out
+            pairs, odds = ditch_splits(cards, seen["shown"][s], seen["lacks"][s], quick)
+            pair = rng.choices(pairs, weights=odds)[0]
+            ditched[s] = sorted(pair, key=_ORDER)
+            hands[s] = [c for c in cards if c not in pair]
+            weight *= sum(odds) / len(odds)
+        return weight
 
     _last_seen: tuple | None = None
 
@@ -859,9 +913,12 @@ class PirateTricksBot(GameBot):
         ]
 
     def weight(self, view, world):
-        """How well the world explains the others' ditches: a player ditches cards worth
-        little to it, so each held card worth less (:func:`quick_value`) than one it is
-        supposed to have ditched makes the world less likely."""
+        """How well the world explains the others' ditches (a player ditches cards worth
+        little to it), as :meth:`sample` worked it out while choosing them (see
+        :meth:`_split_ditches`). A world made elsewhere counts as the ditch it holds:
+        ``DITCH_ODDS`` per card held worth less than one ditched."""
+        if "weight" in world:
+            return world["weight"]
         state = world["state"]
         seat, n = view["seat"], view["players"]
         ditched = state["ditched"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from companion.bots import bot_for, decide
 from companion.games import GAMES
 from companion.games.pirate_tricks import bot as pt_bot
@@ -222,9 +224,76 @@ def test_worlds_where_the_others_ditched_their_best_cards_weigh_less():
     high = {**saved, "hands": list(saved["hands"]), "ditched": list(saved["ditched"])}
     low["hands"][other], low["ditched"][other] = pool[2:], pool[:2]
     high["hands"][other], high["ditched"][other] = pool[:-2], pool[-2:]
-    light = BOT.weight(view, {**world, "state": high})
-    heavy = BOT.weight(view, {**world, "state": low})
+    # worlds made elsewhere (no weight of their own): the ditch they hold counts
+    made = {k: v for k, v in world.items() if k != "weight"}
+    light = BOT.weight(view, {**made, "state": high})
+    heavy = BOT.weight(view, {**made, "state": low})
     assert 0 < light < heavy
+
+
+def play_view(seed=6):
+    state, seat = next(
+        (state, seat)
+        for state, seat in states(4, seed)
+        if state.phase == PLAY and sum(state.tricks) == 2
+    )
+    return state.view(seat)
+
+
+def test_a_ditch_of_the_cards_worth_least_is_the_likeliest_split():
+    view = play_view()
+    quick = pt_bot._round_tables(view["score_cards"], 4, view["catalog"]).quick
+    world = BOT.sample(view, random.Random(1))["state"]
+    other = (view["seat"] + 1) % 4
+    cards = world["hands"][other] + world["ditched"][other]
+    worth = {c: quick[pt_bot.deck.INDEX[c]] for c in cards}
+    pairs, odds = pt_bot.ditch_splits(cards, set(), set(), quick)
+    assert len(pairs) == len(cards) * (len(cards) - 1) // 2
+    by_odds = dict(zip(pairs, odds, strict=True))
+    cheapest = max(pairs, key=by_odds.get)
+    dearest = min(pairs, key=by_odds.get)
+    assert sorted(worth[c] for c in cheapest) == sorted(worth.values())[:2]
+    assert sorted(worth[c] for c in dearest) == sorted(worth.values())[-2:]
+    # a card shown for recruitment stays in hand; one of a suit the seat lacks was ditched
+    shown, lacking = cards[0], cards[-1]
+    rest = {c[0] for c in cards if c != lacking}
+    suit = lacking[0] if lacking[0] not in rest else None
+    pairs, _ = pt_bot.ditch_splits(cards, {shown}, {suit} if suit else set(), quick)
+    assert pairs and all(shown not in pair for pair in pairs)
+    if suit:
+        assert all(lacking in pair for pair in pairs)
+
+
+def test_sampled_ditches_follow_their_likelihood_and_weigh_what_the_cards_explain():
+    """The sample chooses each other seat's ditch among its cards in proportion to the
+    ditch's likelihood (so cheap ditches far more often than a uniform choice would), and
+    the world's weight is, per seat, the mean likelihood over the ways its cards split."""
+    view = play_view()
+    quick = pt_bot._round_tables(view["score_cards"], 4, view["catalog"]).quick
+    seat = view["seat"]
+    rng = random.Random(2)
+    chosen_below, uniform_below = [], []
+    for _ in range(200):
+        world = BOT.sample(view, rng)
+        state = world["state"]
+        weight = 1.0
+        for other in range(4):
+            out = state["ditched"][other]
+            if other == seat or not out:
+                continue
+            cards = state["hands"][other] + out
+            seen = BOT._seen(view)  # what the seat saw: cards shown, suits lacking
+            pairs, odds = pt_bot.ditch_splits(
+                cards, seen["shown"][other], seen["lacks"][other], quick
+            )
+            by_odds = dict(zip(pairs, odds, strict=True))
+            chosen = tuple(sorted(out, key=cards.index))
+            chosen_below.append(by_odds[chosen])
+            uniform_below.append(sum(odds) / len(odds))
+            weight *= sum(odds) / len(odds)
+        assert BOT.weight(view, world) == pytest.approx(weight)
+    # the likelihood of the ditch chosen, on average, against that of a ditch at random
+    assert sum(chosen_below) > 3 * sum(uniform_below)
 
 
 def test_search_plays_one_card_of_each_run_with_nothing_between():
