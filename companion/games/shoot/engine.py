@@ -52,7 +52,6 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import add
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
@@ -83,13 +82,14 @@ from .sheet import ShootSheet
 from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
-# The integer cards, shuffled like standard_deck(); a tuple, which list() copies at once
+# The integer cards, shuffled like standard_deck(); a tuple, which [*DECK] copies at once
 # (a range is counted out card by card).
 DECK = tuple(range(len(CARD_IDS)))
 SHUFFLE_STEPS = shuffle_steps(len(DECK))
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+BONUS = rules.BONUS
 
 # The fixed numbering of Shoot!'s actions: a play's id is its integer card, a bid of n is
 # BIDS + n (no hand holds more than the 51 cards left beside the trump).
@@ -155,7 +155,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
                 j = getrandbits(bits)
                 while j > i:
                     j = getrandbits(bits)
-            deck = list(DECK)
+            deck = [*DECK]
             left = len(deck)
         drawn = []
         for seat in contenders:
@@ -254,7 +254,7 @@ class ShootState(State):
             # the loop is cards.shuffle's, so the draws and the order are the same.
             # DECK is shuffled like standard_deck(): a shuffle looks only at the length.
             getrandbits = seeded(f"{self.seed}:deal:{index}").getrandbits
-            deck = list(DECK)
+            deck = [*DECK]
             for i, bits in SHUFFLE_STEPS:
                 j = getrandbits(bits)
                 while j > i:
@@ -263,7 +263,12 @@ class ShootState(State):
             # deal_one_at_a_time(deck, n, size, first=dealer + 1, sort=True) inline
             end = n * size
             first = dealer + 1
-            self.hands = [sorted(deck[(seat - first) % n : end : n]) for seat in EVERYONE[n]]
+            # seat by seat in a plain loop: cheaper than a comprehension for a few seats
+            self.hands = hands = []
+            for seat in EVERYONE[n]:
+                hand = deck[(seat - first) % n : end : n]
+                hand.sort()
+                hands.append(hand)
             self.trump = deck[end]
             self.stock = deck[end + 1 :]
         self.bids = [None] * n
@@ -282,10 +287,11 @@ class ShootState(State):
         return list(self.totals)
 
     def to_act(self) -> list[int]:
-        """As the base's (one call less: the phase says whether the game is over)."""
+        """As the base's (one call less: the phase says whether the game is over). A
+        list is built as ``[*items]`` on the hot paths: no call, unlike ``list(items)``."""
         if self.phase == PLAY:
             return [self.turn]
-        return list(EVERYONE[self.players]) if self.phase == BID else []
+        return [*EVERYONE[self.players]] if self.phase == BID else []
 
     def _to_act(self) -> list[int]:
         if self.phase == PLAY:
@@ -311,9 +317,9 @@ class ShootState(State):
                 run = hand[bisect_left(hand, low) : bisect_left(hand, low + SUIT_SIZE)]
                 if run:
                     return run
-            return hand[:]  # the ids of plays are the cards themselves
+            return hand.copy()  # the ids of plays are the cards themselves
         if self.phase == BID and 0 <= seat < self.players:
-            return list(BID_IDS[self.hand_size])
+            return [*BID_IDS[self.hand_size]]
         return []
 
     legal_ids = _legal_ids
@@ -448,17 +454,26 @@ class ShootState(State):
 
     def _finish_deal(self) -> None:
         bids, taken = self.bids, self.taken
-        points = rules.deal_scores(bids, taken)
-        self.totals = totals = list(map(add, self.totals, points))
+        # rules.deal_scores inline, and the totals in the same loop: a deal ends every
+        # dozen actions or so of a two-player playout, and zip, map and comprehensions
+        # each cost an object or a call. test_sweep compares every row with deal_scores.
+        points = []
+        totals = []
+        for seat, total in enumerate(self.totals):
+            tricks = taken[seat]
+            points.append(tricks + BONUS if tricks == bids[seat] else tricks - BONUS)
+            totals.append(total + points[seat])
+        self.totals = totals
+        deal = self.deal_index + 1
         result = {
-            "deal": self.deal_index + 1,
+            "deal": deal,
             "cards": self.hand_size,
             "dealer": self.dealer,
             "trump": CARD_IDS[self.trump],
-            "bids": list(bids),
-            "tricks": list(taken),
+            "bids": bids.copy(),
+            "tricks": taken.copy(),
             "points": points,
-            "totals": list(totals),
+            "totals": totals.copy(),
         }
         chips = self.chips
         if chips is not None:
@@ -467,8 +482,8 @@ class ShootState(State):
             chips["stacks"] = list(settled["stacks"])
             result["chips"] = settled
         self.results.append(result)
-        if result["deal"] < len(self.options["schedule"]):
-            self._start_deal(result["deal"])
+        if deal < len(self.options["schedule"]):
+            self._start_deal(deal)
             return
         self.phase = OVER
         self.turn = None
