@@ -68,8 +68,7 @@ from ..cards import (
     card_name,
     is_standard_card,
     rank_of,
-    rng,
-    seeded,
+    reseeded,
     shuffle_steps,
     standard_deck,
     suit_of,
@@ -143,7 +142,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
     ``Random.shuffle`` fills from the end: each card is shuffled into place as it is
     drawn (the same draws of the generator, in the same order), so a draw of a few cards
     costs a few steps of the shuffle, not all of them."""
-    getrandbits = rng(seed, "draw").getrandbits
+    getrandbits = reseeded(f"{seed}:draw").getrandbits  # rng(seed, "draw")'s draws
     deck = list(DECK)
     left = len(deck)  # the cards still in the pack: deck[:left], shuffled from the end
     contenders = list(range(players))
@@ -251,9 +250,10 @@ class ShootState(State):
         else:
             # shuffled(DECK, rng(self.seed, "deal", index)) inline (one deal in every ten
             # actions or so of a two-player playout): the same text seeds the generator and
-            # the loop is cards.shuffle's, so the draws and the order are the same.
+            # the loop is cards.shuffle's, so the draws and the order are the same (from
+            # the thread's one reseeded generator: see cards.reseeded).
             # DECK is shuffled like standard_deck(): a shuffle looks only at the length.
-            getrandbits = seeded(f"{self.seed}:deal:{index}").getrandbits
+            getrandbits = reseeded(f"{self.seed}:deal:{index}").getrandbits
             deck = [*DECK]
             for i, bits in SHUFFLE_STEPS:
                 j = getrandbits(bits)
