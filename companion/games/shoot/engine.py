@@ -143,7 +143,7 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
     drawn (the same draws of the generator, in the same order), so a draw of a few cards
     costs a few steps of the shuffle, not all of them."""
     getrandbits = reseeded(f"{seed}:draw").getrandbits  # rng(seed, "draw")'s draws
-    deck = list(DECK)
+    deck = [*DECK]
     left = len(deck)  # the cards still in the pack: deck[:left], shuffled from the end
     contenders = list(range(players))
     rounds: list[list[list]] = []
@@ -156,7 +156,8 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
                     j = getrandbits(bits)
             deck = [*DECK]
             left = len(deck)
-        drawn = []
+        drawn = []  # this round's [seat, card id]
+        top = -1  # the highest rank drawn so far, and the seats that drew it
         for seat in contenders:
             left -= 1
             i = left
@@ -166,12 +167,17 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
                 while j > i:
                     j = getrandbits(bits)
                 deck[i], deck[j] = deck[j], deck[i]
-            drawn.append((seat, deck[i]))
-        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
-        top = max(card % SUIT_SIZE for _, card in drawn)
-        contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
-        if len(contenders) == 1:
+            card = deck[i]
+            drawn.append([seat, CARD_IDS[card]])
+            if card % SUIT_SIZE > top:
+                top = card % SUIT_SIZE
+                highest = [seat]
+            elif card % SUIT_SIZE == top:
+                highest.append(seat)
+        rounds.append(drawn)
+        if len(highest) == 1:
             return rounds
+        contenders = highest
 
 
 def draw_winner(rounds: list[list[list]]) -> int:
