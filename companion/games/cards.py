@@ -114,6 +114,7 @@ def rng(seed: int, *parts: object) -> random.Random:
 _TEXTS = tuple(":".join(["%s"] * (1 + count)) for count in range(6))
 _C_SEED = random.Random.__mro__[1].seed  # _random.Random.seed: the C seeding
 _NEW = random.Random.__new__  # an unseeded generator (random.Random seeds in __init__)
+_C_RANDOM = random.Random.__mro__[1]  # _random.Random, the generator without Python methods
 
 
 def _quick_seeded(text: str) -> random.Random:
@@ -147,7 +148,6 @@ class _Scratch(threading.local):
         self.generator = _C_RANDOM.__new__(_C_RANDOM)
 
 
-_C_RANDOM = random.Random.__mro__[1]  # _random.Random
 _SCRATCH = _Scratch()
 
 
