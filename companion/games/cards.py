@@ -14,6 +14,7 @@ snapshots): :data:`CARD_IDS` and :data:`CARD_INDEX` convert at the edges.
 from __future__ import annotations
 
 import random
+import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -113,6 +114,7 @@ def rng(seed: int, *parts: object) -> random.Random:
 _TEXTS = tuple(":".join(["%s"] * (1 + count)) for count in range(6))
 _C_SEED = random.Random.__mro__[1].seed  # _random.Random.seed: the C seeding
 _NEW = random.Random.__new__  # an unseeded generator (random.Random seeds in __init__)
+_C_RANDOM = random.Random.__mro__[1]  # _random.Random, the generator without Python methods
 
 
 def _quick_seeded(text: str) -> random.Random:
@@ -137,6 +139,31 @@ _seeded = _quick_seeded if _same_as_random() else random.Random
 #: rng's generator from its text already joined: ``seeded(f"{seed}:deal:3")`` is
 #: ``rng(seed, "deal", 3)``, one call less for an engine that deals often.
 seeded = _seeded
+
+
+class _Scratch(threading.local):
+    """Each thread's one generator for :func:`reseeded` (the C ``Random`` alone)."""
+
+    def __init__(self) -> None:
+        self.generator = _C_RANDOM.__new__(_C_RANDOM)
+
+
+_SCRATCH = _Scratch()
+
+
+def _quick_reseeded(text: str) -> random.Random:
+    """The draws of ``seeded(text)`` for a caller that is done with the generator before
+    it calls again (a deal's shuffle): this thread's one generator, seeded again (which
+    sets its whole state), rather than a new one, which is 2.5 KB to allocate and clear.
+    It has the C generator's methods only (``getrandbits``, ``random``)."""
+    data = text.encode()
+    generator = _SCRATCH.generator
+    _C_SEED(generator, int.from_bytes(data + _sha512(data).digest(), "big"))
+    return generator
+
+
+#: See :func:`_quick_reseeded`; a new generator each time where the quick seeding is off.
+reseeded = _quick_reseeded if _seeded is _quick_seeded else random.Random
 
 
 @cache

@@ -32,3 +32,23 @@ def test_the_seed_text_is_the_parts_joined_whatever_their_number_and_type():
     for parts in ((), ("round",), ("a", 1, 2.5, None, True), tuple(range(9)), (("x", 1),)):
         text = ":".join(map(str, (7, *parts)))
         assert rng(7, *parts).getstate() == random.Random(text).getstate(), text
+
+
+def test_reseeded_draws_as_a_new_generator_and_each_thread_has_its_own():
+    import threading
+
+    assert cards.reseeded is cards._quick_reseeded
+    for text in ("0:deal:0", "4503599627370495:deal:9", "17:draw", "é:€", ""):
+        generator = cards.reseeded(text)
+        generator.getrandbits(32 * 700)  # used well past a whole state: seeding resets it
+        generator = cards.reseeded(text)
+        reference = random.Random(text)
+        assert generator.getstate() == reference.getstate()[1], text
+        assert [generator.getrandbits(6) for _ in range(900)] == [
+            reference.getrandbits(6) for _ in range(900)
+        ]
+    found = []
+    thread = threading.Thread(target=lambda: found.append(cards.reseeded("1:deal:1")))
+    thread.start()
+    thread.join()
+    assert found[0] is not cards.reseeded("1:deal:1")

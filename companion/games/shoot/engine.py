@@ -52,7 +52,6 @@ Our reading where the rulebook is silent (also in ``templates/games/shoot/readin
 from __future__ import annotations
 
 from bisect import bisect_left
-from operator import add
 from typing import Any
 
 from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
@@ -69,8 +68,7 @@ from ..cards import (
     card_name,
     is_standard_card,
     rank_of,
-    rng,
-    seeded,
+    reseeded,
     shuffle_steps,
     standard_deck,
     suit_of,
@@ -83,13 +81,14 @@ from .sheet import ShootSheet
 from .spec import SPEC
 
 BID, PLAY, OVER = "bid", "play", "over"
-# The integer cards, shuffled like standard_deck(); a tuple, which list() copies at once
+# The integer cards, shuffled like standard_deck(); a tuple, which [*DECK] copies at once
 # (a range is counted out card by card).
 DECK = tuple(range(len(CARD_IDS)))
 SHUFFLE_STEPS = shuffle_steps(len(DECK))
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
 RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+BONUS = rules.BONUS
 
 # The fixed numbering of Shoot!'s actions: a play's id is its integer card, a bid of n is
 # BIDS + n (no hand holds more than the 51 cards left beside the trump).
@@ -143,8 +142,8 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
     ``Random.shuffle`` fills from the end: each card is shuffled into place as it is
     drawn (the same draws of the generator, in the same order), so a draw of a few cards
     costs a few steps of the shuffle, not all of them."""
-    getrandbits = rng(seed, "draw").getrandbits
-    deck = list(DECK)
+    getrandbits = reseeded(f"{seed}:draw").getrandbits  # rng(seed, "draw")'s draws
+    deck = [*DECK]
     left = len(deck)  # the cards still in the pack: deck[:left], shuffled from the end
     contenders = list(range(players))
     rounds: list[list[list]] = []
@@ -155,9 +154,10 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
                 j = getrandbits(bits)
                 while j > i:
                     j = getrandbits(bits)
-            deck = list(DECK)
+            deck = [*DECK]
             left = len(deck)
-        drawn = []
+        drawn = []  # this round's [seat, card id]
+        top = -1  # the highest rank drawn so far, and the seats that drew it
         for seat in contenders:
             left -= 1
             i = left
@@ -167,12 +167,17 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
                 while j > i:
                     j = getrandbits(bits)
                 deck[i], deck[j] = deck[j], deck[i]
-            drawn.append((seat, deck[i]))
-        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
-        top = max(card % SUIT_SIZE for _, card in drawn)
-        contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
-        if len(contenders) == 1:
+            card = deck[i]
+            drawn.append([seat, CARD_IDS[card]])
+            if card % SUIT_SIZE > top:
+                top = card % SUIT_SIZE
+                highest = [seat]
+            elif card % SUIT_SIZE == top:
+                highest.append(seat)
+        rounds.append(drawn)
+        if len(highest) == 1:
             return rounds
+        contenders = highest
 
 
 def draw_winner(rounds: list[list[list]]) -> int:
@@ -251,10 +256,11 @@ class ShootState(State):
         else:
             # shuffled(DECK, rng(self.seed, "deal", index)) inline (one deal in every ten
             # actions or so of a two-player playout): the same text seeds the generator and
-            # the loop is cards.shuffle's, so the draws and the order are the same.
+            # the loop is cards.shuffle's, so the draws and the order are the same (from
+            # the thread's one reseeded generator: see cards.reseeded).
             # DECK is shuffled like standard_deck(): a shuffle looks only at the length.
-            getrandbits = seeded(f"{self.seed}:deal:{index}").getrandbits
-            deck = list(DECK)
+            getrandbits = reseeded(f"{self.seed}:deal:{index}").getrandbits
+            deck = [*DECK]
             for i, bits in SHUFFLE_STEPS:
                 j = getrandbits(bits)
                 while j > i:
@@ -263,7 +269,12 @@ class ShootState(State):
             # deal_one_at_a_time(deck, n, size, first=dealer + 1, sort=True) inline
             end = n * size
             first = dealer + 1
-            self.hands = [sorted(deck[(seat - first) % n : end : n]) for seat in EVERYONE[n]]
+            # seat by seat in a plain loop: cheaper than a comprehension for a few seats
+            self.hands = hands = []
+            for seat in EVERYONE[n]:
+                hand = deck[(seat - first) % n : end : n]
+                hand.sort()
+                hands.append(hand)
             self.trump = deck[end]
             self.stock = deck[end + 1 :]
         self.bids = [None] * n
@@ -282,10 +293,11 @@ class ShootState(State):
         return list(self.totals)
 
     def to_act(self) -> list[int]:
-        """As the base's (one call less: the phase says whether the game is over)."""
+        """As the base's (one call less: the phase says whether the game is over). A
+        list is built as ``[*items]`` on the hot paths: no call, unlike ``list(items)``."""
         if self.phase == PLAY:
             return [self.turn]
-        return list(EVERYONE[self.players]) if self.phase == BID else []
+        return [*EVERYONE[self.players]] if self.phase == BID else []
 
     def _to_act(self) -> list[int]:
         if self.phase == PLAY:
@@ -311,9 +323,9 @@ class ShootState(State):
                 run = hand[bisect_left(hand, low) : bisect_left(hand, low + SUIT_SIZE)]
                 if run:
                     return run
-            return hand[:]  # the ids of plays are the cards themselves
+            return hand.copy()  # the ids of plays are the cards themselves
         if self.phase == BID and 0 <= seat < self.players:
-            return list(BID_IDS[self.hand_size])
+            return [*BID_IDS[self.hand_size]]
         return []
 
     legal_ids = _legal_ids
@@ -448,17 +460,26 @@ class ShootState(State):
 
     def _finish_deal(self) -> None:
         bids, taken = self.bids, self.taken
-        points = rules.deal_scores(bids, taken)
-        self.totals = totals = list(map(add, self.totals, points))
+        # rules.deal_scores inline, and the totals in the same loop: a deal ends every
+        # dozen actions or so of a two-player playout, and zip, map and comprehensions
+        # each cost an object or a call. test_sweep compares every row with deal_scores.
+        points = []
+        totals = []
+        for seat, total in enumerate(self.totals):
+            tricks = taken[seat]
+            points.append(tricks + BONUS if tricks == bids[seat] else tricks - BONUS)
+            totals.append(total + points[seat])
+        self.totals = totals
+        deal = self.deal_index + 1
         result = {
-            "deal": self.deal_index + 1,
+            "deal": deal,
             "cards": self.hand_size,
             "dealer": self.dealer,
             "trump": CARD_IDS[self.trump],
-            "bids": list(bids),
-            "tricks": list(taken),
+            "bids": bids.copy(),
+            "tricks": taken.copy(),
             "points": points,
-            "totals": list(totals),
+            "totals": totals.copy(),
         }
         chips = self.chips
         if chips is not None:
@@ -467,8 +488,8 @@ class ShootState(State):
             chips["stacks"] = list(settled["stacks"])
             result["chips"] = settled
         self.results.append(result)
-        if result["deal"] < len(self.options["schedule"]):
-            self._start_deal(result["deal"])
+        if deal < len(self.options["schedule"]):
+            self._start_deal(deal)
             return
         self.phase = OVER
         self.turn = None
