@@ -1,7 +1,8 @@
 """Random-playout speed of every registered engine against OpenSpiel's ``oh_hell``.
 
     pip install -e '.[bench]'        # open-spiel
-    PYTHONPATH=. python bench/engines.py [--seconds 2] [--game SLUG] [--goal SLUG=RATIO]
+    PYTHONPATH=. python bench/engines.py [--seconds 2] [--turns 10] [--game SLUG]
+                                         [--goal SLUG=RATIO]
 
 Every engine and ``oh_hell`` (driven through ``pyspiel``'s Python API in the same process)
 are played by the same random-playout driver: pick a uniformly random legal action for a
@@ -10,8 +11,8 @@ integer action path (``legal_ids`` / ``apply_id``, as ``oh_hell`` is driven thro
 integer ``legal_actions`` / ``apply_action``) and through the dict contract the API uses
 (``legal_actions`` / ``apply``). Each line gives actions per second of both and their
 ratios to ``oh_hell`` with the same number of players (``oh_hell`` needs 3 to 7: two-player
-games are compared with its three-player game), measured in turns with the engine (short
-slices of each, alternately), so that a change of load on the machine hits both alike;
+games are compared with its three-player game), measured in turns with the engine (``--turns``
+short slices of each, alternately), so that a change of load on the machine hits both alike;
 times are this process's CPU time, so other processes on a shared machine count less.
 ``oh_hell`` deals through chance nodes: they are played in its time (uniformly, like every
 deal here), but only players' decisions are counted as actions, as our engines deal
@@ -118,6 +119,9 @@ def oh_hell_players(players: int) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument(
+        "--turns", type=int, default=10, help="alternating slices each measurement is cut into"
+    )
     parser.add_argument("--game", action="append", help="only these slugs")
     parser.add_argument(
         "--goal", action="append", default=[], help="SLUG=RATIO: a goal other than 0.5"
@@ -152,7 +156,7 @@ def main() -> None:
                 lambda seed, g=oh_hells[count]: oh_hell_playout(g, seed),
             ],
             args.seconds,
-            turns=4,
+            turns=args.turns,
         )
         base = base_actions / base_elapsed
         per_id, per_dict = ids / elapsed, dicts / dict_elapsed
