@@ -44,6 +44,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -122,15 +123,14 @@ def play_task(task: tuple[str, str, str, int, int, bool]) -> tuple[tuple, dict]:
     return task, result
 
 
-def regret(slug: str, positions: int, truth_worlds: int, seed: int) -> list[str]:
-    """Rows of the ``--regret`` table for one game (see the module docstring)."""
+def easy_positions(slug: str, seeds: Iterable[int]) -> Iterator[tuple[dict, list]]:
+    """Every position with a choice (more than one candidate to search) met while easy
+    bots play a seeded game on the bench table for each of ``seeds``: (view, legal)."""
     game = GAMES[slug]
     bot = bot_for(game)
     setup = bot.bench
     players = setup.get("players", game.min_players)
-    found = []
-    for number in range(3):
-        game_seed = seed * 1_000_003 + number
+    for game_seed in seeds:
         state = game.new_state(players, setup.get("options"), seed=game_seed)
         rngs = [random.Random(game_seed * 7 + s) for s in range(players)]
         while not state.is_over():
@@ -141,8 +141,15 @@ def regret(slug: str, positions: int, truth_worlds: int, seed: int) -> list[str]
                     break
             legal = state.legal_actions(seat)
             if len(bot.candidates(view, legal, random.Random(0))) > 1:
-                found.append((view, legal))
+                yield view, legal
             state.apply(seat, decide(game, view, legal, "easy", rngs[seat]))
+
+
+def regret(slug: str, positions: int, truth_worlds: int, seed: int) -> list[str]:
+    """Rows of the ``--regret`` table for one game (see the module docstring)."""
+    game = GAMES[slug]
+    bot = bot_for(game)
+    found = list(easy_positions(slug, (seed * 1_000_003 + number for number in range(3))))
     chosen = random.Random(seed).sample(found, min(positions, len(found)))
     losses: dict[str, list[float]] = {"normal": [], "strong": []}
     for view, legal in chosen:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.bots import bot_for, decide, should_act  # noqa: E402
+from bench.bots import easy_positions  # noqa: E402
+from companion.bots import bot_for  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 
 
@@ -37,30 +38,15 @@ def effective_size(weights: list[float]) -> float:
 
 def measure(slug: str, worlds: int, games: int, every: int) -> dict[str, list[float]]:
     """Effective sample sizes as shares of ``worlds``, by the phase of the decision."""
-    game = GAMES[slug]
-    bot = bot_for(game)
-    setup = bot.bench
-    players = setup.get("players", game.min_players)
+    bot = bot_for(GAMES[slug])
     shares: dict[str, list[float]] = {}
     rng = random.Random(1)
-    for number in range(games):
-        state = game.new_state(players, setup.get("options"), seed=10_000 + number)
-        rngs = [random.Random(number * 7 + s) for s in range(players)]
-        decisions = 0
-        while not state.is_over():
-            view = None
-            for seat in state.to_act():
-                view = state.view(seat)
-                if should_act(game, view):
-                    break
-            legal = state.legal_actions(seat)
-            if len(bot.candidates(view, legal, random.Random(0))) > 1:
-                decisions += 1
-                if decisions % every == 0:
-                    weights = [bot.weight(view, bot.sample(view, rng)) for _ in range(worlds)]
-                    phase = str(view.get("phase", "-"))
-                    shares.setdefault(phase, []).append(effective_size(weights) / worlds)
-            state.apply(seat, decide(game, view, legal, "easy", rngs[seat]))
+    positions = easy_positions(slug, range(10_000, 10_000 + games))
+    for number, (view, _legal) in enumerate(positions, start=1):
+        if number % every == 0:
+            weights = [bot.weight(view, bot.sample(view, rng)) for _ in range(worlds)]
+            phase = str(view.get("phase", "-"))
+            shares.setdefault(phase, []).append(effective_size(weights) / worlds)
     return shares
 
 
