@@ -143,14 +143,26 @@ def ms(values) -> str:
     return f"p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {values[-1] * 1000:.1f} ms"
 
 
+def host(number):
+    """The address of the ``number``-th host (127.0.2.x, apart from the phones')."""
+    return f"127.0.2.{number % 250 + 1}"
+
+
 def make_table(port, players=5, source="127.0.0.1"):
+    """A table and its seats' tokens, made from ``source`` (the host's address: the
+    server limits how many tables one address creates a minute, so a run that makes
+    dozens spreads them over addresses, as a venue's hosts are)."""
     body = {"game": PLAYED["game"], "players": players}
-    status, table = call(port, "POST", "/api/tables", body)
+    status, table = call(port, "POST", "/api/tables", body, source=source)
     assert status == 201, table
     tokens = []
     for seat in range(players):
         status, joined = call(
-            port, "POST", f"/api/tables/{table['code']}/seats", {"name": f"P{seat}"}
+            port,
+            "POST",
+            f"/api/tables/{table['code']}/seats",
+            {"name": f"P{seat}"},
+            source=source,
         )
         assert status == 201, joined
         tokens.append(joined["token"])
@@ -255,7 +267,7 @@ def no_credential(server, code, token, base):
 def idle_streams(server, n, base_path, token, base):
     port = server.port
     smallest = GAMES[PLAYED["game"]].min_players
-    tables = [make_table(port, smallest) for _ in range(max(1, n // 40 + 1))]
+    tables = [make_table(port, smallest, host(i)) for i in range(max(1, n // 40 + 1))]
     held = []
     addresses = [f"127.0.1.{i}" for i in range(1, 255)]
     rss_before = server.worker_rss_mb()
@@ -290,7 +302,7 @@ def idle_streams(server, n, base_path, token, base):
 
 def delivery(server, tables_n, moves):
     port = server.port
-    tables = Pool(20).map(lambda _: make_table(port, 5), range(tables_n))
+    tables = Pool(20).map(lambda i: make_table(port, 5, host(i)), range(tables_n))
     # (code, version) -> [move sent, move answered, -, event delays, refetched-view delays]
     waiting = {}
     streams = []
