@@ -99,6 +99,7 @@ export class LiveTable {
     this.version = null;
     this.lastPublic = null; // the latest event's public envelope
     this.mine = null; // what this page's own view adds to it, until `view()` uses it
+    this.unread = false; // the latest event not yet used by `view()`
     this.fetching = false;
     this.again = false;
     this.attempt = 0;
@@ -138,12 +139,16 @@ export class LiveTable {
   }
 
   // This page's own view (with its token): merged from the latest event when that event
-  // carried it (once: a later poll asks the server), else fetched.
+  // carried it; without a token, the event's public envelope is the whole view (a phone
+  // choosing its seat). Each event serves once: a later poll asks the server.
   async view(url, token) {
     const mine = this.mine;
+    const unread = this.unread;
     this.mine = null;
-    if (token && mine && this.lastPublic && mine.version === this.lastPublic.version) {
-      return mergePrivate(this.lastPublic, mine);
+    this.unread = false;
+    if (unread && this.lastPublic) {
+      if (!token) return this.lastPublic;
+      if (mine && mine.version === this.lastPublic.version) return mergePrivate(this.lastPublic, mine);
     }
     return fetchView(url, token, this.lastPublic);
   }
@@ -205,6 +210,7 @@ export class LiveTable {
         const { mine, ...publicEnv } = data;
         this.lastPublic = publicEnv;
         this.mine = mine && mine.version === version ? mine : null;
+        this.unread = true;
         if (this.onPublic) {
           this.onPublic(publicEnv);
           return;

@@ -164,6 +164,17 @@ ownSource.emit("version", JSON.stringify({
 }));
 await own.view("/view", "good");
 out.ownStaleUrl = log.slice(-1)[0][1];
+// A page without a token (a phone choosing its seat): the event's public envelope is its
+// whole view, used without a request, once; the next view (a poll) asks the server.
+const open = new LiveTable({ ticketUrl: "/ticket", refresh: async () => {} });
+open.start();
+await advance(0);
+sources[sources.length - 1].emit("version", JSON.stringify({ version: 14, seat: null, view: { board: 4 } }));
+const openBefore = log.filter((e) => e[0] === "fetch").length;
+out.openView = await open.view("/view", null);
+out.openFetches = log.filter((e) => e[0] === "fetch").length - openBefore;
+await open.view("/view", null);
+out.openNextUrl = log.slice(-1)[0][1];
 console.log(JSON.stringify(out));
 process.exit(0);
 """
@@ -204,3 +215,6 @@ def test_live_table_tickets_silence_and_fallback(tmp_path):
     assert out["ownFetches"] == 0 and out["ownLastPublicHasMine"] is False
     assert out["ownNextUrl"] == "/view?private=12"
     assert out["ownStaleUrl"] == "/view?private=13"
+    # without a token the event's envelope is the view: no request, once
+    assert out["openView"] == {"version": 14, "seat": None, "view": {"board": 4}}
+    assert out["openFetches"] == 0 and out["openNextUrl"] == "/view"
