@@ -148,11 +148,19 @@ def register_errorhandlers(app: Flask) -> None:
         return response
 
 
+# Static files a browser may open as a document (and so run what they hold): they keep
+# the Content-Security-Policy. A policy on any other static file (a module, a style sheet,
+# a PNG) is ignored by browsers, which apply one only to documents and workers; it cost
+# about 0.3 KB a response, some 6 KB of a phone's first visit.
+STATIC_DOCUMENTS = {"text/html", "image/svg+xml"}
+
+
 def register_headers(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
         policy = html_policy() if response.mimetype == "text/html" else CONTENT_SECURITY_POLICY
-        response.headers.setdefault("Content-Security-Policy", policy)
+        if request.endpoint != "static" or response.mimetype in STATIC_DOCUMENTS:
+            response.headers.setdefault("Content-Security-Policy", policy)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:

@@ -33,9 +33,24 @@ def assert_secure(response, url):
 
 
 def test_every_route_and_error_and_static_file_sends_the_headers(app, client):
-    urls = routes_to_check(app) + ["/no-such-page", "/api/nothing", "/static/css/app.css"]
+    urls = routes_to_check(app) + ["/no-such-page", "/api/nothing", "/static/icons/icon.svg"]
     for url in urls:
         with client.get(url) as response:
             assert_secure(response, url)
     with client.post("/") as response:
         assert_secure(response, "POST /")
+
+
+def test_static_files_that_are_no_documents_carry_no_policy(client):
+    """A browser applies a Content-Security-Policy only to a document or a worker: on a
+    module, a style sheet or a PNG it is bytes for nothing. They keep the other headers;
+    an SVG (which a browser may open as a document) and the service worker (a route) keep
+    the policy too (above)."""
+    for url in ("/static/css/app.css", "/static/js/app.js", "/static/icons/icon-192.png"):
+        with client.get(url) as response:
+            assert response.status_code == 200, url
+            assert "Content-Security-Policy" not in response.headers, url
+            assert response.headers.get("X-Content-Type-Options") == "nosniff", url
+            assert response.headers.get("Referrer-Policy") == "same-origin", url
+    with client.get("/sw.js") as response:
+        assert "worker-src 'self'" in response.headers["Content-Security-Policy"]
