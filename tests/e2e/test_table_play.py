@@ -304,6 +304,11 @@ def play_by_buttons(host, phones: list, moves: int, rng) -> None:
         made += 1
         version = len(phones) + made
         wait_until(host, f"document.getElementById('host').dataset.version === '{version}'")
+        # Every phone shows that version before the next mover is picked: a phone still
+        # drawing the one before would offer a turn that is no longer its own.
+        shown = f"document.getElementById('seat-page').dataset.version === '{version}'"
+        for other in phones:
+            wait_until(other, shown)
     assert made == moves
 
 
