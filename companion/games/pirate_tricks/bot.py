@@ -674,7 +674,8 @@ class PirateTricksBot(GameBot):
     def _split_ditches(self, view, seen, hands, ditched, rng) -> float:
         """Once hands are played from (predictions and tricks), choose which two of each
         other seat's sampled cards it ditched in proportion to how likely that ditch is
-        (:func:`ditch_splits`), instead of as dealt; returns the world's weight, which
+        (:func:`ditch_splits`), instead of as dealt (not with ``rng`` None: the weight
+        alone); returns the world's weight, which
         is then what the seat's cards explain of its ditch: for each seat, the mean
         likelihood over the ways its cards could split.
 
@@ -690,9 +691,10 @@ class PirateTricksBot(GameBot):
                 continue
             cards = hands[s] + out
             pairs, odds = ditch_splits(cards, seen["shown"][s], seen["lacks"][s], quick)
-            pair = rng.choices(pairs, weights=odds)[0]
-            ditched[s] = sorted(pair, key=_ORDER)
-            hands[s] = [c for c in cards if c not in pair]
+            if rng is not None:
+                pair = rng.choices(pairs, weights=odds)[0]
+                ditched[s] = sorted(pair, key=_ORDER)
+                hands[s] = [c for c in cards if c not in pair]
             weight *= sum(odds) / len(odds)
         return weight
 
@@ -914,28 +916,16 @@ class PirateTricksBot(GameBot):
 
     def weight(self, view, world):
         """How well the world explains the others' ditches (a player ditches cards worth
-        little to it), as :meth:`sample` worked it out while choosing them (see
-        :meth:`_split_ditches`). A world made elsewhere counts as the ditch it holds:
-        ``DITCH_ODDS`` per card held worth less than one ditched."""
+        little to it): as :meth:`sample` worked it out while choosing them, else the same
+        from the world's cards (see :meth:`_split_ditches`; it does not depend on which
+        of a seat's cards the world holds as ditched)."""
         if "weight" in world:
             return world["weight"]
         state = world["state"]
-        seat, n = view["seat"], view["players"]
-        ditched = state["ditched"]
-        if view["phase"] not in (PREDICT, PLAY) or ditched is None:
+        if state["ditched"] is None:
             return 1.0
-        quick = _round_tables(view["score_cards"], n, view["catalog"]).quick
-        index = deck.INDEX
-        below = 0
-        for s in range(n):
-            out = ditched[s]
-            if s == seat or not out:
-                continue
-            held = [quick[index[c]] for c in state["hands"][s]]
-            for card in out:
-                worth = quick[index[card]]
-                below += sum(1 for v in held if v < worth)
-        return DITCH_ODDS**below
+        hands, ditched = list(state["hands"]), list(state["ditched"])
+        return self._split_ditches(view, self._seen(view), hands, ditched, None)
 
     def observe(self, action, mover, seat):
         """Another seat's ditch is sealed and never shown: the seat sees that it ditched,

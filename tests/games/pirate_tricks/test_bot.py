@@ -206,7 +206,10 @@ def test_another_seats_ditch_is_observed_without_its_cards():
     assert BOT.observe(play, 1, 0) != BOT.observe({"type": "play", "card": "R2"}, 1, 0)
 
 
-def test_worlds_where_the_others_ditched_their_best_cards_weigh_less():
+def test_a_worlds_weight_is_what_its_cards_explain_whichever_it_holds_as_ditched():
+    """The weight is per seat the mean likelihood over the ways its cards could split, so
+    a world weighs the same whether it holds a seat's cheapest or its dearest cards as
+    ditched, and the same as the sample worked out (worlds made elsewhere included)."""
     state, seat = next(
         (state, seat)
         for state, seat in states(4, 6)
@@ -224,11 +227,12 @@ def test_worlds_where_the_others_ditched_their_best_cards_weigh_less():
     high = {**saved, "hands": list(saved["hands"]), "ditched": list(saved["ditched"])}
     low["hands"][other], low["ditched"][other] = pool[2:], pool[:2]
     high["hands"][other], high["ditched"][other] = pool[:-2], pool[-2:]
-    # worlds made elsewhere (no weight of their own): the ditch they hold counts
     made = {k: v for k, v in world.items() if k != "weight"}
     light = BOT.weight(view, {**made, "state": high})
     heavy = BOT.weight(view, {**made, "state": low})
-    assert 0 < light < heavy
+    assert 0 < light < 1
+    assert light == pytest.approx(heavy)
+    assert light == pytest.approx(BOT.weight(view, world))
 
 
 def play_view(seed=6):
