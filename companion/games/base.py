@@ -232,6 +232,10 @@ class State:
     moves: int
     #: The last action applied, ``[seat, action]`` (None before the first).
     last_action: list[Any] | None
+    #: How the cards are drawn from the seed (see :attr:`Game.dealings`). The first way is
+    #: this class default, so the snapshot of a game dealt that way (every game stored
+    #: before a game had a second way) holds no ``dealing`` and restores to 1.
+    dealing: int = 1
 
     def __init__(self, players: int, options: dict[str, Any], seed: int, deal: dict | None):
         self.players = players
@@ -571,6 +575,10 @@ class Game:
     spec: ClassVar[Spec]
     state_class: ClassVar[type[State]]
     sheet_class: ClassVar[type[Sheet] | None] = None
+    #: The ways this game can draw its cards from the seed, oldest first; a new game
+    #: deals the newest way and keeps it (``State.dealing``), so a stored game deals the
+    #: same cards again when it is replayed. A game gains a way, never changes one.
+    dealings: ClassVar[tuple[int, ...]] = (1,)
 
     @property
     def slug(self) -> str:
@@ -598,7 +606,10 @@ class Game:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
         deal: dict[str, Any] | None = None,
+        dealing: int | None = None,
     ) -> State:
+        """A new game's first state. ``dealing`` is one of :attr:`dealings`, the newest
+        when left out: the one to give is a stored game's own (``State.dealing``)."""
         self.spec.check_players(players)
         if options is not None and not isinstance(options, dict):
             raise IllegalAction("Options must be an object.")
@@ -609,9 +620,13 @@ class Game:
             seed = secrets.randbits(52)  # exact in a JavaScript number too
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise IllegalAction("A seed must be a whole number.")
+        if dealing is None:
+            dealing = self.dealings[-1]
+        elif type(dealing) is not int or dealing not in self.dealings:
+            raise IllegalAction(f"{self.name} deals in these ways: {self.dealings}.")
         if deal is not None:
             self.check_deal(players, options, deal)
-        return self.start(players, options, seed, deal)
+        return self.start(players, options, seed, deal, dealing)
 
     def check_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Validate engine-mode ``options`` against the spec, defaults filled in
@@ -634,9 +649,13 @@ class Game:
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         """Refuse an explicit first deal that could not happen; a hook."""
 
-    def start(self, players: int, options: dict, seed: int, deal: dict | None) -> State:
+    def start(
+        self, players: int, options: dict, seed: int, deal: dict | None, dealing: int = 1
+    ) -> State:
         """Create the first state from checked settings: the state's one setup hook."""
         state = self.state_class(players, options, seed, deal)
+        if dealing != State.dealing:  # the first way is the class's (see State.dealing)
+            state.dealing = dealing
         state._setup()
         return state
 
@@ -665,17 +684,22 @@ class Game:
 
     def replay(self, state: State, upto: int | None = None) -> State:
         """A fresh state from ``state``'s settings with its first ``upto`` actions replayed."""
-        fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
+        fresh = self._restart(state)
         for seat, action in _log_of(state)[:upto]:
             fresh.apply(seat, action)
         return fresh
+
+    def _restart(self, state: State) -> State:
+        """The first state of ``state``'s game: its settings, seed and way of dealing."""
+        options = copy.deepcopy(state.options)
+        return self.start(state.players, options, state.seed, state.deal, state.dealing)
 
     # -- the host's undo ------------------------------------------------------------------
 
     def sealed_steps(self, state: State) -> list[str | None]:
         """The sealed step (:meth:`State.sealed_step`) before each action of ``state``'s
         log, and after the last one: one replay of the log."""
-        fresh = self.start(state.players, copy.deepcopy(state.options), state.seed, state.deal)
+        fresh = self._restart(state)
         steps: list[str | None] = []
         for seat, action in _log_of(state):
             steps.append(fresh.sealed_step())

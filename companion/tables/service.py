@@ -947,9 +947,13 @@ def channel(code: str) -> str:
 
 
 def replay_log(table: Table) -> State:
-    """The state rebuilt from the settings and the stored action log (undo included)."""
+    """The state rebuilt from the settings and the stored action log (undo included),
+    dealt the way the table's game was dealt (its snapshot says, ``State.dealing``)."""
     game = game_of(table)
-    state = game.new_state(table.players, table.options, seed=table.seed, deal=table.deal)
+    dealing = state_of(table).dealing
+    state = game.new_state(
+        table.players, table.options, seed=table.seed, deal=table.deal, dealing=dealing
+    )
     for seat, action in log_of(table):
         state.apply(seat, action)
     return state

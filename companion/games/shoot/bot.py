@@ -15,12 +15,13 @@ from typing import Any
 from companion.bots import GameBot
 from companion.games.cards import CARD_IDS, CARD_INDEX, RANKS
 
-from .engine import ACTION_IDS, BID, BIDS, PLAY
+from .engine import ACTION_IDS, BID, BIDS, PLAY, ShootGame
 
 # The policy reads integer cards (companion.games.cards: suit * 13 + rank, "2C" is 0), as
 # the engine keeps them: the easy player converts its view's ids, the playouts read the
 # sampled world's own integers. Cards as bits of a mask (bit c for card c) mark sets.
 SUIT_SIZE = len(RANKS)
+DEALING = ShootGame.dealings[-1]  # how a sampled world deals after the deal in progress
 SUIT = tuple(card // SUIT_SIZE for card in range(len(CARD_IDS)))
 RANK = tuple(card % SUIT_SIZE for card in range(len(CARD_IDS)))  # 0 for a two .. 12 an ace
 #: Card -> the mask of the higher cards of its suit.
@@ -243,6 +244,7 @@ class ShootBot(GameBot):
             "players": n,
             "options": {"schedule": list(view["schedule"]), "chips": view["chips"] is not None},
             "seed": rng.getrandbits(52),
+            "dealing": DEALING,  # the world's later deals: the quicker way
             "deal": None,
             "log": [],
             "phase": view["phase"],

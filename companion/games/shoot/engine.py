@@ -33,9 +33,15 @@ finished deal: cards, dealer, trump, bids, tricks, points, totals, and chips), `
 
 Our reading where the rulebook is silent (also in ``templates/games/shoot/reading.html``):
 
-- First dealer: one card each from a pack shuffled with ``rng(seed, "draw")``; the highest
-  rank deals, suits do not count; players tied for highest draw again from the same pack
-  until one is highest. The whole draw is public (``view["draw"]``).
+- First dealer: one card each from a shuffled pack; the highest rank deals, suits do not
+  count; players tied for highest draw again from the same pack until one is highest. The
+  whole draw is public (``view["draw"]``).
+
+Ways of dealing (``ShootGame.dealings``; a game keeps its own, see ``State.dealing``):
+1 shuffles each pack whole with ``rng(seed, "draw")`` and ``rng(seed, "deal", k)``; 2, every
+new game's, orders only the cards a deal uses, by ``cards.keyed_order`` of the same texts
+(the draw's packs are ``"<seed>:draw:<k>"``). Both deal one card at a time from the
+dealer's left and turn the next card up for trump; what is left is the stock.
 - Any total of bids is allowed (no "hook" rule); a void player may discard or trump.
 - Undo (the host's): the bids of a deal are one sealed step. Before they are revealed the
   host takes back one bid at a time (the notice does not say what it was); once they are
@@ -67,6 +73,7 @@ from ..cards import (
     card_ints,
     card_name,
     is_standard_card,
+    keyed_order,
     rank_of,
     reseeded,
     shuffle_steps,
@@ -134,14 +141,18 @@ def card_text(card: str) -> str:
     return f"{rank}{SUIT_SYMBOLS[card[1]]}"
 
 
-def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
+def draw_for_dealer(seed: int, players: int, dealing: int) -> list[list[list]]:
     """The one-card draw for the first dealer: rounds of ``[seat, card]``, ties redraw.
+    The second way of dealing draws from packs in :func:`keyed_order` (see
+    :func:`keyed_draw_for_dealer`); what follows is the first.
 
     Drawn as integer cards (the same shuffles as of the ids; a rank is ``card % 13``).
     Cards come off the end of a pack shuffled with ``rng(seed, "draw")``, which
     ``Random.shuffle`` fills from the end: each card is shuffled into place as it is
     drawn (the same draws of the generator, in the same order), so a draw of a few cards
     costs a few steps of the shuffle, not all of them."""
+    if dealing != 1:
+        return keyed_draw_for_dealer(seed, players)
     getrandbits = reseeded(f"{seed}:draw").getrandbits  # rng(seed, "draw")'s draws
     deck = [*DECK]
     left = len(deck)  # the cards still in the pack: deck[:left], shuffled from the end
@@ -178,6 +189,33 @@ def draw_for_dealer(seed: int, players: int) -> list[list[list]]:
         if len(highest) == 1:
             return rounds
         contenders = highest
+
+
+def keyed_draw_for_dealer(seed: int, players: int) -> list[list[list]]:
+    """The same draw from packs in keyed orders: pack k is ``keyed_order("<seed>:draw:k")``
+    and its cards are drawn from the front, a new pack when it has too few left. A keyed
+    order's first places do not depend on how many are asked for, so a pack is ordered
+    only as far as the draw has gone (one card each, unless the highest ties)."""
+    pack_number, text = 0, f"{seed}:draw:0"
+    pack, ordered = keyed_order(text, len(DECK), players), players  # its first places
+    used = 0  # cards drawn from the pack
+    contenders = list(range(players))
+    rounds: list[list[list]] = []
+    while True:
+        wanted = used + len(contenders)
+        if wanted > len(DECK):  # too few cards left: a new pack
+            pack_number += 1
+            text, used, wanted = f"{seed}:draw:{pack_number}", 0, len(contenders)
+            pack, ordered = keyed_order(text, len(DECK), wanted), wanted
+        elif wanted > ordered:  # a tie to draw again: the rest of the pack in order
+            pack, ordered = keyed_order(text, len(DECK), len(DECK)), len(DECK)
+        drawn = list(zip(contenders, pack[used:wanted], strict=True))
+        used = wanted
+        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
+        top = max(card % SUIT_SIZE for _, card in drawn)
+        contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
+        if len(contenders) == 1:
+            return rounds
 
 
 def draw_winner(rounds: list[list[list]]) -> int:
@@ -227,7 +265,7 @@ class ShootState(State):
             self.draw = None
             self.first_dealer = explicit["dealer"]
         else:
-            self.draw = draw_for_dealer(self.seed, n)
+            self.draw = draw_for_dealer(self.seed, n, self.dealing)
             self.first_dealer = draw_winner(self.draw)
         self.results = []
         self.totals = [0] * n
@@ -253,6 +291,18 @@ class ShootState(State):
             self.hands = [sorted(hand) for hand in hands]
             self.trump = trump
             self.stock = [card for card in DECK if card not in used]
+        elif self.dealing == 2:
+            # the cards of the hands and the trump, in a keyed order; the rest stay aside
+            end = n * size
+            deck = keyed_order(f"{self.seed}:deal:{index}", len(DECK), end + 1)
+            first = dealer + 1
+            self.hands = hands = []
+            for seat in EVERYONE[n]:
+                hand = deck[(seat - first) % n : end : n]
+                hand.sort()
+                hands.append(hand)
+            self.trump = deck[end]
+            self.stock = deck[end + 1 :]
         else:
             # shuffled(DECK, rng(self.seed, "deal", index)) inline (one deal in every ten
             # actions or so of a two-player playout): the same text seeds the generator and
@@ -654,6 +704,9 @@ class ShootGame(Game):
     spec = SPEC
     state_class = ShootState
     sheet_class = ShootSheet
+    #: 1: every pack shuffled whole by ``rng`` (games created before December 2026);
+    #: 2: keyed orders (:func:`cards.keyed_order`), only the cards a deal uses.
+    dealings = (1, 2)
 
     def check_deal(self, players: int, options: dict[str, Any], deal: dict[str, Any]) -> None:
         """Refuse an explicit first deal that could not come from one pack."""

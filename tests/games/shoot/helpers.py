@@ -26,9 +26,13 @@ SCRIPT_PLAYS = [
 SCRIPT_TRICKS = [1, 2, 1]
 
 
-def scripted(schedule=(4,), chips=False, seed=11) -> ShootState:
+def scripted(schedule=(4,), chips=False, seed=11, dealing=None) -> ShootState:
     return GAME.new_state(
-        3, {"schedule": list(schedule), "chips": chips}, seed=seed, deal=SCRIPT_DEAL
+        3,
+        {"schedule": list(schedule), "chips": chips},
+        seed=seed,
+        deal=SCRIPT_DEAL,
+        dealing=dealing,
     )
 
 

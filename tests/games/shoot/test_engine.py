@@ -8,7 +8,15 @@ import random
 import pytest
 
 from companion.games import GAMES, IllegalAction
-from companion.games.cards import rank_of, rng, shuffled, standard_deck, suit_of
+from companion.games.cards import (
+    card_ids,
+    keyed_order,
+    rank_of,
+    rng,
+    shuffled,
+    standard_deck,
+    suit_of,
+)
 from companion.games.shoot import rules
 from companion.games.shoot.engine import draw_for_dealer
 
@@ -23,6 +31,14 @@ def random_game(players, seed, options=None, stop=None):
         seat = chooser.choice(state.to_act())
         state.apply(seat, chooser.choice(state.legal_actions(seat)))
     return state
+
+
+def pack_of(seed, index, dealing, used=52):
+    """Deal ``index``'s pack as ids, ordered the way ``dealing`` orders it; the second way
+    orders only the ``used`` cards a deal uses (the rest is the leftover order)."""
+    if dealing == 1:
+        return shuffled(standard_deck(), rng(seed, "deal", index))
+    return card_ids(keyed_order(f"{seed}:deal:{index}", 52, used))
 
 
 # -- setup and options ------------------------------------------------------------------
@@ -121,7 +137,7 @@ def test_explicit_deal_used_exactly():
 def test_explicit_deal_without_dealer_uses_the_draw():
     deal = {k: v for k, v in SCRIPT_DEAL.items() if k != "dealer"}
     state = GAME.new_state(3, {"schedule": [4]}, seed=5, deal=deal)
-    assert state.draw == draw_for_dealer(5, 3)
+    assert state.draw == draw_for_dealer(5, 3, state.dealing)
     assert GAME.new_state(3, {"schedule": [4]}, seed=5).dealer == state.dealer
     assert [sorted(h) for h in snap(state)["hands"]] == [sorted(h) for h in SCRIPT_DEAL["hands"]]
 
@@ -177,28 +193,31 @@ def test_highest_card_of_the_draw_deals(seed):
     assert state.view(None)["dealer"] == state.dealer
 
 
-def test_draw_ties_are_redrawn_by_the_tied_players_only():
-    seed = next(s for s in range(1000) if len(draw_for_dealer(s, 5)) > 1)
-    rounds = draw_for_dealer(seed, 5)
+@pytest.mark.parametrize("dealing", GAME.dealings)
+def test_draw_ties_are_redrawn_by_the_tied_players_only(dealing):
+    seed = next(s for s in range(1000) if len(draw_for_dealer(s, 5, dealing)) > 1)
+    rounds = draw_for_dealer(seed, 5, dealing)
     first = rounds[0]
     top = max(rank_of(card) for _, card in first)
     tied = [seat for seat, card in first if rank_of(card) == top]
     assert len(tied) > 1
     assert [seat for seat, _ in rounds[1]] == tied
-    assert GAME.new_state(5, seed=seed).dealer in tied
+    assert GAME.new_state(5, seed=seed, dealing=dealing).dealer in tied
 
 
-def test_draw_is_seeded():
-    assert draw_for_dealer(42, 4) == draw_for_dealer(42, 4)
-    assert len({json.dumps(draw_for_dealer(s, 4)) for s in range(20)}) > 1
+@pytest.mark.parametrize("dealing", GAME.dealings)
+def test_draw_is_seeded(dealing):
+    assert draw_for_dealer(42, 4, dealing) == draw_for_dealer(42, 4, dealing)
+    assert len({json.dumps(draw_for_dealer(s, 4, dealing)) for s in range(20)}) > 1
 
 
+@pytest.mark.parametrize("dealing", GAME.dealings)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_dealt_one_at_a_time_from_dealers_left_then_trump_turned(players):
+def test_dealt_one_at_a_time_from_dealers_left_then_trump_turned(players, dealing):
     seed = 100 + players
-    state = GAME.new_state(players, seed=seed)
-    deck = shuffled(standard_deck(), rng(seed, "deal", 0))
+    state = GAME.new_state(players, seed=seed, dealing=dealing)
     size = 10
+    deck = pack_of(seed, 0, dealing, used=players * size + 1)
     for i in range(players * size):
         assert deck[i] in snap(state)["hands"][(state.dealer + 1 + i) % players]
     assert snap(state)["trump"] == deck[players * size]
@@ -214,13 +233,14 @@ def test_deal_passes_left_and_later_deals_are_seeded():
     assert again.to_dict() == state.to_dict()
 
 
-def test_explicit_dealer_then_deal_passes_left():
-    state = scripted(schedule=(4, 1, 1))
+@pytest.mark.parametrize("dealing", GAME.dealings)
+def test_explicit_dealer_then_deal_passes_left(dealing):
+    state = scripted(schedule=(4, 1, 1), dealing=dealing)
     bid_all(state, [1, 1, 1])
     play(state, SCRIPT_PLAYS)
     assert state.dealer == 1 and state.deal_index == 1
     assert state.hand_size == 1
-    deck = shuffled(standard_deck(), rng(state.seed, "deal", 1))
+    deck = pack_of(state.seed, 1, dealing, used=4)
     assert snap(state)["hands"][2] == [deck[0]] and snap(state)["hands"][0] == [deck[1]]
     assert snap(state)["trump"] == deck[3]
 
@@ -564,7 +584,7 @@ def test_the_draw_with_integer_cards_is_the_draw_with_ids():
     ties = 0
     for seed in range(400):
         for players in (2, 3, 4, 5):
-            rounds = draw_for_dealer(seed, players)
+            rounds = draw_for_dealer(seed, players, 1)
             assert rounds == _draw_with_ids(seed, players), (seed, players)
             ties += len(rounds) > 1
     assert ties > 10  # redraws (and a reshuffle's path) are exercised

@@ -1,6 +1,7 @@
 """Random games played through the integer path give the very same deals, moves, snapshots
 and scores as they did before the engine was made quicker (digests taken then): a stored
-game must replay identically whatever the engine's inside looks like."""
+game must replay identically whatever the engine's inside looks like. Each way of dealing
+has its own digests: the first way's were taken before the second way existed."""
 
 from __future__ import annotations
 
@@ -14,21 +15,25 @@ from companion.games import GAMES
 
 GAME = GAMES["shoot"]
 
-# players -> digest of 12 random games (see games_digest)
+# (dealing, players) -> digest of 12 random games (see games_digest)
 DIGESTS = {
-    2: "8000a38c16bd1e02",
-    3: "2518b944ee1a5804",
-    4: "026ef105227d0d0d",
-    5: "adb9432f7453f4a3",
+    (1, 2): "8000a38c16bd1e02",
+    (1, 3): "2518b944ee1a5804",
+    (1, 4): "026ef105227d0d0d",
+    (1, 5): "adb9432f7453f4a3",
+    (2, 2): "e7381a87aee99094",
+    (2, 3): "e1a70ffecbb26fd0",
+    (2, 4): "7bc629d177232162",
+    (2, 5): "6e2d4c353d662b54",
 }
 
 
-def games_digest(players: int) -> str:
+def games_digest(dealing: int, players: int) -> str:
     digest = hashlib.sha256()
     for seed in range(12):
         choice = random.Random(seed).choice
         options = {"chips": True} if seed % 3 == 0 else {}
-        state = GAME.new_state(players, options, seed=seed * 7919)
+        state = GAME.new_state(players, options, seed=seed * 7919, dealing=dealing)
         while not state.is_over():
             seats = state.to_act()
             seat = seats[0] if len(seats) == 1 else choice(seats)
@@ -42,6 +47,10 @@ def games_digest(players: int) -> str:
     return digest.hexdigest()[:16]
 
 
-@pytest.mark.parametrize("players", sorted(DIGESTS))
-def test_random_games_replay_as_they_always_did(players):
-    assert games_digest(players) == DIGESTS[players]
+@pytest.mark.parametrize(("dealing", "players"), sorted(DIGESTS))
+def test_random_games_replay_as_they_always_did(dealing, players):
+    assert games_digest(dealing, players) == DIGESTS[dealing, players]
+
+
+def test_every_way_of_dealing_has_its_digests():
+    assert {dealing for dealing, _ in DIGESTS} == set(GAME.dealings)
