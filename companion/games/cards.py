@@ -206,8 +206,8 @@ def shuffled(cards: Iterable[str], generator: random.Random) -> list[str]:
 # rng() seeds a Mersenne Twister from a text for every deal: some 28,000 machine
 # instructions of CPython's seeding before the first card, then a shuffle of every card of
 # the pack. A keyed order reads its numbers straight from BLAKE2b digests of the same kind
-# of text (the same on every platform and Python) and shuffles only the places a deal
-# uses: a quarter of the work for a two-player deal. An engine that deals this way records
+# of text (the same on every platform and Python) and draws only the cards a deal uses:
+# a quarter of the work for a two-player deal. An engine that deals this way records
 # it (``State.dealing``), so a stored game keeps the way it was dealt.
 
 #: 2 ** 32, the range of one word of a keyed order's numbers.
@@ -224,15 +224,19 @@ def _words_format(count: int) -> Struct:
     return Struct(f"<{count}I")
 
 
-@cache
+#: size -> _steps(size), filled as sizes are asked for (read first: no call).
+_STEPS: dict[int, tuple] = {}
+
+
 def _steps(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
     """For a pack of ``size``: its numbers in order (a tuple, which ``[*pack]`` copies at
-    once), the places left at each step of the shuffle (``size - i``), the words each
-    step accepts (below the largest multiple of its bound that fits in a word, so that
-    ``word % bound`` is exactly uniform), and the smallest of those."""
+    once), the numbers left at each draw (``size - i``), the words each draw accepts
+    (below the largest multiple of its bound that fits in a word, so that ``word %
+    bound`` is exactly uniform), and the smallest of those."""
     places = tuple(range(size, 0, -1))
     accepted = tuple(_WORD - _WORD % bound for bound in places)
-    return tuple(range(size)), places, accepted, min(accepted)
+    steps = _STEPS[size] = tuple(range(size)), places, accepted, min(accepted)
+    return steps
 
 
 def _words(data: bytes, count: int) -> tuple[int, ...]:
@@ -247,24 +251,28 @@ def _words(data: bytes, count: int) -> tuple[int, ...]:
 
 def keyed_order(text: str, size: int, count: int) -> list[int]:
     """``range(size)`` in an order drawn from ``text`` alone, uniformly at random in its
-    first ``count`` places (the rest are the numbers left over, in an order that depends
-    on the same draws): a Fisher-Yates shuffle from the front, stopped after ``count``
-    steps, its numbers read from BLAKE2b digests of ``text``.
+    first ``count`` places (the rest are the numbers left over, in their order): ``count``
+    numbers drawn one by one without replacement, by words read from BLAKE2b digests of
+    ``text``.
 
-    Step ``i`` swaps place ``i`` with place ``i + word % (size - i)``. A word from the top
-    sliver of its range (which ``%`` would favour: fewer than ``size`` values in 2 ** 32)
-    is passed over for the next one, so every step is exactly uniform."""
-    count = min(count, size - 1)  # the last place has no choice left
+    Draw ``i`` takes the number at place ``word % (size - i)`` of those left (a
+    ``list.pop``: the whole draw runs in C). A word from the top sliver of its range
+    (which ``%`` would favour: fewer than ``size`` values in 2 ** 32) is passed over for
+    the next one, so every draw is exactly uniform."""
+    if count >= size:
+        count = size - 1  # the last number has no choice left
+    steps = _STEPS.get(size) or _steps(size)
     data = text.encode()
-    pack, places, accepted, lowest = _steps(size)
-    words = _words(data, count)
-    if max(words, default=0) >= lowest and any(map(ge, words, accepted)):
-        words = _accepted_words(data, count, accepted)  # about once in 10 million deals
-    order = [*pack]
-    for i, j in enumerate(map(mod, words, places)):
-        j += i
-        order[i], order[j] = order[j], order[i]
-    return order
+    if count <= _BLOCK_WORDS:  # _words inline: one digest
+        words = _words_format(count).unpack_from(_blake2b(data).digest())
+    else:
+        words = _words(data, count)
+    if words and max(words) >= steps[3] and any(map(ge, words, steps[2])):
+        words = _accepted_words(data, count, steps[2])  # about once in 10 million deals
+    left = [*steps[0]]
+    drawn = list(map(left.pop, map(mod, words, steps[1])))
+    drawn += left
+    return drawn
 
 
 def _accepted_words(data: bytes, count: int, accepted: Sequence[int]) -> list[int]:
