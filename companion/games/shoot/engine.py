@@ -291,35 +291,26 @@ class ShootState(State):
             self.hands = [sorted(hand) for hand in hands]
             self.trump = trump
             self.stock = [card for card in DECK if card not in used]
-        elif self.dealing == 2:
-            # the cards of the hands and the trump, in a keyed order; the rest stay aside
-            end = n * size
-            deck = keyed_order(f"{self.seed}:deal:{index}", len(DECK), end + 1)
-            first = dealer + 1
-            self.hands = hands = []
-            for seat in EVERYONE[n]:
-                hand = deck[(seat - first) % n : end : n]
-                hand.sort()
-                hands.append(hand)
-            self.trump = deck[end]
-            self.stock = deck[end + 1 :]
         else:
-            # shuffled(DECK, rng(self.seed, "deal", index)) inline (one deal in every ten
-            # actions or so of a two-player playout): the same text seeds the generator and
-            # the loop is cards.shuffle's, so the draws and the order are the same (from
-            # the thread's one reseeded generator: see cards.reseeded).
-            # DECK is shuffled like standard_deck(): a shuffle looks only at the length.
-            getrandbits = reseeded(f"{self.seed}:deal:{index}").getrandbits
-            deck = [*DECK]
-            for i, bits in SHUFFLE_STEPS:
-                j = getrandbits(bits)
-                while j > i:
+            end = n * size  # the hands' cards, then the trump
+            if self.dealing == 2:  # only the cards dealt are drawn; the rest stay aside
+                deck = keyed_order(f"{self.seed}:deal:{index}", len(DECK), end + 1)
+            else:
+                # shuffled(DECK, rng(self.seed, "deal", index)) inline: the same text seeds
+                # the generator and the loop is cards.shuffle's, so the draws and the order
+                # are the same (from the thread's one reseeded generator: see
+                # cards.reseeded). DECK is shuffled like standard_deck(): a shuffle looks
+                # only at the length.
+                getrandbits = reseeded(f"{self.seed}:deal:{index}").getrandbits
+                deck = [*DECK]
+                for i, bits in SHUFFLE_STEPS:
                     j = getrandbits(bits)
-                deck[i], deck[j] = deck[j], deck[i]
-            # deal_one_at_a_time(deck, n, size, first=dealer + 1, sort=True) inline
-            end = n * size
+                    while j > i:
+                        j = getrandbits(bits)
+                    deck[i], deck[j] = deck[j], deck[i]
+            # deal_one_at_a_time(deck, n, size, first=dealer + 1, sort=True) inline, seat
+            # by seat in a plain loop: cheaper than a comprehension for a few seats
             first = dealer + 1
-            # seat by seat in a plain loop: cheaper than a comprehension for a few seats
             self.hands = hands = []
             for seat in EVERYONE[n]:
                 hand = deck[(seat - first) % n : end : n]
