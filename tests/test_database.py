@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import threading
+import multiprocessing
+import queue
+import traceback
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -107,6 +109,42 @@ def started():
         dispose(app)
 
 
+def _worker(settings: dict, barrier, failures) -> None:
+    """One worker process: its imports done, it waits for the others, then starts the app
+    (which migrates the database if nobody has) and reports a failure with its place."""
+    barrier.wait(120)
+    try:
+        dispose(create_app(settings))
+    except BaseException:
+        failures.put(traceback.format_exc())
+
+
+def start_together(settings_of: list[dict]) -> list[str]:
+    """Start one app per settings, each in its own process and all at the same moment, as
+    a server's worker processes start; returns the failures (tracebacks, exit codes).
+    Processes, not threads: CPython 3.11 can fail threads that compile at once (every app
+    compiles its URL rules) with "AST constructor recursion depth mismatch", a race in the
+    interpreter that has nothing to do with the locking under test, and workers are
+    processes anyway."""
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(len(settings_of))
+    failures = context.Queue()
+    processes = [
+        context.Process(target=_worker, args=(settings, barrier, failures))
+        for settings in settings_of
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(180)
+    found = [f"a worker's exit code: {p.exitcode}" for p in processes if p.exitcode != 0]
+    while True:
+        try:
+            found.append(failures.get(timeout=1))
+        except queue.Empty:
+            return found
+
+
 @pytest.mark.scale
 def test_postgresql_from_database_url(postgres_url, tmp_path, monkeypatch, started):
     monkeypatch.setenv("DATABASE_URL", postgres_url)
@@ -124,47 +162,22 @@ def test_postgresql_from_database_url(postgres_url, tmp_path, monkeypatch, start
 def test_postgresql_workers_starting_together_migrate_once(
     postgres_url, tmp_path, monkeypatch, started
 ):
-    monkeypatch.setenv("DATABASE_URL", postgres_url)
-    errors: list[BaseException] = []
-    apps = started
-
-    def start(n: int) -> None:
-        try:
-            apps.append(create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / str(n))}))
-        except BaseException as error:  # reported below
-            errors.append(error)
-
-    threads = [threading.Thread(target=start, args=(n,)) for n in range(3)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
-    assert len(apps) == 3
-    assert schema_state(apps[0]) == (head_revision(), [])
+    monkeypatch.setenv("DATABASE_URL", postgres_url)  # the workers inherit it
+    workers = [{"TESTING": True, "INSTANCE_PATH": str(tmp_path / str(n))} for n in range(3)]
+    assert start_together(workers) == []
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path / "after")})
+    started.append(app)
+    assert schema_state(app) == (head_revision(), [])
 
 
 @pytest.mark.parametrize("workers", [3])
-def test_sqlite_workers_starting_together_migrate_once(make_app, workers):
-    # The migration scripts compiled first, as a deployed app's are: CPython 3.11 can raise
-    # "AST constructor recursion depth mismatch" when threads compile source at once (a
-    # race in the interpreter, not in the locking this test is about).
-    import compileall
-
-    from companion.database import MIGRATIONS
-
-    compileall.compile_dir(MIGRATIONS, quiet=1)
-    errors: list[BaseException] = []
-
-    def start() -> None:
-        try:
-            make_app()
-        except BaseException as error:  # reported below
-            errors.append(error)
-
-    threads = [threading.Thread(target=start) for _ in range(workers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert errors == []
+def test_sqlite_workers_starting_together_migrate_once(make_app, workers, tmp_path):
+    settings = {
+        "TESTING": True,
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'workers.sqlite3'}",
+        "RATELIMIT_ENABLED": False,
+    }
+    assert start_together([settings] * workers) == []
+    app = make_app(SQLALCHEMY_DATABASE_URI=settings["SQLALCHEMY_DATABASE_URI"])
+    assert schema_state(app) == (head_revision(), [])
