@@ -151,3 +151,25 @@ def test_every_accepted_move_is_stored_though_the_state_shares_the_loaded_row(ap
                 db.select(db.func.count()).select_from(Action).where(Action.table_id == table.id)
             )
             assert table.state["state"]["moves"] == moves == count
+
+
+def test_a_table_dealt_the_first_way_keeps_dealing_it(app):
+    """A Shoot! table stored before the second way of dealing (its snapshot has no
+    ``dealing``) plays, undoes and replays with the first way's cards, not a new game's."""
+    players = TablePlayers(app, "shoot").join_all()
+    with app.app_context():
+        table = db.session.scalar(db.select(Table).where(Table.code == players.code))
+        game = GAMES["shoot"]
+        first = game.new_state(table.players, table.options, seed=table.seed, dealing=1)
+        newest = game.new_state(table.players, table.options, seed=table.seed)
+        assert first.to_dict()["state"]["hands"] != newest.to_dict()["state"]["hands"]
+        table.state = first.to_dict()
+        table.version += 1  # as a stored row is: no process keeps a copy of this version
+        db.session.commit()
+    rng = random.Random(3)
+    for _ in range(4):
+        players.random_move(rng)
+    assert players.undo(players.host_token).status_code == 200
+    snapshot, replayed, kept = stored(app, players.code)
+    assert "dealing" not in snapshot["state"]
+    assert snapshot == replayed and kept == 3
