@@ -45,12 +45,12 @@ def seat_to_act(state, choice) -> int:
     return seats[0] if len(seats) == 1 else choice(seats)
 
 
-def id_playout(game, players: int, seed: int) -> int:
+def id_playout(game, players: int, seed: int, dealing: int | None = None) -> int:
     """One game of uniformly random legal actions through the integer action path
-    (``legal_ids`` / ``apply_id``, as ``oh_hell`` is driven); returns how many were
-    applied."""
+    (``legal_ids`` / ``apply_id``, as ``oh_hell`` is driven), dealt the newest way unless
+    ``dealing`` says; returns how many were applied."""
     choice = random.Random(seed).choice
-    state = game.new_state(players, seed=seed)
+    state = game.new_state(players, seed=seed, dealing=dealing)
     actions = 0
     while not state.is_over():
         seat = seat_to_act(state, choice)

@@ -43,11 +43,7 @@ def playouts(name: str, players: int, games: int, dealing: int | None) -> int:
         return sum(oh_hell_playout(loaded, seed) for seed in range(games))
     from companion.games import GAMES
 
-    engine = GAMES[name]
-    if dealing is not None:  # the bench driver deals the newest way; this one as asked
-        new_state = engine.new_state
-        engine.new_state = lambda *a, **k: new_state(*a, **k, dealing=dealing)
-    return sum(id_playout(engine, players, seed) for seed in range(games))
+    return sum(id_playout(GAMES[name], players, seed, dealing) for seed in range(games))
 
 
 def counted(game: str, players: int, games: int, dealing: int | None) -> tuple[int, int]:

@@ -209,7 +209,7 @@ def keyed_draw_for_dealer(seed: int, players: int) -> list[list[list]]:
             pack, ordered = keyed_order(text, len(DECK), wanted), wanted
         elif wanted > ordered:  # a tie to draw again: the rest of the pack in order
             pack, ordered = keyed_order(text, len(DECK), len(DECK)), len(DECK)
-        drawn = list(zip(contenders, pack[used:wanted], strict=True))
+        drawn = [(seat, DECK[i]) for seat, i in zip(contenders, pack[used:wanted], strict=True)]
         used = wanted
         rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
         top = max(card % SUIT_SIZE for _, card in drawn)

@@ -53,6 +53,41 @@ def test_a_draw_that_runs_out_of_cards_shuffles_a_new_pack_from_the_same_generat
     assert longest > len(deck)
 
 
+def eager_keyed_draw(seed, players, deck):
+    """The second way's draw written plainly: each pack in its whole keyed order."""
+    from companion.games.cards import keyed_order
+
+    def pack_of(number):
+        return [deck[i] for i in keyed_order(f"{seed}:draw:{number}", len(deck), len(deck))]
+
+    number, pack = 0, pack_of(0)
+    contenders = list(range(players))
+    rounds = []
+    while True:
+        if len(pack) < len(contenders):
+            number += 1
+            pack = pack_of(number)
+        drawn = [(seat, pack.pop(0)) for seat in contenders]
+        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
+        top = max(card % 13 for _, card in drawn)
+        contenders = [seat for seat, card in drawn if card % 13 == top]
+        if len(contenders) == 1:
+            return rounds
+
+
+@pytest.mark.parametrize("deck", [range(52), [0, 13, 26, 39, 1], [0, 13, 26, 2, 15, 28, 41]])
+def test_the_second_ways_draw_orders_a_pack_only_as_far_as_it_goes(monkeypatch, deck):
+    # small packs of many equal ranks: ties run a pack out, so a new one is ordered
+    monkeypatch.setattr(engine, "DECK", tuple(deck))
+    longest = 0
+    for seed in range(500):
+        for players in range(2, 6):
+            rounds = draw_for_dealer(seed, players, 2)
+            assert rounds == eager_keyed_draw(seed, players, tuple(deck))
+            longest = max(longest, sum(len(r) for r in rounds))
+    assert longest > len(deck) or len(deck) == 52
+
+
 def test_every_deal_is_random_shuffles_deal():
     """_start_deal's inline seeding and shuffle against random.Random's own, every deal of
     random games (the schedule's sizes, the dealer passing left, hands sorted by id)."""
