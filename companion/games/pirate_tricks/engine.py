@@ -116,12 +116,14 @@ import json
 from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .. import cards
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import deck, rules
 from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
+from .rules import TRICKS
 from .sheet import PirateTricksSheet
 from .spec import SPEC
 
@@ -177,6 +179,7 @@ ACTION_IDS = ActionIds(
 PLAYS = [{"type": "play", "card": card} for card in CARD]  # private: copied when logged
 
 
+_CARD_PLAYED = itemgetter(1)  # the card of a trick's [seat, card]
 _TABLE = ACTION_IDS._actions  # private: read to copy
 
 
@@ -231,7 +234,7 @@ def _sorted_ids(key: str) -> dict[str, tuple[str, ...]]:
 class _Round(NamedTuple):
     """A round's score cards (their catalog entries: never change them)."""
 
-    cards: dict[str, Any]  # as PirateTricksState._score_cards gives them
+    cards: dict[str, Any]  # as PirateTricksState._score_cards gives them (shared)
     predicting: bool  # whether a card in play asks for trick predictions
     counting: tuple[list[int], list[int]]  # the treasure's and the capture's filters (masks)
     recruiting: tuple[tuple, ...]  # the recruitment cards' deck.recruit_plan
@@ -251,6 +254,27 @@ def _end_card(key: str, kind: str, card_id: str) -> tuple[dict, bool, list[int]]
     card = _index_by_key(key)[kind][card_id]
     masks = [deck.filter_mask(effect["filter"]) for effect in rules.filtered_effects(card)]
     return card, rules.needs_prediction(card), masks
+
+
+@functools.lru_cache(maxsize=4096)
+def _round_of(key: str, first: str, second: str, treasure: str, capture: str) -> _Round:
+    """The score cards of a round (two recruitment cards, a treasure and a capture card)
+    of the catalog of ``key``, ready for the engine: put together once per combination
+    (from the cards' own caches), not at every step of a round that needs them."""
+    treasure_card, treasure_predicts, treasure_counts = _end_card(key, "treasure", treasure)
+    capture_card, capture_predicts, capture_counts = _end_card(key, "capture", capture)
+    first_card, first_plan = _recruitment_card(key, first)
+    second_card, second_plan = _recruitment_card(key, second)
+    return _Round(
+        {
+            "recruitment": [first_card, second_card],
+            "treasure": treasure_card,
+            "capture": capture_card,
+        },
+        treasure_predicts or capture_predicts,
+        (treasure_counts, capture_counts),
+        (first_plan, second_plan),
+    )
 
 
 class PirateTricksState(State):
@@ -364,22 +388,14 @@ class PirateTricksState(State):
 
     def _round_cards(self) -> _Round:
         """This round's score cards: the next ones of each shuffled deck."""
-        k, decks, key = self.round, self.score_decks, _catalog_key(self.options)
-        treasure, treasure_predicts, treasure_counts = _end_card(
-            key, "treasure", decks["treasure"][k - 1]
-        )
-        capture, capture_predicts, capture_counts = _end_card(
-            key, "capture", decks["capture"][k - 1]
-        )
-        (first, first_plan), (second, second_plan) = (
-            _recruitment_card(key, c) for c in decks["recruitment"][2 * k - 2 : 2 * k]
-        )
-        cards = {"recruitment": [first, second], "treasure": treasure, "capture": capture}
-        return _Round(
-            cards,
-            treasure_predicts or capture_predicts,
-            (treasure_counts, capture_counts),
-            (first_plan, second_plan),
+        k, decks = self.round, self.score_decks
+        first, second = decks["recruitment"][2 * k - 2 : 2 * k]
+        return _round_of(
+            _catalog_key(self.options),
+            first,
+            second,
+            decks["treasure"][k - 1],
+            decks["capture"][k - 1],
         )
 
     def _score_cards(self) -> dict[str, Any]:
@@ -534,11 +550,11 @@ class PirateTricksState(State):
         trick = self.trick
         winner = deck.trick_winner(trick)
         self.tricks[winner] += 1
-        self.won[winner] += [card for _, card in trick]
+        self.won[winner] += map(_CARD_PLAYED, trick)
         self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
-        if sum(self.tricks) == rules.TRICKS:
+        if sum(self.tricks) == TRICKS:
             self._end_round()
 
     def _end_round(self) -> None:
@@ -828,7 +844,9 @@ class PirateTricksState(State):
 
     def _ditch(self, seat: int, x: int, y: int) -> None:
         self.ditched[seat] = [x, y]
-        self.hands[seat] = [c for c in self.hands[seat] if c != x and c != y]
+        hand = self.hands[seat]
+        hand.remove(x)
+        hand.remove(y)
         if None not in self.ditched:  # everybody has ditched
             self._after_ditch()
 

@@ -62,8 +62,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
+from operator import add
 from pathlib import Path
 from typing import Any
 
@@ -637,8 +639,30 @@ def payout_lines(
     ``counts`` (for each player, how many cards matching each filtered effect they took, in
     the card's effect order), the score sheet's shortcut.
     """
+    return [
+        {
+            "text": describe_effect(effect) if words else "",
+            "kind": effect["kind"],
+            "measure": measure,
+            "places": ranked,
+            "amounts": pay,
+        }
+        for effect, measure, ranked, pay in _effect_payouts(
+            carddef, tricks, predictions, won, counts
+        )
+    ]
+
+
+def _effect_payouts(
+    carddef: dict,
+    tricks: list[int],
+    predictions: list[int] | None,
+    won: list[list[str]] | None,
+    counts: list[list[int]] | None,
+) -> Iterator[tuple[dict, list[int], list[int | None] | None, list[int]]]:
+    """:func:`payout_lines` as ``(effect, measure, places, amounts)``, without the
+    line's dict (the engine's settlement adds the amounts up and needs nothing else)."""
     n = len(tricks)
-    lines = []
     filtered = 0
     for effect in carddef["effects"]:
         kind = effect["kind"]
@@ -676,16 +700,7 @@ def payout_lines(
             pay = _paid_by_place(ranked, effect["payouts"])
         else:
             raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
-        lines.append(
-            {
-                "text": describe_effect(effect) if words else "",
-                "kind": kind,
-                "measure": measure,
-                "places": ranked,
-                "amounts": pay,
-            }
-        )
-    return lines
+        yield effect, measure, ranked, pay
 
 
 def card_payouts(
@@ -699,13 +714,10 @@ def card_payouts(
 
     See :func:`payout_lines` for ``won`` and ``counts``.
     """
-    lines = payout_lines(carddef, tricks, predictions, won, counts, words=False)
-    if len(lines) == 1:
-        return lines[0]["amounts"]  # a new list
-    total = [0] * len(tricks)
-    for line in lines:
-        total = [a + b for a, b in zip(total, line["amounts"], strict=True)]
-    return total
+    total = None
+    for _, _, _, pay in _effect_payouts(carddef, tricks, predictions, won, counts):
+        total = pay if total is None else list(map(add, total, pay))  # pay is a new list
+    return total if total is not None else [0] * len(tricks)
 
 
 def filtered_effects(carddef: dict) -> list[dict]:
