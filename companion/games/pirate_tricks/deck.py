@@ -268,8 +268,51 @@ def plan_loon(plan: tuple, mask: int) -> int:
     return loon
 
 
+#: Each suit's cards as a mask, and per card the mask of its suit.
+SUIT_MASKS: tuple[int, ...] = tuple(((1 << SUIT_SIZE) - 1) << SUIT_SIZE * s for s in range(3))
+SUIT_MASK: tuple[int, ...] = tuple(SUIT_MASKS[SUIT[i]] for i in range(60))
+#: Per run size, the cards a run of that size may start from (it ends in the same suit).
+RUN_STARTS: dict[int, int] = {
+    size: mask_of([i for i in range(60) if i % SUIT_SIZE + size <= SUIT_SIZE])
+    for size in range(2, SUIT_SIZE + 1)
+}
+
+
+def _run_count(size: int, hand: int) -> int:
+    """How many disjoint runs of ``size`` the cards in mask ``hand`` hold: each stretch
+    of numbers in a row in one suit holds its length // ``size`` of them, and stretches
+    share no card (so this is ``len(_best_groups("run", size, hand))``)."""
+    starts = hand & RUN_STARTS[size]
+    for shift in range(1, size):
+        starts &= hand >> shift
+    count = 0
+    while starts:
+        # The lowest start begins its stretch (a lower card in a row with it would start
+        # a run too): the stretch is the cards from there up that carrying it passes.
+        low = starts & -starts
+        stretch = ((hand + low) ^ hand) & hand & SUIT_MASK[low.bit_length() - 1]
+        count += stretch.bit_count() // size
+        starts &= ~stretch
+    return count
+
+
+def _set_count(size: int, hand: int) -> int:
+    """How many disjoint sets of ``size`` (2 or 3: one card of one number in each of that
+    many suits) the cards in mask ``hand`` hold: one per number held in at least ``size``
+    suits (three suits hold one set of two, not more)."""
+    red, green, blue = (hand & SUIT_MASKS[0], hand >> SUIT_SIZE & SUIT_MASKS[0], hand >> 40)
+    if size == 3:
+        return (red & green & blue).bit_count()
+    return (red & green | red & blue | green & blue).bit_count()
+
+
 def _group_count(shape: str, size: int, hand: int) -> int:
-    """``len(_best_groups(shape, size, hand))``, without listing or sorting the groups."""
+    """``len(_best_groups(shape, size, hand))``, without listing or sorting the groups:
+    counted on the bits for runs and for sets alone, searched for runs or sets."""
+    if shape == "run":
+        return _run_count(size, hand)
+    if shape == "set":
+        return _set_count(size, hand)
     usable = _usable(shape, size, hand)
     union = 0
     for m, _ in usable:

@@ -116,7 +116,7 @@ import json
 from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
-from operator import itemgetter
+from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
 from .. import cards
@@ -256,7 +256,7 @@ def _end_card(key: str, kind: str, card_id: str) -> tuple[dict, bool, list[int]]
     return card, rules.needs_prediction(card), masks
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)  # the default catalog deals 5,670 combinations
 def _round_of(key: str, first: str, second: str, treasure: str, capture: str) -> _Round:
     """The score cards of a round (two recruitment cards, a treasure and a capture card)
     of the catalog of ``key``, ready for the engine: put together once per combination
@@ -334,10 +334,12 @@ class PirateTricksState(State):
         n = self.players
         self.round += 1
         k = self.round
-        had = self.loon
         if k > 1:
+            had = self.loon
             self.loon = rules.top_up(had)
-        self.top_ups = [now - before for now, before in zip(self.loon, had, strict=True)]
+            self.top_ups = list(map(sub, self.loon, had))
+        else:
+            self.top_ups = [0] * n
         deal = self.deal
         if k == 1 and deal and "hands" in deal:
             self.hands = [sorted(deck.indexes(h)) for h in deal["hands"]]
@@ -424,29 +426,36 @@ class PirateTricksState(State):
         a["tied"] = []
         a["reveals"] = [None] * n
         a["chooser"] = None
-        owners = [row["owner"] for row in self.rows]
-        needy = [s for s in range(n) if s not in owners]
+        open_rows = []
+        needy = list(range(n))
+        for r, row in enumerate(self.rows):
+            owner = row["owner"]
+            if owner is None:
+                open_rows.append(r)
+            else:
+                needy.remove(owner)
         if not needy:
             a["row"] = None
             a["bidders"] = []
             self.phase = DITCH
             return
-        open_rows = [r for r, owner in enumerate(owners) if owner is None]
         if len(needy) == 1:
             (row,) = open_rows
             self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
             self._take(row, needy[0], 0)
             self._next_row(0)
             return
-        later = [r for r in open_rows if r >= start]
-        if not later:
+        if open_rows[-1] >= start:  # the first open row at or below start
+            later = open_rows[bisect_left(open_rows, start)]
+        else:
             # First pass done: the open rows are bid on once more, from the top.
             a["pass"] = 2
-            later = open_rows
-        a["row"] = later[0]
+            later = open_rows[0]
+        a["row"] = later
         a["bidders"] = needy
         self.phase = BID
-        _cover_bids(max(self.loon))
+        if BIDS + max(self.loon) >= ACTION_IDS.size:
+            _cover_bids(max(self.loon))
 
     def _take(self, row: int, seat: int, paid: int) -> None:
         r = self.rows[row]
@@ -465,15 +474,16 @@ class PirateTricksState(State):
         a = self.auction
         row = a["row"]
         bids = a["bids"]
-        high = max(bids[s] for s in a["bidders"])
-        top = [s for s in a["bidders"] if bids[s] == high]
-        event = {"row": row, "pass": a["pass"], "bids": list(bids)}
+        high = max(map(bids.__getitem__, a["bidders"]))
+        event = {"row": row, "pass": a["pass"], "bids": bids[:]}
         self.events.append(event)
-        if len(top) == 1:
+        if bids.count(high) == 1:  # only bidders' bids are numbers
             event["result"] = "won"
-            self._take(row, top[0], high)
+            self._take(row, bids.index(high), high)
             self._next_row(row + 1)
-        elif high > 0 or self.rows[row]["loon"] > 0:
+            return
+        top = [s for s in a["bidders"] if bids[s] == high]
+        if high > 0 or self.rows[row]["loon"] > 0:
             event["result"] = "tie" if high > 0 else "zero-again"
             event["tied"] = top
             a["tied"] = top
@@ -572,7 +582,7 @@ class PirateTricksState(State):
                 for masks in in_play.counting
             ),
         )
-        self.loon = [int(x) for x in result["loon"]]
+        self.loon = result["loon"]  # a new list
         self.history.append(
             {
                 "round": self.round,

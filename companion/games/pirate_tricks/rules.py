@@ -65,7 +65,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
-from operator import add
+from operator import add, sub
 from pathlib import Path
 from typing import Any
 
@@ -770,13 +770,8 @@ def settled(
     :func:`payout_lines`)."""
     t = card_payouts(treasure, tricks, predictions, won=won, counts=counts and counts[0])
     c = card_payouts(capture, tricks, predictions, won=won, counts=counts and counts[1])
-    new = pay(loon, [a + b for a, b in zip(t, c, strict=True)])
-    return {
-        "treasure": t,
-        "capture": c,
-        "paid": [after - before for after, before in zip(new, loon, strict=True)],
-        "loon": new,
-    }
+    new = pay(loon, list(map(add, t, c)))  # one amount per player on each card
+    return {"treasure": t, "capture": c, "paid": list(map(sub, new, loon)), "loon": new}
 
 
 def top_up(loon: list[int]) -> list[int]:

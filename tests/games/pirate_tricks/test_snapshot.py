@@ -207,3 +207,37 @@ def test_a_shared_snapshot_keeps_its_ids_while_the_state_plays_on():
         seat = chooser.choice(loaded.to_act())
         loaded.apply(seat, chooser.choice(loaded.legal_actions(seat)))  # still plays
         game.state_from_dict(json.loads(json.dumps(loaded.to_dict())))
+
+
+def test_counting_groups_on_the_bits_counts_what_the_search_finds():
+    gen = random.Random(11)
+    shapes = [
+        (shape, size)
+        for shape in rules.SHAPES
+        for size in range(2, 13)
+        if shape == "run" or size <= 3
+    ]
+    for _ in range(3000):
+        mask = deck.mask_of(gen.sample(range(60), gen.randint(0, 30)))
+        for shape, size in shapes:
+            assert deck.plan_loon(((1, 0, shape, size),), mask) == len(
+                deck.best_groups(shape, size, mask)
+            ), (shape, size, deck.ids(deck.cards_of(mask)))
+
+
+@pytest.mark.parametrize(
+    ("cards", "shape", "size", "count"),
+    [
+        (["R18", "R19", "R20", "G1", "G2"], "run", 3, 1),  # a run stops at the suit's end
+        (["R19", "R20", "G1"], "run", 2, 1),
+        (["B14", "B15", "B16", "B17", "B18", "B19", "B20"], "run", 3, 2),  # 7 in a row
+        (["G1", "G2", "G3", "G5", "G6", "G7", "G8"], "run", 4, 1),
+        (["R7", "G7", "B7"], "set", 2, 1),  # three of a number hold one pair
+        (["R7", "G7", "B7", "R9", "B9"], "set", 2, 2),
+        (["R7", "G7", "B7", "R9", "B9"], "set", 3, 1),
+        (["R1", "G20", "B10"], "set", 2, 0),
+    ],
+)
+def test_counting_groups_on_the_bits_at_the_edges(cards, shape, size, count):
+    mask = deck.mask_of(deck.indexes(cards))
+    assert deck.plan_loon(((1, 0, shape, size),), mask) == count
