@@ -14,6 +14,8 @@ ratios to ``oh_hell`` with the same number of players (``oh_hell`` needs 3 to 7:
 games are compared with its three-player game), measured in turns with the engine (``--turns``
 short slices of each, alternately), so that a change of load on the machine hits both alike;
 times are this process's CPU time, so other processes on a shared machine count less.
+Each side first plays untimed for ``--warmup`` seconds (other seeds), as benchmarks warm
+up: the figures are the rate a running server keeps, not its first second's.
 ``oh_hell`` deals through chance nodes: they are played in its time (uniformly, like every
 deal here), but only players' decisions are counted as actions, as our engines deal
 inside ``apply``.
@@ -98,6 +100,22 @@ def measure(run, seconds: float) -> tuple[float, float, int]:
     return actions / elapsed, games / elapsed, games
 
 
+#: Seeds of the warm-up games: far from the measured games' (0, 1, 2 ...), so that no
+#: measured game was played before.
+WARMUP_SEEDS = 10**9
+
+
+def warm_up(runs, seconds: float) -> None:
+    """Play each of ``runs`` for ``seconds`` untimed first: an engine's caches (score
+    cards of a round, group searches, the bids' ids) fill as a server's would over its
+    first games, so the figures are the steady rate, not the first second's."""
+    for run in runs:
+        start, seed = time.process_time(), WARMUP_SEEDS
+        while time.process_time() - start < seconds:
+            run(seed)
+            seed += 1
+
+
 def slices(runs, seconds: float, turns: int) -> list[tuple[int, int, float]]:
     """Each of ``runs`` (``run(seed) -> actions``) played for ``seconds`` in all, in
     ``turns`` alternating slices; (actions, games, elapsed) for each."""
@@ -121,6 +139,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument(
         "--turns", type=int, default=10, help="alternating slices each measurement is cut into"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=0.5, help="untimed play of each side before measuring"
     )
     parser.add_argument("--game", action="append", help="only these slugs")
     parser.add_argument(
@@ -149,14 +170,14 @@ def main() -> None:
     )
     for slug, game, players in cases:
         count = oh_hell_players(players)
+        runs = [
+            lambda seed, g=game, n=players: id_playout(g, n, seed),
+            lambda seed, g=game, n=players: playout(g, n, seed),
+            lambda seed, g=oh_hells[count]: oh_hell_playout(g, seed),
+        ]
+        warm_up(runs, args.warmup)
         (ids, games, elapsed), (dicts, _, dict_elapsed), (base_actions, _, base_elapsed) = slices(
-            [
-                lambda seed, g=game, n=players: id_playout(g, n, seed),
-                lambda seed, g=game, n=players: playout(g, n, seed),
-                lambda seed, g=oh_hells[count]: oh_hell_playout(g, seed),
-            ],
-            args.seconds,
-            turns=args.turns,
+            runs, args.seconds, turns=args.turns
         )
         base = base_actions / base_elapsed
         per_id, per_dict = ids / elapsed, dicts / dict_elapsed

@@ -3,11 +3,13 @@
 
     apt-get install -y valgrind; pip install -e '.[bench]'
     PYTHONPATH=. python bench/instructions.py --game SLUG [--players 2] [--games 100]
-                                              [--dealing N]
+                                              [--dealing N] [--warmup 300]
 
 Each side runs under ``valgrind --tool=cachegrind`` twice, with no playout and with
-``--games`` seeded playouts through ``bench/engines.py``'s own drivers, so the import and
-the interpreter's start cancel out; ``PYTHONHASHSEED=0`` keeps both runs' dictionaries
+``--games`` seeded playouts through ``bench/engines.py``'s own drivers, both after the same
+``--warmup`` games (other seeds, as ``bench/engines.py`` warms up), so the import, the
+interpreter's start and the filling of an engine's caches cancel out: the figure is the
+steady cost of an action; ``PYTHONHASHSEED=0`` keeps both runs' dictionaries
 alike. ``oh_hell`` plays with the same number of players, or 3 below that (as
 ``bench/engines.py`` compares). The ratio is ``oh_hell``'s instructions per decision over
 the engine's per action: above 1 the engine does less work. Time ratios come out lower
@@ -31,22 +33,32 @@ ROOT = Path(__file__).resolve().parent.parent
 OH_HELL = "oh_hell"
 
 
-def playouts(name: str, players: int, games: int, dealing: int | None) -> int:
-    """Play ``games`` seeded random games of ``name`` (a slug, or ``oh_hell``): one side
-    of a count; returns the actions."""
-    from engines import id_playout, oh_hell_playout
+def playouts(name: str, players: int, games: int, dealing: int | None, warmup: int) -> int:
+    """Play ``warmup`` seeded random games of ``name`` (a slug, or ``oh_hell``) uncounted,
+    then ``games`` others: one side of a count; returns the actions of the ``games``."""
+    from engines import WARMUP_SEEDS, id_playout, oh_hell_playout
 
     if name == OH_HELL:
         import pyspiel
 
         loaded = pyspiel.load_game(OH_HELL, {"players": players})
-        return sum(oh_hell_playout(loaded, seed) for seed in range(games))
-    from companion.games import GAMES
 
-    return sum(id_playout(GAMES[name], players, seed, dealing) for seed in range(games))
+        def play(seed: int) -> int:
+            return oh_hell_playout(loaded, seed)
+    else:
+        from companion.games import GAMES
+
+        def play(seed: int) -> int:
+            return id_playout(GAMES[name], players, seed, dealing)
+
+    for seed in range(WARMUP_SEEDS, WARMUP_SEEDS + warmup):
+        play(seed)
+    return sum(play(seed) for seed in range(games))
 
 
-def counted(game: str, players: int, games: int, dealing: int | None) -> tuple[int, int]:
+def counted(
+    game: str, players: int, games: int, dealing: int | None, warmup: int
+) -> tuple[int, int]:
     """(instructions, actions) of one run under cachegrind."""
     command = [
         "valgrind",
@@ -60,6 +72,7 @@ def counted(game: str, players: int, games: int, dealing: int | None) -> tuple[i
         str(players),
         str(games),
         "" if dealing is None else str(dealing),
+        str(warmup),
     ]
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
@@ -70,16 +83,19 @@ def counted(game: str, players: int, games: int, dealing: int | None) -> tuple[i
     return int(refs.group(1).replace(",", "")), int(actions.group(1))
 
 
-def per_action(game: str, players: int, games: int, dealing: int | None) -> tuple[float, int]:
-    base, _ = counted(game, players, 0, dealing)
-    total, actions = counted(game, players, games, dealing)
+def per_action(
+    game: str, players: int, games: int, dealing: int | None, warmup: int = 0
+) -> tuple[float, int]:
+    base, _ = counted(game, players, 0, dealing, warmup)
+    total, actions = counted(game, players, games, dealing, warmup)
     return (total - base) / actions, actions
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--inner":
-        game, players, games, dealing = sys.argv[2:6]
-        count = playouts(game, int(players), int(games), int(dealing) if dealing else None)
+        game, players, games, dealing, warmup = sys.argv[2:7]
+        dealt = int(dealing) if dealing else None
+        count = playouts(game, int(players), int(games), dealt, int(warmup))
         print(f"actions {count}")
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -87,10 +103,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--dealing", type=int, default=None, help="a way of dealing")
+    parser.add_argument(
+        "--warmup", type=int, default=300, help="games played first in both runs of a side"
+    )
     args = parser.parse_args()
     oh_players = max(args.players, 3)
-    ours, actions = per_action(args.game, args.players, args.games, args.dealing)
-    theirs, decisions = per_action(OH_HELL, oh_players, args.games, None)
+    ours, actions = per_action(args.game, args.players, args.games, args.dealing, args.warmup)
+    theirs, decisions = per_action(OH_HELL, oh_players, args.games, None, args.warmup)
     way = "newest" if args.dealing is None else args.dealing
     print("| engine | players | dealing | actions | instructions per action |")
     print("| --- | ---: | --- | ---: | ---: |")

@@ -683,8 +683,9 @@ def _effect_payouts(
             ranked = places(tricks)
             pay = _paid_by_place(ranked, effect["payouts"])
         elif kind == "fewest_tricks":
-            ranked = [1 if t == min(tricks) else None for t in tricks]
-            pay = [effect["loon"] if t == min(tricks) else 0 for t in tricks]
+            fewest = min(tricks)
+            ranked = [1 if t == fewest else None for t in tricks]
+            pay = [effect["loon"] if t == fewest else 0 for t in tricks]
         elif kind == "prediction":
             if predictions is None:
                 raise IllegalAction(f"{carddef['name']} needs every player's prediction.")
