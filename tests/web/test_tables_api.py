@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from companion.extensions import db
-from companion.games import GAMES, IllegalAction
+from companion.games import GAMES, IllegalAction, base
 from companion.models import Action, Seat, Table
 from companion.tables import service
 
@@ -604,6 +605,10 @@ def test_events_send_the_public_envelope_now_and_after_each_change(make_app):
         stream.close()
 
 
+#: The seed of the table whose events are checked seat by seat (see the test).
+EVENTS_SEED = 2026
+
+
 def next_event(chunks) -> dict:
     """The next ``version`` event read from a stream's chunks."""
     text = ""
@@ -614,14 +619,19 @@ def next_event(chunks) -> dict:
 
 
 @pytest.mark.parametrize("game", ["call_the_shot", "shoot"])
-def test_a_seats_event_carries_its_own_view_and_nobody_elses(make_app, game):
+def test_a_seats_event_carries_its_own_view_and_nobody_elses(make_app, game, monkeypatch):
     """A seat's (or the host's) stream adds to the public envelope what that viewer's own
     view adds (``"mine"``), so the phone needs no refetch; merged, it is the viewer's view
     exactly (its blocked cards and their rule links included), and it holds nothing else,
-    so nothing of another seat's hand."""
+    so nothing of another seat's hand.
+
+    The deal is pinned (a table's seed is otherwise drawn afresh): with some deals 12
+    random moves meet no blocked card, or end a duel before the last move."""
+    monkeypatch.setattr(base, "secrets", SimpleNamespace(randbits=lambda bits: EVENTS_SEED))
     moves = 12
     app = make_app(TABLES_SSE_MAX_EVENTS=moves + 1, TABLES_SSE_KEEPALIVE=5, TABLES_SSE_SECONDS=30)
     players = TablePlayers(app, game).join_all()
+    assert players.state().seed == EVENTS_SEED
     viewers = [(seat, players.tokens[seat]) for seat in range(players.players)]
     viewers.append((None, players.host_token))
     opened = [players.host.get(events_url(players, token), buffered=False) for _, token in viewers]
