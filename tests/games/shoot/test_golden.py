@@ -6,12 +6,12 @@ has its own digests: the first way's were taken before the second way existed.""
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 
 import pytest
 
 from companion.games import GAMES
+from tests.games.golden import play_into
 
 GAME = GAMES["shoot"]
 
@@ -31,19 +31,9 @@ DIGESTS = {
 def games_digest(dealing: int, players: int) -> str:
     digest = hashlib.sha256()
     for seed in range(12):
-        choice = random.Random(seed).choice
         options = {"chips": True} if seed % 3 == 0 else {}
         state = GAME.new_state(players, options, seed=seed * 7919, dealing=dealing)
-        while not state.is_over():
-            seats = state.to_act()
-            seat = seats[0] if len(seats) == 1 else choice(seats)
-            legal = state.legal_ids(seat)
-            action_id = choice(legal)
-            digest.update(repr((seat, legal, action_id)).encode())
-            state.apply_id(seat, action_id)
-            if state.moves % 9 == 0:
-                digest.update(json.dumps(state.to_dict(), sort_keys=True).encode())
-        digest.update(json.dumps([state.to_dict(), state.scores()], sort_keys=True).encode())
+        play_into(digest, state, random.Random(seed).choice, snapshot_every=9)
     return digest.hexdigest()[:16]
 
 

@@ -1,0 +1,35 @@
+"""Golden digests of random games: a game played by random legal ids from a seed, each
+choice, snapshot and score fed to a digest. A test keeps the digests an engine gave before
+its inside changed, so a stored game replays identically whatever the engine looks like."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+
+def play_into(
+    digest: hashlib._Hash,
+    state: Any,
+    choice: Callable,
+    snapshot_every: int,
+    after: Callable[[Any], None] | None = None,
+) -> None:
+    """Play ``state`` to its end by ids drawn with ``choice`` (one of several seats to act
+    drawn first), feeding ``digest`` each seat, legal list and choice, the snapshot every
+    ``snapshot_every`` moves, then whatever ``after(state)`` adds, and at the end the
+    snapshot and the scores."""
+    while not state.is_over():
+        seats = state.to_act()
+        seat = seats[0] if len(seats) == 1 else choice(seats)
+        legal = state.legal_ids(seat)
+        action_id = choice(legal)
+        digest.update(repr((seat, legal, action_id)).encode())
+        state.apply_id(seat, action_id)
+        if state.moves % snapshot_every == 0:
+            digest.update(json.dumps(state.to_dict(), sort_keys=True).encode())
+        if after is not None:
+            after(state)
+    digest.update(json.dumps([state.to_dict(), state.scores()], sort_keys=True).encode())
