@@ -268,9 +268,9 @@ def plan_loon(plan: tuple, mask: int) -> int:
     return loon
 
 
-#: Each suit's cards as a mask, and per card the mask of its suit.
+#: Each suit's cards as a mask (red, green, blue), and per card the mask of its suit.
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << SUIT_SIZE) - 1) << SUIT_SIZE * s for s in range(3))
-SUIT_MASK: tuple[int, ...] = tuple(SUIT_MASKS[SUIT[i]] for i in range(60))
+SUIT_MASK_OF: tuple[int, ...] = tuple(SUIT_MASKS[SUIT[i]] for i in range(60))
 #: Per run size, the cards a run of that size may start from (it ends in the same suit).
 RUN_STARTS: dict[int, int] = {
     size: mask_of([i for i in range(60) if i % SUIT_SIZE + size <= SUIT_SIZE])
@@ -288,9 +288,10 @@ def _run_count(size: int, hand: int) -> int:
     count = 0
     while starts:
         # The lowest start begins its stretch (a lower card in a row with it would start
-        # a run too): the stretch is the cards from there up that carrying it passes.
+        # a run too). Adding it to the hand carries through the stretch: the bits that
+        # change are the stretch's and the first gap's above it, cut at the suit's end.
         low = starts & -starts
-        stretch = ((hand + low) ^ hand) & hand & SUIT_MASK[low.bit_length() - 1]
+        stretch = ((hand + low) ^ hand) & hand & SUIT_MASK_OF[low.bit_length() - 1]
         count += stretch.bit_count() // size
         starts &= ~stretch
     return count
