@@ -301,7 +301,8 @@ def _set_count(size: int, hand: int) -> int:
     """How many disjoint sets of ``size`` (2 or 3: one card of one number in each of that
     many suits) the cards in mask ``hand`` hold: one per number held in at least ``size``
     suits (three suits hold one set of two, not more)."""
-    red, green, blue = (hand & SUIT_MASKS[0], hand >> SUIT_SIZE & SUIT_MASKS[0], hand >> 40)
+    suit = SUIT_MASKS[0]  # each suit's cards brought down to red's bits
+    red, green, blue = hand & suit, hand >> SUIT_SIZE & suit, hand >> 2 * SUIT_SIZE
     if size == 3:
         return (red & green & blue).bit_count()
     return (red & green | red & blue | green & blue).bit_count()

@@ -454,8 +454,7 @@ class PirateTricksState(State):
         a["row"] = later
         a["bidders"] = needy
         self.phase = BID
-        if BIDS + max(self.loon) >= ACTION_IDS.size:
-            _cover_bids(max(self.loon))
+        _cover_bids(max(self.loon))
 
     def _take(self, row: int, seat: int, paid: int) -> None:
         r = self.rows[row]
