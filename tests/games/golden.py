@@ -4,14 +4,13 @@ its inside changed, so a stored game replays identically whatever the engine loo
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
 
 
 def play_into(
-    digest: hashlib._Hash,
+    digest: Any,  # a hashlib object
     state: Any,
     choice: Callable,
     snapshot_every: int,
