@@ -17,13 +17,18 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             still in the running tried on each round's worlds, the worse half dropping
             out after each round, every action of a world played on with the same
             random numbers, each world weighed by how well it explains the others' open
-            moves (:meth:`GameBot.weight`); and a budget a hundred times normal's
-            (capped by time), where normal looks at a handful of worlds.
+            moves (:meth:`GameBot.weight`). It thinks until its time is up or its choice
+            is settled (the best action ahead of every other by three standard errors),
+            where normal looks at a handful of worlds;
+``expert``  strong's search with eight times its time (a few seconds a move: for the
+            background worker rather than a request).
 
 A game's ``candidates`` narrow the actions both searches try; one candidate is played
 without a search. Searches count iterations (seeded, so a decision is reproducible) and
 also stop at a time cap, read after every playout; both come from :data:`BUDGETS` (the
-app's ``BOT_BUDGETS`` config overrides them).
+app's ``BOT_BUDGETS`` config overrides them). Strong's and expert's counts are ceilings
+their time reaches first: they stop on time or on a settled choice. How strong each level
+plays, measured, is :data:`STRENGTH` (bench/README.md has the runs).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from typing import Any
 from .base import Action, GameBot, View
 from .search import halving, ismcts, monte_carlo
 
-LEVELS = ("easy", "normal", "strong")
+LEVELS = ("easy", "normal", "strong", "expert")
 
 # iterations: normal samples that many worlds and tries every candidate in each; strong
 # spends as many playouts (iterations x candidates) over its rounds, most of them on the
@@ -48,10 +53,12 @@ LEVELS = ("easy", "normal", "strong")
 # already beats the rules of thumb clearly), strong at a hundred times as many playouts
 # (with halving, most of them on the last contenders) and mostly thinks up to its cap.
 # With 24 worlds for normal and 96 for strong the two were measured level in Shoot! and
-# PULL! (bench/README.md, "Bots: levels far apart").
+# PULL! (bench/README.md, "Bots: levels far apart"). Strong and expert think on time (their
+# counts are ceilings) and stop early once their choice is settled (search.settled).
 BUDGETS: dict[str, dict[str, float]] = {
     "normal": {"iterations": 4, "seconds": 0.3},
-    "strong": {"iterations": 400, "seconds": 0.4},
+    "strong": {"iterations": 100_000, "seconds": 0.4},
+    "expert": {"iterations": 1_000_000, "seconds": 3.2},
 }
 
 # The strong level's search, by GameBot.strong_search.
@@ -117,7 +124,7 @@ def decide(
     else:
         limits = dict(BUDGETS[level])
         limits.update(budget or {})
-        search = monte_carlo if level == "normal" else STRONG[bot.strong_search]
+        search = monte_carlo if level == "normal" else STRONG[bot.strong_search]  # or expert
         tried = bot.candidates(view, legal, rng)
         choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:

@@ -6,6 +6,10 @@ loaded with ``game.state_from_dict``. Both work on the integer action path (the 
 actions as ids, ``state.apply_id``; playouts apply ``bot.rollout_id``), count their work
 (reproducible with a seeded ``rng``) and stop at ``seconds`` of thinking: the clock is
 read after every playout, so a decision overruns its cap by one playout at most.
+
+The clock is :data:`CLOCK`: wall time by default (what a player waits), which a benchmark
+on a shared machine may set to the thread's CPU time (``time.thread_time``), so that the
+other processes' share of the cores does not count as thinking.
 """
 
 from __future__ import annotations
@@ -20,6 +24,13 @@ from typing import Any
 from .base import Action, GameBot, View, action_key
 
 MAX_PLAYOUT_STEPS = 10_000
+
+#: The searches' clock (seconds, any origin): see the module's doc.
+CLOCK = time.perf_counter
+
+
+def _now() -> float:
+    return CLOCK()
 
 
 def playout(bot: GameBot, start: View, state: Any, rng: random.Random) -> None:
@@ -36,7 +47,7 @@ def playout(bot: GameBot, start: View, state: Any, rng: random.Random) -> None:
 
 def _limits(limits: Mapping[str, float]) -> tuple[int, float]:
     iterations = max(1, int(limits.get("iterations", 1)))
-    deadline = time.perf_counter() + float(limits.get("seconds", math.inf))
+    deadline = _now() + float(limits.get("seconds", math.inf))
     return iterations, deadline
 
 
@@ -109,7 +120,7 @@ def monte_carlo(
         for index, action_id in enumerate(ids):
             totals[index] += _try(bot, view, world, action_id, rng)
             counts[index] += 1
-            if time.perf_counter() >= deadline:
+            if _now() >= deadline:
                 break
         else:
             continue
@@ -120,21 +131,26 @@ def monte_carlo(
 
 
 class _Arm:
-    """One root action's statistics: plain and weighted sums of its values."""
+    """One root action's statistics: plain and weighted sums of its values (and the
+    weighted sum of squares and of squared weights, for how sure the mean is)."""
 
-    __slots__ = ("count", "total", "weight", "weighted")
+    __slots__ = ("count", "square", "squares", "total", "weight", "weighted")
 
     def __init__(self) -> None:
         self.count = 0
         self.total = 0.0
         self.weight = 0.0
         self.weighted = 0.0
+        self.squares = 0.0  # sum of weight * value ** 2
+        self.square = 0.0  # sum of weight ** 2
 
     def add(self, value: float, weight: float, count: int = 1) -> None:
         self.count += count
         self.total += value
         self.weight += weight
         self.weighted += weight * value
+        self.squares += weight * value * value
+        self.square += weight * abs(weight)  # a world taken back takes its square back
 
     def mean(self) -> float:
         if not self.count:
@@ -142,6 +158,39 @@ class _Arm:
         if self.weight > 1e-12 * self.count:
             return self.weighted / self.weight
         return self.total / self.count  # every world it saw was (nearly) impossible
+
+    def error(self) -> float:
+        """The standard error of :meth:`mean` (weighted: the spread over the effective
+        number of worlds); infinite while too few worlds are in."""
+        if self.count < SETTLE_WORLDS or self.weight <= 1e-12 * self.count:
+            return math.inf
+        mean = self.weighted / self.weight
+        spread = max(0.0, self.squares / self.weight - mean * mean)
+        effective = self.weight * self.weight / self.square if self.square > 0 else 0.0
+        return math.sqrt(spread / effective) if effective >= 1 else math.inf
+
+
+#: A choice is settled (the strong search stops early) when the best action's mean leads
+#: every other action still in the running by SETTLE_Z standard errors of the difference
+#: (taken as independent: the common random numbers only make the true error smaller),
+#: each mean resting on at least SETTLE_WORLDS worlds.
+SETTLE_Z = 3.0
+SETTLE_WORLDS = 24
+SETTLE_EVERY = 8  # worlds between two looks
+
+
+def settled(arms: list[_Arm], alive: list[int]) -> int | None:
+    """The action of ``alive`` whose lead is settled, or None."""
+    best = max(alive, key=lambda i: arms[i].mean())
+    lead, error = arms[best].mean(), arms[best].error()
+    if error == math.inf:
+        return None
+    for index in alive:
+        if index != best:
+            other = arms[index].error()
+            if lead - arms[index].mean() <= SETTLE_Z * math.sqrt(error**2 + other**2):
+                return None
+    return best
 
 
 def halving(
@@ -169,7 +218,7 @@ def halving(
       importance sampling, no sample thrown away).
     """
     iterations, deadline = _limits(limits)
-    started = time.perf_counter()
+    started = _now()
     ids = root_ids(game, legal)
     arms = [_Arm() for _ in legal]
     alive = list(range(len(legal)))
@@ -191,7 +240,7 @@ def halving(
                 arms[index].add(value, weight)
                 seen.append((index, value))
                 done += 1
-                if time.perf_counter() >= deadline:
+                if _now() >= deadline:
                     out_of_time = True
                     break
             if out_of_time:
@@ -200,6 +249,8 @@ def halving(
                     for index, value in seen:
                         arms[index].add(-value, -weight, -1)
                 break
+            if worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
+                return legal[settled(arms, alive)]
         left = max(0, left - worlds * len(alive))
         rounds = max(1, rounds - 1)
         if not out_of_time:
@@ -217,7 +268,7 @@ def _round_worlds(
     ``worlds`` it has played already); at least one."""
     share = left / rounds
     if done and deadline != math.inf:
-        now = time.perf_counter()
+        now = _now()
         pace = (now - started) / done
         share = min(share, (worlds * alive + (deadline - now) / pace) / rounds)
     return max(1, int(share / alive))
@@ -318,7 +369,7 @@ def ismcts(
             for visited in path:
                 visited.visits += 1
                 visited.total += value
-        if time.perf_counter() >= deadline:
+        if _now() >= deadline:
             break
     means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
     return legal[max(range(len(legal)), key=means.__getitem__)]

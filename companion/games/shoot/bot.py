@@ -182,7 +182,14 @@ class ShootBot(GameBot):
         trump_card = CARD_INDEX[view["trump"]]
         if view["phase"] == BID:
             leads = (view["dealer"] + 1) % n == seat
-            return {"type": "bid", "bid": easy_bid(hand, trump_card, n, leads)}
+            estimate = expected_tricks(hand, trump_card, n, leads)
+            # the legal bid nearest the estimate (every bid is legal in Shoot!, but a
+            # caller may offer fewer, as oh_hell's last bidder has: bench/bots_vs_openspiel)
+            bids = [a["bid"] for a in legal if a["type"] == "bid"]
+            bid = easy_bid(hand, trump_card, n, leads)
+            if bid not in bids:
+                bid = min(bids, key=lambda b: (abs(b - estimate), b))
+            return {"type": "bid", "bid": bid}
         playable = [CARD_INDEX[a["card"]] for a in legal if a["type"] == "play"]
         trick = [[s, CARD_INDEX[card]] for s, card in view["trick"]]
         seen = mask_of(hand) | mask_of(CARD_INDEX[card] for card in view["played"])

@@ -1,0 +1,292 @@
+"""Our Shoot! bots against OpenSpiel's ISMCTS and a uniform random player, in ``oh_hell``.
+
+    pip install -e '.[bench]'        # open-spiel
+    PYTHONPATH=. python bench/bots_vs_openspiel.py --side strong --side ismcts
+        [--deals 200] [--players 4] [--sims 6000] [--uct-c 2] [--budget strong=100000:0.1]
+        [--workers 2] [--seed 1]
+
+Shoot! is Oh Hell with sealed bids and a bonus of +5 or -5 where OpenSpiel's ``oh_hell``
+gives +10 or nothing, so one deal of either is the same game up to a constant. Each deal
+is drawn once by ``oh_hell``'s chance nodes (seeded: the dealer, the hands, the turned-up
+trump, uniformly) with ``--players`` seats and a hand size running down Shoot!'s default
+schedule (10, 9 ... 1, then again), and the same cards are dealt to a one-deal Shoot! game
+(``deal=``). The two ``--side`` players sit alternately round the table (an even number
+of seats) and every deal is played twice, the sides swapping seats (duplicate deals: each
+hand is held once by each side, so the luck of the cards cancels out).
+
+Every decision is made by the side of the seat ``oh_hell`` asks, and applied to both
+states. A side is one of our levels (``companion.bots.decide`` on the Shoot! seat's view
+and legal actions, its budget from ``--budget``), ``ismcts`` (``pyspiel.ISMCTSBot``:
+random rollouts, ``--sims`` simulations, UCT, the most visited move) or ``random``
+(uniform over the legal actions). Two differences stay, both favouring OpenSpiel's bots:
+``oh_hell`` bids in turn from the dealer's left and its bots see the earlier bids, which
+Shoot!'s sealed bids hide from ours; and ``oh_hell``'s last bidder may not make the bids
+add up to the tricks, so for that bid our bots choose among the bids ``oh_hell`` allows.
+At each deal's end every seat's Shoot! score is asserted equal to its ``oh_hell`` return
+minus 5.
+
+Prints each side's mean score a seat a deal (Shoot! points) with its 95 % interval over
+deals, their difference (paired by deal), whether the two intervals lie apart, and each
+side's CPU time per decision with a choice (``time.thread_time`` around the decision: the
+machine's other work does not count). Our searches' clock is set to the thread's CPU time
+too (``companion.bots.search.CLOCK``), so a level's ``seconds`` are CPU seconds and the two
+sides can be given the same thinking: ``--sims`` for ISMCTS, ``--budget`` for ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.bots import BUDGETS, LEVELS, decide, search  # noqa: E402
+from companion.games import GAMES  # noqa: E402
+from companion.games.cards import CARD_IDS, RANKS, SUITS  # noqa: E402
+from companion.games.shoot.rules import BONUS, default_schedule  # noqa: E402
+
+OPENSPIEL_SIDES = ("ismcts", "random")
+MADE_BID_BONUS = 10  # oh_hell's bonus for an exact bid (its kMadeBidBonus)
+SIZES = default_schedule()  # 10 cards down to 1
+
+
+def card_table(game) -> dict[int, str]:
+    """``oh_hell``'s card actions -> our card ids, read from its own names of them
+    (a suit letter and a rank letter, in either order)."""
+    state = game.new_initial_state()
+    while state.is_chance_node() and len(state.legal_actions()) < 52:
+        state.apply_action(state.legal_actions()[0])
+    table = {}
+    for action in state.legal_actions():
+        name = state.action_to_string(action)
+        suit = next(c for c in name if c in SUITS)
+        rank = next(c for c in name if c in RANKS)
+        table[action] = rank + suit
+    assert sorted(table.values()) == sorted(CARD_IDS), "oh_hell's deck is not ours"
+    return table
+
+
+class Match:
+    """One worker's games: ``oh_hell`` per hand size, their card tables, ISMCTS bots."""
+
+    def __init__(self, players: int, sims: int, uct_c: float):
+        import pyspiel
+
+        self.pyspiel = pyspiel
+        self.players, self.sims, self.uct_c = players, sims, uct_c
+        self.games = {
+            size: pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": size})
+            for size in SIZES
+        }
+        self.cards = card_table(self.games[SIZES[0]])
+        self.actions = {card: action for action, card in self.cards.items()}
+        self.shoot = GAMES["shoot"]
+
+    def ismcts(self, size: int, seed: int):
+        pyspiel = self.pyspiel
+        return pyspiel.ISMCTSBot(
+            seed,
+            pyspiel.RandomRolloutEvaluator(1, seed),
+            self.uct_c,
+            self.sims,
+            -1,  # unlimited world samples
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,  # information state strings, not observations (oh_hell gives only those)
+            False,  # consistent action sets
+        )
+
+    def play(self, sides: list[str], deal: int, rotation: int, seed: int) -> dict:
+        """Deal ``deal`` (seeded) played with side ``(seat + rotation) % 2`` in each seat."""
+        n = self.players
+        size = SIZES[deal % len(SIZES)]
+        game = self.games[size]
+        chance = random.Random(seed * 1_000_003 + deal)
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes = [action for action, _ in state.chance_outcomes()]
+            state.apply_action(chance.choice(outcomes))
+        hands, trump, dealer = self._deal_of(state, size)
+        shoot = self.shoot.new_state(
+            n,
+            {"schedule": [size]},
+            seed=seed,
+            deal={"dealer": dealer, "hands": hands, "trump": trump},
+        )
+        side_of = [(seat + rotation) % 2 for seat in range(n)]
+        rngs = [random.Random(f"{seed}:{deal}:{rotation}:{seat}") for seat in range(n)]
+        bots = {
+            seat: self.ismcts(size, rngs[seat].getrandbits(31))
+            for seat in range(n)
+            if sides[side_of[seat]] == "ismcts"
+        }
+        cpu: list[list[float]] = [[], []]
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            kind = sides[side_of[seat]]
+            start = time.thread_time()
+            if kind == "ismcts":
+                action = bots[seat].step(state)
+                move = self._move(shoot, seat, action)
+            elif kind == "random":
+                action = rngs[seat].choice(legal)
+                move = self._move(shoot, seat, action)
+            else:
+                allowed = [self._move(shoot, seat, a) for a in legal]
+                move = decide(self.shoot, shoot.view(seat), allowed, kind, rngs[seat])
+                action = legal[allowed.index(move)]
+            if len(legal) > 1:
+                cpu[side_of[seat]].append(time.thread_time() - start)
+            assert action in legal
+            state.apply_action(action)
+            shoot.apply(seat, move)
+        returns = state.returns()
+        scores = shoot.scores()
+        assert shoot.is_over()
+        for seat in range(n):
+            # a trick a point in both; Shoot!'s +5 / -5 is oh_hell's +10 / 0, less 5
+            assert scores[seat] == returns[seat] - (MADE_BID_BONUS - BONUS), (scores, returns)
+        return {
+            "deal": deal,
+            "rotation": rotation,
+            "size": size,
+            "scores": [[scores[s] for s in range(n) if side_of[s] == k] for k in (0, 1)],
+            "bids": shoot.results[-1]["bids"],
+            "tricks": shoot.results[-1]["tricks"],
+            "sides": side_of,
+            "cpu": cpu,
+        }
+
+    def _deal_of(self, state, size: int) -> tuple[list[list[str]], str, int]:
+        """The hands, the trump and the dealer of a dealt ``oh_hell`` state, read from its
+        chance history (cards go round from seat 0, the trump is the next card; the dealer
+        is the second chance outcome, after the number of tricks)."""
+        history = state.history()
+        dealer = history[1]
+        cards = history[2:]
+        n = self.players
+        hands = [[self.cards[a] for a in cards[seat : n * size : n]] for seat in range(n)]
+        return hands, self.cards[cards[n * size]], dealer
+
+    def _move(self, shoot, seat: int, action: int) -> dict:
+        """An ``oh_hell`` action as the Shoot! action it is (a card, or a bid: 52 + n)."""
+        if action >= 52:
+            return {"type": "bid", "bid": action - 52}
+        return {"type": "play", "card": self.cards[action]}
+
+
+_MATCH: Match | None = None
+
+
+def start_worker(players: int, sims: int, uct_c: float, budgets: dict) -> None:
+    global _MATCH
+    _MATCH = Match(players, sims, uct_c)
+    search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
+    for level, limits in budgets.items():
+        BUDGETS[level] = dict(limits)
+
+
+def play_task(task: tuple[list[str], int, int, int]) -> dict:
+    sides, deal, rotation, seed = task
+    return _MATCH.play(sides, deal, rotation, seed)
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % interval (normal approximation)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else math.nan
+
+
+def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
+    by_deal: dict[int, list[list[int]]] = {}
+    for result in results:
+        seats = by_deal.setdefault(result["deal"], [[], []])
+        for side in (0, 1):
+            seats[side].extend(result["scores"][side])  # rotation moves seats, not sides
+    means = [[statistics.fmean(d[k]) for d in by_deal.values()] for k in (0, 1)]
+    (m0, h0), (m1, h1) = interval(means[0]), interval(means[1])
+    diff, hd = interval([a - b for a, b in zip(means[0], means[1], strict=True)])
+    apart = m0 - h0 > m1 + h1 or m1 - h1 > m0 + h0
+    print(f"{len(by_deal)} duplicate deals ({len(results)} plays), score a seat a deal:")
+    print(f"  {labels[0]:<28} {m0:6.2f} ± {h0:.2f}")
+    print(f"  {labels[1]:<28} {m1:6.2f} ± {h1:.2f}")
+    print(f"  difference (first - second) {diff:+6.2f} ± {hd:.2f}   intervals apart: "
+          f"{'yes' if apart else 'no'}")
+    print("CPU time per decision with a choice (ms):  n, mean, p50, p95")
+    for k in (0, 1):
+        times = []
+        for result in results:
+            times.extend(result["cpu"][k])
+        ms = [t * 1000 for t in times]
+        print(f"  {labels[k]:<28} {len(ms):6d} {statistics.fmean(ms):8.2f} "
+              f"{percentile(ms, 0.5):8.2f} {percentile(ms, 0.95):8.2f}")
+
+
+def parse_budget(text: str) -> tuple[str, dict[str, float]]:
+    """``strong=100000:0.1`` -> (level, limits)."""
+    level, _, spec = text.partition("=")
+    if level not in BUDGETS or not spec:
+        raise argparse.ArgumentTypeError(f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}")
+    iterations, _, seconds = spec.partition(":")
+    limits = dict(BUDGETS[level])
+    limits["iterations"] = int(iterations)
+    if seconds:
+        limits["seconds"] = float(seconds)
+    return level, limits
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    choices = [*LEVELS, *OPENSPIEL_SIDES]
+    parser.add_argument("--side", action="append", choices=choices, help="twice: the two sides")
+    parser.add_argument("--deals", type=int, default=200, help="duplicate deals (each played twice)")
+    parser.add_argument("--players", type=int, default=4, help="an even number, 4 or 6")
+    parser.add_argument("--sims", type=int, default=6000, help="ISMCTS simulations a move")
+    parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
+    parser.add_argument("--budget", type=parse_budget, action="append", default=[])
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not args.side or len(args.side) != 2:
+        parser.error("name two --side players")
+    if args.players % 2 or not 4 <= args.players <= 6:
+        parser.error("--players must be 4 or 6 (the sides alternate round the table)")
+    budgets = dict(args.budget)
+    labels = []
+    for side in args.side:
+        if side == "ismcts":
+            labels.append(f"ismcts ({args.sims} sims)")
+        elif side in BUDGETS:
+            limits = budgets.get(side, BUDGETS[side])
+            labels.append(f"{side} ({limits['seconds']:g} s CPU)")
+        else:
+            labels.append(side)
+    tasks = [(args.side, d, r, args.seed) for d in range(args.deals) for r in (0, 1)]
+    init = (args.players, args.sims, args.uct_c, budgets)
+    started = time.perf_counter()
+    if args.workers > 1:
+        with Pool(args.workers, start_worker, init) as pool:
+            results = pool.map(play_task, tasks, chunksize=1)
+    else:
+        start_worker(*init)
+        results = [play_task(task) for task in tasks]
+    print(f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
+          f"{time.perf_counter() - started:.0f} s")
+    report(args.side, results, labels)
+
+
+if __name__ == "__main__":
+    main()
