@@ -54,6 +54,9 @@ from companion.bots import BUDGETS, LEVELS, bot_for, decide, search, should_act 
 from companion.games import GAMES  # noqa: E402
 
 PAIRINGS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
+#: Not a level: a player choosing uniformly among its legal actions, which a pairing may
+#: name (``--pairing normal-random``) to measure a level against a player without a plan.
+RANDOM = "random"
 
 
 def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
@@ -80,7 +83,10 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
                 break
         legal = state.legal_actions(seat)
         start, start_cpu = time.perf_counter(), time.process_time()
-        action = decide(game, view, legal, levels[seat], rngs[seat])
+        if levels[seat] == RANDOM:
+            action = rngs[seat].choice(legal)
+        else:
+            action = decide(game, view, legal, levels[seat], rngs[seat])
         if len(legal) > 1:
             times[levels[seat]].append(time.perf_counter() - start)
             cpu_times[levels[seat]].append(time.process_time() - start_cpu)
@@ -96,7 +102,10 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
 
 
 def set_budgets(budgets: dict[str, dict[str, float]]) -> None:
-    """Replace levels' budgets in this process (a worker's initializer)."""
+    """Replace levels' budgets in this process (a worker's initializer), and time the
+    searches by the thread's CPU time, so that a busy machine does not cut their thinking
+    (a level's ``seconds`` are CPU seconds here)."""
+    search.CLOCK = time.thread_time
     for level, limits in budgets.items():
         BUDGETS[level] = dict(limits)
 
@@ -279,12 +288,13 @@ def main() -> None:
     times: dict[tuple[str, str], list[float]] = {}
     cpu_times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
-    groups = [
-        (slug, high, low)
-        for slug in slugs
-        for high, low in PAIRINGS
-        if not args.pairing or f"{high}-{low}" in args.pairing
-    ]
+    pairings = PAIRINGS
+    if args.pairing:
+        pairings = [tuple(p.split("-", 1)) for p in args.pairing]
+        for pair in pairings:
+            if len(pair) != 2 or not set(pair) <= {*LEVELS, RANDOM}:
+                parser.error(f"a pairing is HIGH-LOW of {[*LEVELS, RANDOM]}")
+    groups = [(slug, high, low) for slug in slugs for high, low in pairings]
     # one queue for every pairing of every game (no worker waits for a pairing's last
     # game), game by game in turn so that each pairing's row is printed as it completes
     if args.duplicate:  # whole deals in every game: each rotation of the higher seat
@@ -318,7 +328,7 @@ def main() -> None:
     print("| Game | Level | Decisions | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms |")
     print("|---|---|---|---|---|---|---|---|")
     for (slug, level), spent in sorted(
-        times.items(), key=lambda kv: (slugs.index(kv[0][0]), LEVELS.index(kv[0][1]))
+        times.items(), key=lambda kv: (slugs.index(kv[0][0]), [*LEVELS, RANDOM].index(kv[0][1]))
     ):
         p50, p95 = percentile(spent, 0.5) * 1000, percentile(spent, 0.95) * 1000
         cpu = cpu_times[slug, level]

@@ -223,23 +223,29 @@ def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
     print(f"{len(by_deal)} duplicate deals ({len(results)} plays), score a seat a deal:")
     print(f"  {labels[0]:<28} {m0:6.2f} ± {h0:.2f}")
     print(f"  {labels[1]:<28} {m1:6.2f} ± {h1:.2f}")
-    print(f"  difference (first - second) {diff:+6.2f} ± {hd:.2f}   intervals apart: "
-          f"{'yes' if apart else 'no'}")
+    print(
+        f"  difference (first - second) {diff:+6.2f} ± {hd:.2f}   intervals apart: "
+        f"{'yes' if apart else 'no'}"
+    )
     print("CPU time per decision with a choice (ms):  n, mean, p50, p95")
     for k in (0, 1):
         times = []
         for result in results:
             times.extend(result["cpu"][k])
         ms = [t * 1000 for t in times]
-        print(f"  {labels[k]:<28} {len(ms):6d} {statistics.fmean(ms):8.2f} "
-              f"{percentile(ms, 0.5):8.2f} {percentile(ms, 0.95):8.2f}")
+        print(
+            f"  {labels[k]:<28} {len(ms):6d} {statistics.fmean(ms):8.2f} "
+            f"{percentile(ms, 0.5):8.2f} {percentile(ms, 0.95):8.2f}"
+        )
 
 
 def parse_budget(text: str) -> tuple[str, dict[str, float]]:
     """``strong=100000:0.1`` -> (level, limits)."""
     level, _, spec = text.partition("=")
     if level not in BUDGETS or not spec:
-        raise argparse.ArgumentTypeError(f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}")
+        raise argparse.ArgumentTypeError(
+            f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}"
+        )
     iterations, _, seconds = spec.partition(":")
     limits = dict(BUDGETS[level])
     limits["iterations"] = int(iterations)
@@ -252,7 +258,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     choices = [*LEVELS, *OPENSPIEL_SIDES]
     parser.add_argument("--side", action="append", choices=choices, help="twice: the two sides")
-    parser.add_argument("--deals", type=int, default=200, help="duplicate deals (each played twice)")
+    parser.add_argument(
+        "--deals", type=int, default=200, help="duplicate deals (each played twice)"
+    )
     parser.add_argument("--players", type=int, default=4, help="an even number, 4 or 6")
     parser.add_argument("--sims", type=int, default=6000, help="ISMCTS simulations a move")
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
@@ -283,8 +291,10 @@ def main() -> None:
     else:
         start_worker(*init)
         results = [play_task(task) for task in tasks]
-    print(f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
-          f"{time.perf_counter() - started:.0f} s")
+    print(
+        f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
+        f"{time.perf_counter() - started:.0f} s"
+    )
     report(args.side, results, labels)
 
 

@@ -367,3 +367,35 @@ def test_the_strong_level_runs_the_search_its_game_names(slug, monkeypatch):
     assert called == [bot.strong_search]
     if slug == "call_the_shot":
         assert bot.strong_search == "ismcts"
+
+
+def _scribble(value) -> None:
+    """Change every list and dict inside ``value`` in place (what a careless reader of a
+    view might do)."""
+    if isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _scribble(item)
+        value["scribbled"] = True
+
+
+@pytest.mark.parametrize("slug", BOT_GAMES)
+def test_a_view_shares_no_list_or_dict_with_the_live_state(slug):
+    """A bot (or anyone) holding a view holds copies: scribbling over every list and dict
+    of a seat's view and of the table's view changes neither the state nor the next view."""
+    game = GAMES[slug]
+    players = game.min_players + 1 if game.max_players > game.min_players else game.min_players
+    checked = 0
+    for state, seat in positions(slug, players, count=1):
+        before = state.to_dict()
+        views = {who: state.view(who) for who in (seat, None)}
+        again = {who: state.view(who) for who in (seat, None)}
+        for view in views.values():
+            _scribble(view)
+        assert state.to_dict() == before
+        assert {who: state.view(who) for who in (seat, None)} == again
+        checked += 1
+    assert checked > 3

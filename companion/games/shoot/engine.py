@@ -663,7 +663,7 @@ class ShootState(State):
             "schedule": list(self.options["schedule"]),
             "hand_size": self.hand_size,
             "dealer": self.dealer,
-            "draw": self.draw,
+            "draw": plain_copy(self.draw),  # the live state's own lists: copied
             "trump": CARD_IDS[self.trump],
             "trump_suit": trump,
             "hand_sizes": [len(hand) for hand in self.hands],
