@@ -25,6 +25,9 @@ add up to the tricks, so for that bid our bots choose among the bids ``oh_hell``
 At each deal's end every seat's Shoot! score is asserted equal to its ``oh_hell`` return
 minus 5.
 
+``--log FILE`` appends every play's result as it comes in, and ``--summarise FILE``
+reports a log's whole deals (a run stopped early still counts).
+
 Prints each side's mean score a seat a deal (Shoot! points) with its 95 % interval over
 deals, their difference (paired by deal), whether the two intervals lie apart, and each
 side's CPU time per decision with a choice (``time.thread_time`` around the decision: the
@@ -36,6 +39,8 @@ sides can be given the same thinking: ``--sims`` for ISMCTS, ``--budget`` for ou
 from __future__ import annotations
 
 import argparse
+import collections
+import json
 import math
 import random
 import statistics
@@ -46,7 +51,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.bots import BUDGETS, LEVELS, decide, search  # noqa: E402
+from companion.bots import BUDGETS, LEVELS, bot_for, decide, search  # noqa: E402
 from companion.games import GAMES  # noqa: E402
 from companion.games.cards import CARD_IDS, RANKS, SUITS  # noqa: E402
 from companion.games.shoot.rules import BONUS, default_schedule  # noqa: E402
@@ -184,9 +189,10 @@ class Match:
 _MATCH: Match | None = None
 
 
-def start_worker(players: int, sims: int, uct_c: float, budgets: dict) -> None:
+def start_worker(players: int, sims: int, uct_c: float, budgets: dict, payoff: str) -> None:
     global _MATCH
     _MATCH = Match(players, sims, uct_c)
+    bot_for(_MATCH.shoot).payoff = payoff
     search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
     for level, limits in budgets.items():
         BUDGETS[level] = dict(limits)
@@ -267,6 +273,15 @@ def main() -> None:
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log", help="append each play's result to this file (JSON lines)")
+    parser.add_argument("--summarise", help="report a --log file's whole deals, play nothing")
+    parser.add_argument(
+        "--payoff",
+        choices=("own", "lead"),
+        default="own",
+        help="what our searches maximise: oh_hell's payoff (a seat's own score, the default)"
+        " or a Shoot! game's (the lead over the others' mean)",
+    )
     args = parser.parse_args()
     if not args.side or len(args.side) != 2:
         parser.error("name two --side players")
@@ -283,16 +298,32 @@ def main() -> None:
         else:
             labels.append(side)
     tasks = [(args.side, d, r, args.seed) for d in range(args.deals) for r in (0, 1)]
-    init = (args.players, args.sims, args.uct_c, budgets)
+    init = (args.players, args.sims, args.uct_c, budgets, args.payoff)
     started = time.perf_counter()
-    if args.workers > 1:
-        with Pool(args.workers, start_worker, init) as pool:
-            results = pool.map(play_task, tasks, chunksize=1)
-    else:
+    results = []
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
+    if args.summarise:
+        with open(args.summarise) as lines:
+            results = [json.loads(line) for line in lines]
+        # whole duplicate deals only: a deal's second play may not have finished
+        plays = collections.Counter(result["deal"] for result in results)
+        results = [result for result in results if plays[result["deal"]] == 2]
+        tasks = []
+    if tasks and args.workers > 1:
+        pool = Pool(args.workers, start_worker, init)
+        played = pool.imap_unordered(play_task, tasks, chunksize=1)
+    elif tasks:
         start_worker(*init)
-        results = [play_task(task) for task in tasks]
+        pool, played = None, map(play_task, tasks)
+    for result in played if tasks else ():
+        results.append(result)
+        if log:
+            print(json.dumps(result), file=log, flush=True)
+    if tasks and pool is not None:
+        pool.close()
     print(
         f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
+        f"our payoff {args.payoff}, "
         f"{time.perf_counter() - started:.0f} s"
     )
     report(args.side, results, labels)

@@ -186,12 +186,14 @@ def nav_items() -> list[dict[str, Any]]:
 
 
 def register_template_helpers(app: Flask) -> None:
+    from .bots import strength as bot_strength
     from .games import GAMES
 
     app.add_template_global(static_url)
     app.add_template_global(import_map)
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")
+    app.add_template_global(bot_strength, "bot_strength")
 
 
 def register_commands(app: Flask) -> None:

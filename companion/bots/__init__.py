@@ -87,6 +87,13 @@ def bot_for(game: Any) -> GameBot | None:
     return _BOTS[slug]
 
 
+def strength(game: Any, level: str) -> str:
+    """How strong ``level`` has been measured to play ``game`` (:attr:`GameBot.strength`),
+    in a few words; "" when not measured."""
+    bot = bot_for(game)
+    return bot.strength.get(level, "") if bot is not None else ""
+
+
 def has_bot(game: Any) -> bool:
     return bot_for(game) is not None
 
@@ -133,4 +140,13 @@ def decide(
     raise RuntimeError(f"the {game.slug} bot chose {choice!r}, which is not legal")
 
 
-__all__ = ["BUDGETS", "LEVELS", "GameBot", "bot_for", "decide", "has_bot", "should_act"]
+__all__ = [
+    "BUDGETS",
+    "LEVELS",
+    "GameBot",
+    "bot_for",
+    "decide",
+    "has_bot",
+    "should_act",
+    "strength",
+]

@@ -38,6 +38,11 @@ class GameBot:
     #: shorter game than the default where the game allows, so 500 games stay affordable).
     bench: dict[str, Any] = {}
 
+    #: What each level has been measured to do, in a few words a player reads beside the
+    #: level on the Play page (``{"normal": "wins 4 games in 10 against three easy bots"}``);
+    #: the runs behind each figure are in bench/README.md.
+    strength: dict[str, str] = {}
+
     #: The strong level's search: "halving" (sequential halving over the root's actions,
     #: companion.bots.search.halving) or "ismcts" (a tree over the seat's own later
     #: decisions, for a game where what the seat does next depends on what it sees the
@@ -103,12 +108,21 @@ class GameBot:
         """Whether a playout from the decision seen as ``start`` has reached its horizon."""
         return state.is_over()
 
+    #: What the searches maximise: "lead", a seat's score ahead of the others' mean (to
+    #: win a game against them), or "own", its own score alone (the payoff of a game that
+    #: pays each seat its own score, as OpenSpiel's ``oh_hell`` does:
+    #: bench/bots_vs_openspiel.py sets it).
+    payoff: str = "lead"
+
     def value(self, state: Any, seat: int) -> float:
         """The payoff of ``seat`` at the horizon: by default its score ahead of the mean of
-        the others (a constant offset does not matter: actions are compared); behind it
-        in a game where the lower score wins."""
+        the others (a constant offset does not matter: actions are compared), or its own
+        score with :attr:`payoff` "own"; negated in a game where the lower score wins."""
         scores = state.scores()
-        others = [s for i, s in enumerate(scores) if i != seat]
-        mean = sum(others) / len(others) if others else 0.0
-        ahead = float(scores[seat]) - mean
+        if self.payoff == "own":
+            ahead = float(scores[seat])
+        else:
+            others = [s for i, s in enumerate(scores) if i != seat]
+            mean = sum(others) / len(others) if others else 0.0
+            ahead = float(scores[seat]) - mean
         return -ahead if state.lower_wins else ahead

@@ -344,10 +344,12 @@ def ismcts(
     seat = view["seat"]
     iterations, deadline = _limits(limits)
     root = [_Edge() for _ in legal]
+    arms = [_Arm() for _ in legal]  # the root's values again, for settled()
+    everyone = list(range(len(legal)))
     low, high = math.inf, -math.inf
-    for _ in range(iterations):
+    for done in range(1, iterations + 1):
         world = bot.sample(view, rng)
-        for first, action in zip(root, legal, strict=True):
+        for index, (first, action) in enumerate(zip(root, legal, strict=True)):
             state = game.state_from_dict(world)
             state.apply(seat, action)
             path = [first]
@@ -369,7 +371,10 @@ def ismcts(
             for visited in path:
                 visited.visits += 1
                 visited.total += value
+            arms[index].add(value, 1.0)
         if _now() >= deadline:
+            break
+        if done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
     means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
     return legal[max(range(len(legal)), key=means.__getitem__)]

@@ -21,7 +21,9 @@ from tests import fifth_game
 from tests.games.test_sweep import checks_of
 
 # small budgets: reproducible iteration counts, no time cap
-BUDGET = {"normal": {"iterations": 4, "seconds": 1e9}, "strong": {"iterations": 4, "seconds": 1e9}}
+BUDGET = {
+    level: {"iterations": 4, "seconds": 1e9} for level in ("normal", "strong", "expert")
+}
 BOT_GAMES = [slug for slug, game in GAMES.items() if has_bot(game)]
 CASES = [
     pytest.param(slug, players, id=f"{slug}-{players}")
@@ -284,12 +286,30 @@ def test_the_time_cap_is_read_after_every_playout(level, monkeypatch):
     from companion.bots import search
 
     ticks = iter(range(10_000))
-    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(ticks)))
+    monkeypatch.setattr(search, "CLOCK", lambda: float(next(ticks)))
     worlds = [{"payoff": [n / 10 for n in range(8)]}]
     # a clock that moves one second per reading and a cap of 3.5 s: a handful of playouts,
     # not the first world's eight (the cap was read between worlds only)
     _, bot = _toy_search(level, worlds, 8, iterations=100, seconds=3.5)
     assert 1 <= len(bot.tries) <= 4
+
+
+def test_strong_stops_once_its_choice_is_settled():
+    from companion.bots import search
+
+    # two actions 1.0 apart, each playout's luck within +-0.495: after SETTLE_WORLDS worlds
+    # the lead is dozens of standard errors; without a time cap and with a count it would
+    # never reach, strong stops within one look (SETTLE_EVERY worlds) of the first chance
+    worlds = [{"payoff": [0.0, 1.0], "luck": 0.01}]
+    choice, bot = _toy_search("strong", worlds, 2, iterations=1_000_000)
+    assert choice == 1
+    most = 2 * (search.SETTLE_WORLDS + search.SETTLE_EVERY)
+    assert 2 * search.SETTLE_WORLDS <= len(bot.tries) <= most
+    # a close race is not settled so soon: 0.01 apart under the same luck, it runs on
+    # (it stops at its count here)
+    worlds = [{"payoff": [0.0, 0.01], "luck": 0.01}]
+    _, bot = _toy_search("strong", worlds, 2, iterations=400)
+    assert len(bot.tries) > 10 * most
 
 
 def test_a_single_candidate_is_played_without_searching(monkeypatch):
@@ -330,7 +350,7 @@ def test_strong_reaches_its_last_rounds_when_time_is_short(monkeypatch):
     from companion.bots import search
 
     ticks = iter(range(10_000))
-    monkeypatch.setattr(search.time, "perf_counter", lambda: float(next(ticks)))
+    monkeypatch.setattr(search, "CLOCK", lambda: float(next(ticks)))
     worlds = [{"payoff": [n / 10 for n in range(8)]}]
     # a playout costs a second on this clock and 60 s allow some 50 of the 8000 planned:
     # the rounds share what the time affords, so the contenders still get the most tries
