@@ -105,10 +105,14 @@ def play_card(
     seen: int,
 ) -> int:
     """The easy card play (integer cards, ``trump`` a suit): take tricks while the bid
-    still needs them (and once it can no longer be made), lose them once it is made.
-    ``seen`` is the mask of the cards the player has seen (its hand, the cards played,
-    the turned-up trump); it is read only when leading with tricks still needed."""
+    still needs them, and once it is lost either way (more tricks than it needs to make,
+    ``need`` below 0, or more than the cards left: the bonus is gone, each trick is still a
+    point); lose them while the bid stands made. ``seen`` is the mask of the cards the
+    player has seen (its hand, the cards played, the turned-up trump); it is read only
+    when leading for tricks."""
     low = LOW_KEY[trump].__getitem__
+    if need < 0:
+        need = len(hand)  # taken too many already: every trick left is a point
     if not trick:
         if need > 0:
             # lead a master (nothing higher of its suit is still out), side suits first
@@ -214,7 +218,7 @@ class ShootBot(GameBot):
         if need > len(hand):
             need = len(hand)
         seen = 0
-        if need > 0 and not trick:  # only a lead for tricks looks for masters
+        if need and not trick:  # only a lead for tricks looks for masters
             seen = mask_of(hand) | mask_of(state.played) | 1 << state.trump
         return play_card(hand, playable, trick, SUIT[state.trump], state.players, need, seen)
 
