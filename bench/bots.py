@@ -101,6 +101,20 @@ def play_one(task: tuple[str, str, str, int, int, bool]) -> dict:
     }
 
 
+def set_payoff(payoff: str | None) -> None:
+    """Every bot's :attr:`GameBot.payoff` for this run (None: each game's own)."""
+    if payoff:
+        for game in GAMES.values():
+            bot = bot_for(game)
+            if bot is not None:
+                bot.payoff = payoff
+
+
+def start_worker(budgets: dict[str, dict[str, float]], payoff: str | None) -> None:
+    set_budgets(budgets)
+    set_payoff(payoff)
+
+
 def set_budgets(budgets: dict[str, dict[str, float]]) -> None:
     """Replace levels' budgets in this process (a worker's initializer), and time the
     searches by the thread's CPU time, so that a busy machine does not cut their thinking
@@ -259,6 +273,9 @@ def main() -> None:
         metavar="LEVEL=ITERATIONS[:SECONDS]",
         help="a level's budget for this run, e.g. normal=8 or strong=400:0.4",
     )
+    parser.add_argument(
+        "--payoff", choices=("lead", "own"), help="what every search maximises (GameBot.payoff)"
+    )
     args = parser.parse_args()
     budgets = dict(args.budget)
     set_budgets(budgets)
@@ -306,7 +323,7 @@ def main() -> None:
     tasks = [(*group, i, args.seed, args.duplicate) for i in range(args.games) for group in groups]
     done: dict[tuple[str, str, str], list[dict]] = {group: [] for group in groups}
     printed = set()
-    with Pool(args.workers, initializer=set_budgets, initargs=(budgets,)) as pool:
+    with Pool(args.workers, initializer=start_worker, initargs=(budgets, args.payoff)) as pool:
         for task, result in pool.imap_unordered(play_task, tasks):
             done[task[:3]].append(result)
             for group in groups:  # in order, each as soon as all its games are in

@@ -21,9 +21,7 @@ from tests import fifth_game
 from tests.games.test_sweep import checks_of
 
 # small budgets: reproducible iteration counts, no time cap
-BUDGET = {
-    level: {"iterations": 4, "seconds": 1e9} for level in ("normal", "strong", "expert")
-}
+BUDGET = {level: {"iterations": 4, "seconds": 1e9} for level in ("normal", "strong", "expert")}
 BOT_GAMES = [slug for slug, game in GAMES.items() if has_bot(game)]
 CASES = [
     pytest.param(slug, players, id=f"{slug}-{players}")
@@ -419,3 +417,20 @@ def test_a_view_shares_no_list_or_dict_with_the_live_state(slug):
         assert {who: state.view(who) for who in (seat, None)} == again
         checked += 1
     assert checked > 3
+
+
+@pytest.mark.parametrize("slug", BOT_GAMES)
+def test_a_bot_values_its_lead_or_with_payoff_own_its_own_score(slug, monkeypatch):
+    game = GAMES[slug]
+    bot = bot_for(game)
+    players = bot.bench.get("players", game.min_players)
+    final = play(game, players, ["easy"] * players, 3, bot.bench.get("options"))
+    scores = final.scores()
+    sign = -1 if final.lower_wins else 1
+    monkeypatch.setattr(bot, "payoff", "own")
+    assert [bot.value(final, s) for s in range(players)] == [sign * float(x) for x in scores]
+    monkeypatch.setattr(bot, "payoff", "lead")
+    leads = [bot.value(final, s) for s in range(players)]
+    # the bench tables seat everyone alone, so a side's lead is the seat's
+    others = [(sum(scores) - x) / (players - 1) for x in scores]
+    assert leads == pytest.approx([sign * (x - o) for x, o in zip(scores, others, strict=True)])

@@ -120,3 +120,19 @@ def test_play_solo_is_offered_only_for_games_with_a_bot(client, high_card):
     answer = client.post(f"/play/{high_card.slug}/solo", data=data)
     assert answer.status_code == 422
     assert "has no bot player yet" in answer.get_data(as_text=True)
+
+
+def test_play_solo_says_what_each_level_was_measured_to_do(client):
+    shown = page(client.get("/play"))
+    for slug in BOT_GAMES:
+        bot = botcore.bot_for(GAMES[slug])
+        form = shown.find("details", id=f"solo-{slug}")
+        for level in botcore.LEVELS:
+            label = form.find("input", value=level).find_parent("label")
+            note = label.find(class_="level-strength")
+            measured = bot.strength.get(level, "")
+            assert (note.get_text() if note else "") == measured
+    # every game with a bot says it for every level
+    assert all(
+        botcore.strength(GAMES[slug], level) for slug in BOT_GAMES for level in botcore.LEVELS
+    )

@@ -536,8 +536,10 @@ class PullBot(GameBot):
 
     def value(self, state, seat):
         """The seat's side total ahead of the other sides' mean (hands score at their end:
-        the horizon)."""
+        the horizon), or its own total alone with :attr:`payoff` "own"."""
         scores = state.scores()
+        if self.payoff == "own":
+            return float(scores[seat])
         mine = next(side for side in state.sides() if seat in side)
         others = [score for s, score in enumerate(scores) if s not in mine]
         return scores[seat] - sum(others) / len(others)

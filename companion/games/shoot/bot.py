@@ -49,6 +49,7 @@ TRICK_KEY = tuple(
     tuple(tuple(_trick_value(c, trump, led) for c in range(52)) for led in range(4))
     for trump in range(4)
 )
+BID_REACH = 2.5  # the bids the searches try: this close to the hand's estimate (+ size / 4)
 BID_SPREAD = 1.0  # how far (in tricks) a bid strays from the hand's estimate, roughly
 MISPLAY = 0.3  # how much less likely a world is for each play the easy player would not make
 
@@ -202,6 +203,36 @@ class ShootBot(GameBot):
         need = min(view["bids"][seat] - view["taken"][seat], len(hand))
         card = play_card(hand, playable, trick, SUIT[trump_card], n, need, seen)
         return {"type": "play", "card": CARD_IDS[card]}
+
+    def candidates(self, view, legal, rng):
+        """The actions worth telling apart, so the searches try each on more worlds: the
+        bids within :data:`BID_REACH` tricks of what the hand is estimated to take, and one
+        card of each run of equivalent cards (two cards of a suit are equivalent when
+        every card between them is in the hand, in a finished trick or the turned-up
+        trump: they win and lose the same tricks; a card on the table now still splits
+        them). Reads the view alone."""
+        hand = [CARD_INDEX[card] for card in view["hand"]]
+        trump_card = CARD_INDEX[view["trump"]]
+        if view["phase"] == BID:
+            n = view["players"]
+            leads = (view["dealer"] + 1) % n == view["seat"]
+            estimate = expected_tricks(hand, trump_card, n, leads)
+            reach = BID_REACH + len(hand) / 4
+            near = [a for a in legal if a["type"] == "bid" and abs(a["bid"] - estimate) <= reach]
+            return near or legal
+        gone = mask_of(hand) | mask_of(CARD_INDEX[c] for c in view["played"]) | 1 << trump_card
+        kept = []
+        last = None
+        for action in sorted(legal, key=lambda a: CARD_INDEX[a["card"]]):
+            card = CARD_INDEX[action["card"]]
+            if last is not None and SUIT[last] == SUIT[card]:
+                between = ((1 << card) - 1) & ~((1 << last + 1) - 1)
+                if between & ~gone == 0:
+                    last = card
+                    continue  # the same as the card kept before it
+            kept.append(action)
+            last = card
+        return kept
 
     def rollout_id(self, state, seat, rng):
         """The easy player again, reading the sampled world's integer cards and legal ids

@@ -162,3 +162,47 @@ def test_the_real_world_explains_every_play_of_easy_players(monkeypatch):
             misplayed += BOT.weight(view, world) == 0
             checked += 1
     assert checked > 20 and misplayed > 0
+
+
+def test_easy_takes_tricks_once_its_bid_is_overshot():
+    # seat 0 bid 0 and took the first trick: the bonus is gone, each trick is a point, so
+    # it leads its ace (a master) to take the next one instead of ducking with the two
+    hands = [["KC", "AD", "2D"], ["QC", "3D", "4D"], ["JC", "5D", "6D"]]
+    state = GAME.new_state(
+        3, {"schedule": [3]}, seed=1, deal={"dealer": 2, "hands": hands, "trump": "9H"}
+    )
+    for seat in range(3):
+        state.apply(seat, {"type": "bid", "bid": 0})
+    played_to(state, [(0, {"type": "play", "card": "KC"}), (1, {"type": "play", "card": "QC"})])
+    played_to(state, [(2, {"type": "play", "card": "JC"})])  # seat 0 took it: 1 over its bid
+    action = decide(GAME, state.view(0), state.legal_actions(0), "easy", random.Random(1))
+    assert action == {"type": "play", "card": "AD"}
+
+
+def test_candidates_keep_one_card_of_each_run_and_the_bids_near_the_estimate():
+    hands = [
+        ["4C", "5C", "7C", "JC", "TD", "JD", "KD"],
+        ["2C", "3C", "8C", "9C", "2D", "3D", "QD"],
+    ]
+    state = GAME.new_state(
+        2, {"schedule": [7]}, seed=1, deal={"dealer": 1, "hands": hands, "trump": "6C"}
+    )
+    from companion.games.cards import card_ints
+    from companion.games.shoot.bot import BID_REACH, expected_tricks
+
+    view = state.view(1)  # weak: its estimate is near 0, so the high bids are left out
+    bids = [a["bid"] for a in BOT.candidates(view, state.legal_actions(1), random.Random(1))]
+    guess = expected_tricks(card_ints(hands[1]), card_ints(["6C"])[0], 2, False)
+    assert bids == [b for b in range(8) if abs(b - guess) <= BID_REACH + 7 / 4]
+    assert 0 in bids and 7 not in bids
+    state.apply(0, {"type": "bid", "bid": 2})
+    state.apply(1, {"type": "bid", "bid": 2})
+    cards = [a["card"] for a in BOT.candidates(state.view(0), state.legal_actions(0), None)]
+    # 4C 5C (adjacent) and 7C (6C is the turned-up trump) are one run; JC apart (8C-TC
+    # are out); TD JD one run; KD apart (QD is out)
+    assert cards == ["4C", "JC", "TD", "KD"]
+    # once 8C, 9C are played (a finished trick) and TC is still out, JC is still apart;
+    # the 2C on the table now splits nothing of seat 1's: it follows with 3C, 8C / 9C
+    state.apply(0, {"type": "play", "card": "4C"})
+    cards = [a["card"] for a in BOT.candidates(state.view(1), state.legal_actions(1), None)]
+    assert cards == ["2C", "8C"]
