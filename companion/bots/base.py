@@ -43,6 +43,12 @@ class GameBot:
     #: the runs behind each figure are in bench/README.md.
     strength: dict[str, str] = {}
 
+    #: The normal level plays the easy move unless another candidate's mean value is
+    #: higher by more than this (0: the best mean, always). A few worlds' means are noisy,
+    #: and where the easy player's rules of thumb are good, a look-ahead that models the
+    #: others as easy players too should overrule them only when it sees a clear gain.
+    easy_margin: float = 0.0
+
     #: The strong level's search: "halving" (sequential halving over the root's actions,
     #: companion.bots.search.halving) or "ismcts" (a tree over the seat's own later
     #: decisions, for a game where what the seat does next depends on what it sees the

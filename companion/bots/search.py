@@ -127,7 +127,16 @@ def monte_carlo(
         break
     pairs = zip(totals, counts, strict=True)
     means = [total / count if count else -math.inf for total, count in pairs]
-    return legal[max(range(len(legal)), key=means.__getitem__)]
+    best = max(range(len(legal)), key=means.__getitem__)
+    margin = bot.easy_margin
+    if margin > 0:
+        # the easy move unless the look-ahead finds one clearly better (GameBot.easy_margin)
+        easy = bot.easy(view, legal, rng)
+        if easy in legal:
+            default = legal.index(easy)
+            if counts[default] and means[best] - means[default] <= margin:
+                return legal[default]
+    return legal[best]
 
 
 class _Arm:
