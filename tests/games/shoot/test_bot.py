@@ -108,14 +108,22 @@ def test_searches_bid_one_with_the_ace_of_trumps_and_zero_with_a_low_card(level)
 
 def test_the_fast_rollout_plays_as_the_easy_player():
     """rollout and rollout_id read the engine's integer cards (no view) and choose what
-    the easy player chooses from the view."""
+    the easy player chooses from the view; a bid, the others' bid the searches expect
+    (OTHERS_BID times the easy estimate)."""
+    from companion.games.cards import card_ints
+    from companion.games.shoot.bot import others_bid
     from tests.games.test_bots import positions
 
-    checked = 0
+    checked = bids = 0
     for players in range(GAME.min_players, GAME.max_players + 1):
         for index, (state, seat) in enumerate(positions(GAME.slug, players)):
             view, legal = state.view(seat), state.legal_actions(seat)
             easy = BOT.easy(view, legal, random.Random(index))
+            if view["phase"] == "bid":
+                leads = (view["dealer"] + 1) % players == seat
+                hand, trump = card_ints(view["hand"]), card_ints([view["trump"]])[0]
+                easy = {"type": "bid", "bid": others_bid(hand, trump, players, leads)}
+                bids += 1
             blind = GAME.state_from_dict(state.to_dict())
             blind.view = None  # a rollout that builds a view fails
             fast = BOT.rollout(blind, seat, random.Random(index))
@@ -123,7 +131,7 @@ def test_the_fast_rollout_plays_as_the_easy_player():
             fast_id = BOT.rollout_id(blind, seat, random.Random(index))
             assert GAME.action_of(fast_id) == easy
             checked += 1
-    assert checked > 10
+    assert checked > 10 and bids > 3
 
 
 def test_a_playout_never_builds_a_view_or_an_action(monkeypatch):
