@@ -232,7 +232,7 @@ class PullBot(GameBot):
     #: Normal overrules the easy move only for a gain of more than this many points over
     #: the hand: with 4 worlds of easy players, it otherwise played worse than easy against
     #: players unlike easy ones (random players: bench/README.md).
-    easy_margin = 3.0
+    easy_margin = 8.0
 
     def should_act(self, view):
         return not view.get("over") and view["seat"] in view["to_act"]
