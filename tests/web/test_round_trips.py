@@ -224,13 +224,13 @@ def test_a_move_inside_an_open_transaction_goes_the_locked_way(pg_app):
     """Called with a transaction already open, a move on the kept table must not write
     inside it (the caller might never commit, while the phones were told): it goes the
     locked way, which commits."""
-    from companion.tables import service
+    from companion.tables import moves
 
     table = TablePlayers(pg_app, "shoot", 4).join_all()
     seat, action, version = first_legal(table)
     with pg_app.app_context():
         db.session.execute(db.text("SELECT 1"))  # the session's transaction begins
-        answer = service.act(table.code, table.tokens[seat], action, version)
+        answer = moves.act(table.code, table.tokens[seat], action, version)
         db.session.remove()  # rolls back whatever was left open
     assert answer["version"] == version + 1
     assert table.envelope(None)["version"] == version + 1

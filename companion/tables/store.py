@@ -1,0 +1,485 @@
+"""The store of Play mode: every database read and write of a table, its locking, saving
+and the facts this process keeps (:mod:`.kept`). Nothing above this layer writes SQL.
+
+The table row holds the engine state snapshot and a version number; the ``action`` table
+beside it is an append-only log (an undo is appended by seat ``None`` as ``{"type":
+"undo", "to": n, "text": words}``: ``n`` actions stay, and ``text`` is what every phone is
+told; older logs hold ``{"type": "undo"}``, one action back). Every change runs in one
+transaction (:func:`changing`) that first locks the table row (PostgreSQL ``SELECT … FOR
+UPDATE``; SQLite ``BEGIN IMMEDIATE``, which takes the database write lock before anything
+is read) and then reads the seats, checks, applies, stores the new snapshot and version,
+commits, and only then sends ``events.table_changed`` (the live broker, the kept facts and
+the bot scheduler listen), so a listener that refetches sees the committed state. One
+exception, on the hot path: on PostgreSQL a move on the table this process keeps is one
+statement that stores it only if the table is still at the version it was applied to
+(:func:`save` with ``unlocked``, see ``moves.act_unlocked``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import literal, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
+
+from .. import codes, events
+from ..database import autocommit, begin_write, locked, retry_if_disconnected
+from ..extensions import db
+from ..games import GAMES
+from ..games.base import Game, State, shared_json
+from ..models import Action, GameRecord, Seat, SeatChange, Table, Ticket, utcnow
+from . import kept
+from .errors import TableError, changed_meanwhile, no_table
+from .kept import KeptTable, TableFacts
+
+UNDO = {"type": "undo"}
+
+
+def normalise_code(code: str) -> str:
+    return codes.normalise(code)
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def get_table(code: str, read_only: bool = False) -> Table:
+    """The table with its seats, in one query. ``read_only`` (a request that writes
+    nothing, like a view): outside a transaction, the query runs without one (no BEGIN
+    and ROLLBACK round trips on PostgreSQL); a later write starts its own (``locked``)."""
+    query = select(Table).where(Table.code == normalise_code(code))
+
+    def load() -> Table | None:
+        if read_only:
+            autocommit()
+        found = db.session.execute(query.options(joinedload(Table.seats)))
+        return found.unique().scalar_one_or_none()
+
+    table = retry_if_disconnected(load)
+    if table is None:
+        raise no_table()
+    return table
+
+
+# The driver's own placeholder for one parameter, by its DB-API ``paramstyle``.
+PLACEHOLDERS = {"qmark": "?", "numeric": ":1", "named": ":code", "format": "%s", "pyformat": "%s"}
+
+
+def read_version(conn, code: str, lock: bool = False) -> int | None:
+    """The table's version, one column of one row (None: no such table), sent as the
+    driver's own SQL: it runs for nearly every view and move, and compiling a statement
+    (even from SQLAlchemy's cache) cost more than the query itself. ``lock``: ``FOR
+    UPDATE`` (on SQLite the caller's ``BEGIN IMMEDIATE`` already locked the file)."""
+    mark = PLACEHOLDERS[conn.dialect.paramstyle]
+    sql = f"SELECT version FROM {Table.__tablename__} WHERE code = {mark}"
+    if lock and conn.dialect.name != "sqlite":
+        sql += " FOR UPDATE"
+    params = {"code": code} if mark == ":code" else (code,)
+    return conn.exec_driver_sql(sql, params).scalar_one_or_none()
+
+
+def current_version(code: str) -> int | None:
+    """The table's current version, read alone (``read_version``), outside a write."""
+
+    def read() -> int | None:
+        autocommit()
+        return read_version(db.session.connection(), code)
+
+    return retry_if_disconnected(read)
+
+
+def current_table(code: str) -> TableFacts:
+    """The table at its current version, for a request that only reads it: the kept
+    facts when the database still has their version (one small query), else the table
+    loaded in full (one query when none was kept)."""
+    code = normalise_code(code)
+    found = kept.latest(code)
+    if found is not None:
+        version = current_version(code)
+        if version is None:
+            raise no_table()
+        if version == found.version:
+            return found
+    facts = TableFacts.of(get_table(code, read_only=True))
+    kept.keep(facts)
+    return facts
+
+
+def codes_among(candidates: list[str]) -> list[str]:
+    """The codes of existing tables among ``candidates`` (the join page's guesses)."""
+    if not candidates:
+        return []
+    return list(db.session.scalars(select(Table.code).where(Table.code.in_(candidates))))
+
+
+def records_of(codes_: list[str]) -> list[GameRecord]:
+    """The records of the tables ``codes_`` (newest first)."""
+    if not codes_:
+        return []
+    return list(
+        db.session.scalars(
+            select(GameRecord)
+            .where(GameRecord.code.in_(codes_))
+            .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
+        )
+    )
+
+
+def unfinished_with_bots() -> list[tuple[str, int]]:
+    """``(code, version)`` of every unfinished table with a bot seat (a restart resumes
+    them); read outside any transaction kept open."""
+    rows = db.session.execute(
+        select(Table.code, Table.version)
+        .where(Table.id.in_(select(Seat.table_id).where(Seat.bot.is_not(None))))
+        .where(Table.id.not_in(select(GameRecord.table_id)))
+    ).all()
+    db.session.rollback()
+    return [(code, version) for code, version in rows]
+
+
+def done_reading() -> None:
+    """End a read (no transaction, nor SQLite read snapshot, held meanwhile)."""
+    db.session.rollback()
+
+
+# -- locking and committing ---------------------------------------------------------------
+
+
+def lock_table(code: str) -> Table:
+    """Start a write transaction holding the table's row lock and load the table with its
+    seats, in one statement (every change reads the seats: the token's owner)."""
+    query = select(Table).where(Table.code == normalise_code(code))
+    query = query.options(joinedload(Table.seats))
+    try:
+        table = retry_if_disconnected(lambda: locked(query, of=Table))
+    except OperationalError:
+        raise table_busy() from None
+    if table is None:
+        db.session.rollback()
+        raise no_table()
+    return table
+
+
+def locked_kept(code: str) -> KeptTable | None:
+    """For a change (a move): start its write transaction holding the table's row lock,
+    as :func:`lock_table` does, but read only the version (the driver's own SQL). When the
+    kept facts are of that version they are the table as it is (every change of a seat
+    makes a new version), and an editable copy of them is returned: nothing to load, no
+    snapshot to parse. None when nothing is kept for that version (the caller loads the
+    table, which takes the lock again). :class:`TableError` 503 when the lock wait times
+    out."""
+    table = kept.kept_copy(code)
+    if table is None:
+        return None
+    try:
+        version = retry_if_disconnected(
+            lambda: read_version(begin_write().connection(), code, lock=True)
+        )
+    except OperationalError:
+        raise table_busy() from None
+    return table if version == table.version else None
+
+
+def table_busy() -> TableError:
+    """The lock wait timed out (a very busy SQLite file): nothing was changed (rolled back
+    here); the error to raise."""
+    db.session.rollback()
+    return TableError(503, "The table is busy; try again in a moment.")
+
+
+@contextmanager
+def changing(code: str, kept_table: Any = None) -> Iterator[Table]:
+    """The table, locked, for one change: commits when the block ends (rolls back if it
+    raises), then announces the change (:func:`committed`). The table's facts are taken
+    before the commit, so nothing reloads the expired row. ``kept_table``: the table
+    already locked by :func:`locked_kept` (an editable copy of this process's kept facts),
+    not loaded. A unique key that refuses the change (two phones taking one seat or one
+    name at once on a database that let both through the lock) is a 409, not an error."""
+    table = kept_table if kept_table is not None else lock_table(code)
+    try:
+        yield table
+        facts = TableFacts.of(table)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        message = "Someone else changed this seat at the same moment; look again."
+        raise TableError(409, message) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    committed(facts)
+
+
+def committed(facts: TableFacts) -> None:
+    """After a change is committed: ``events.table_changed`` with the table as it now is
+    (the kept facts, the live broker and the bot scheduler listen)."""
+    events.announce(events.table_changed, facts.code, facts=facts, with_bots=facts.with_bots)
+
+
+def commit_new(table: Table) -> TableFacts:
+    """Commit a table made in this transaction (``new_table_row``), then announce it."""
+    try:
+        db.session.flush()
+        facts = TableFacts.of(table)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    committed(facts)
+    return facts
+
+
+def rollback() -> None:
+    db.session.rollback()
+
+
+def can_write_unlocked() -> bool:
+    """Whether a move may be one statement of its own (PostgreSQL, no transaction open:
+    a caller's open transaction would hold the write uncommitted)."""
+    session = db.session()
+    return session.get_bind().dialect.name == "postgresql" and not session.in_transaction()
+
+
+# -- states -------------------------------------------------------------------------------
+
+
+def game_of(table: Any) -> Game:
+    return GAMES[table.game]
+
+
+def state_of(table: Any) -> State:
+    """The table's state, restored from its snapshot without the log (see
+    :func:`log_of`). The snapshot dict was just parsed from the database and nothing else
+    keeps it, so the state takes its lists over instead of copying them: when the state
+    changes, so does the row's loaded value, which is why :func:`save` flags the column.
+    A kept table's snapshot for a change (``kept.KeptTable``) is shared with the cached
+    views' states: that one is copied."""
+    if getattr(table, "shares_snapshot", False):
+        return game_of(table).state_from_dict(table.state)
+    with shared_json():
+        return game_of(table).state_from_dict(table.state)
+
+
+def full_state(table: Table) -> State:
+    """The table's state with its log read from the action table (for the host's undo,
+    and for checks that need every action)."""
+    state = state_of(table)
+    state.log = log_of(table)
+    return state
+
+
+def log_of(table: Any) -> list[list[Any]]:
+    """The game's actions so far, ``[seat, action]``, from the action table (the undos
+    applied): what the snapshot leaves out, read only when needed (the host's undo)."""
+    steps: list[list[Any]] = []
+    for row in db.session.scalars(
+        select(Action).where(Action.table_id == table.id).order_by(Action.version)
+    ):
+        if row.seat is None and row.action.get("type") == UNDO["type"]:
+            del steps[row.action.get("to", len(steps) - 1) :]
+        else:
+            steps.append([row.seat, row.action])
+    return steps
+
+
+def replay_log(table: Table) -> State:
+    """The state rebuilt from the settings and the stored action log (undo included),
+    dealt the way the table's game was dealt (its snapshot says, ``State.dealing``)."""
+    game = game_of(table)
+    dealing = state_of(table).dealing
+    state = game.new_state(
+        table.players, table.options, seed=table.seed, deal=table.deal, dealing=dealing
+    )
+    for seat, action in log_of(table):
+        state.apply(seat, action)
+    return state
+
+
+def started(table: Any) -> bool:
+    return len(table.seats) == table.players
+
+
+def seat_names(table: Any) -> list[str | None]:
+    names: list[str | None] = [None] * table.players
+    for s in table.seats:
+        names[s.index] = s.name
+    return names
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def new_code() -> str:
+    return codes.new_code(
+        lambda code: db.session.scalar(select(Table.id).where(Table.code == code)) is not None
+    )
+
+
+def new_table_row(game: str, state: State, deal: dict | None, host_hash: str) -> Table:
+    """A new table (added to the session) holding ``state``, the first one of a game."""
+    table = Table(
+        code=new_code(),
+        game=game,
+        players=state.players,
+        options=state.options,
+        seed=state.seed,
+        deal=deal,
+        state=state.to_dict(),
+        version=0,
+        host_token_hash=host_hash,
+    )
+    db.session.add(table)
+    return table
+
+
+def add(row: Any) -> None:
+    """Add ``row`` (a seat change, a ticket) to the change's transaction, written now."""
+    db.session.add(row)
+    db.session.flush()
+
+
+def forget_seat(table: Table, seat: Seat) -> None:
+    table.seats.remove(seat)
+
+
+def save(table: Any, state: State, seat: int | None, action: dict, unlocked: bool = False) -> None:
+    """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
+    log) and the next version, as plain statements (an UPDATE of the table's row, an
+    INSERT into the log; on PostgreSQL one ``WITH … UPDATE … INSERT``) sent now: the hot
+    path skips the ORM's unit of work, which compared every loaded object's attributes at
+    the flush. Both write only if the table is still at ``table.version``; when it is
+    not, nothing is written and the 409 of ``changed_meanwhile`` is raised. Under the
+    caller's lock and transaction that cannot happen; ``unlocked`` (PostgreSQL only, see
+    ``moves.act_unlocked``): no lock was taken, and the one statement is its own
+    transaction, committed when it returns.
+    The snapshot shares its lists with the state and is serialised here, before the state
+    could change again. The table object then holds the stored values as its own (nothing
+    left for the flush to write), so the caller's envelope shows the new version."""
+    with shared_json():
+        snapshot = state.to_dict()
+    version, moment = table.version + 1, utcnow()
+    rows, log = Table.__table__, Action.__table__
+    stored = (
+        rows.update()
+        .where(rows.c.id == table.id, rows.c.version == table.version)
+        .values(state=snapshot, version=version, updated_at=moment)
+    )
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One statement, one round trip (PostgreSQL runs a data-modifying WITH once): the
+        # log's row is inserted from the row the UPDATE returns, so from none when the
+        # table has moved on.
+        if unlocked:
+            autocommit()
+        stored = stored.returning(rows.c.id).cte("stored")
+        values = [(version, log.c.version), (seat, log.c.seat), (action, log.c.action)]
+        logged = log.insert().from_select(
+            ["table_id", "version", "seat", "action", "created_at"],
+            select(
+                stored.c.id,
+                *(literal(value, column.type) for value, column in values),
+                literal(moment, log.c.created_at.type),
+            ),
+        )
+        written = db.session.execute(logged.returning(log.c.id)).first() is not None
+    else:
+        written = db.session.execute(stored).rowcount == 1
+        if written:
+            db.session.execute(
+                log.insert().values(
+                    table_id=table.id, version=version, seat=seat, action=action, created_at=moment
+                )
+            )
+    if not written:
+        raise changed_meanwhile(None)
+    if isinstance(table, Table):
+        set_committed_value(table, "state", snapshot)
+        set_committed_value(table, "version", version)
+        set_committed_value(table, "updated_at", moment)
+    else:  # a kept table (``kept.KeptTable``): a plain copy
+        table.state, table.version, table.updated_at = snapshot, version, moment
+    if state.is_over() or seat is None:  # only an undo can take a finished game back
+        keep_record(table, state)
+
+
+def save_unlocked(table: Any, state: State, seat: int | None, action: dict) -> None:
+    """:func:`save` as one statement of its own, no lock (PostgreSQL: ``moves.act_unlocked``),
+    sent again on a fresh connection if the pooled one was dead."""
+    retry_if_disconnected(lambda: save(table, state, seat, action, unlocked=True))
+
+
+def keep_record(table: Any, state: State) -> None:
+    """In the same transaction as the move: a finished game gets its one record; a game
+    the host's undo took back from its end loses it again."""
+    record = db.session.scalar(select(GameRecord).where(GameRecord.table_id == table.id))
+    if not state.is_over():
+        if record is not None:
+            db.session.delete(record)
+        return
+    if record is None:
+        record = GameRecord(table_id=table.id, code=table.code, game=table.game)
+        db.session.add(record)
+    record.names = [name or f"Seat {seat + 1}" for seat, name in enumerate(seat_names(table))]
+    record.scores = list(state.scores())
+    record.winners = list(state.winners())
+    record.moves = state.moves
+
+
+# -- seat changes and tickets -------------------------------------------------------------
+
+
+def latest_change(table: Any, old_token_hash: str) -> SeatChange | None:
+    """The latest change that retired ``old_token_hash`` at ``table`` (None: never held)."""
+    return db.session.scalar(
+        select(SeatChange)
+        .where(SeatChange.table_id == table.id, SeatChange.old_token_hash == old_token_hash)
+        .order_by(SeatChange.id.desc())
+        .limit(1)
+    )
+
+
+def tickets_of(table: Any) -> list[Ticket]:
+    """Every ticket the table ever issued (requests, transfers, host transfers)."""
+    return list(db.session.scalars(select(Ticket).where(Ticket.table_id == table.id)))
+
+
+def request_of(table: Any, request_id: Any) -> Ticket | None:
+    return db.session.scalar(
+        select(Ticket).where(
+            Ticket.table_id == table.id, Ticket.id == request_id, Ticket.kind == "request"
+        )
+    )
+
+
+def commit_read() -> None:
+    """Commit what a read marked on the way (an expired ticket)."""
+    db.session.commit()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes; they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def lock_also(code: str) -> Table:
+    """Another table, locked in the change already under way (a rematch's new table, whose
+    places are re-issued under the old table's lock), with its seats read after the lock."""
+    query = select(Table).where(Table.code == normalise_code(code))
+    query = query.options(selectinload(Table.seats)).with_for_update(of=Table)
+    found = db.session.execute(query.execution_options(populate_existing=True))
+    table = found.unique().scalar_one_or_none()
+    if table is None:
+        raise no_table()
+    return table
+
+
+def let_go() -> None:
+    """Give the request's database connection back to the pool (a long stream)."""
+    db.session.remove()
