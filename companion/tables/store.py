@@ -13,6 +13,15 @@ the bot scheduler listen), so a listener that refetches sees the committed state
 exception, on the hot path: on PostgreSQL a move on the table this process keeps is one
 statement that stores it only if the table is still at the version it was applied to
 (:func:`save` with ``unlocked``, see ``moves.act_unlocked``).
+
+**Seats read after the lock.** On PostgreSQL (READ COMMITTED) a ``SELECT … FOR UPDATE``
+that waited for another transaction returns the table row as that transaction left it,
+but any other table joined in the same statement as it was when the statement began. So
+the seats are read by a second statement once the lock is held (:func:`lock_table`): a
+join, a release, an approval or a claim that waited always sees the seats the change
+before it left, and the facts it keeps and announces are the table as committed. A unique
+key that still refuses a change (a seat's index, a name's folded form) is a 409
+(:func:`changing`).
 """
 
 from __future__ import annotations
@@ -150,10 +159,13 @@ def done_reading() -> None:
 
 
 def lock_table(code: str) -> Table:
-    """Start a write transaction holding the table's row lock and load the table with its
-    seats, in one statement (every change reads the seats: the token's owner)."""
+    """Start a write transaction holding the table's row lock, then read its seats (a
+    second statement, so that on PostgreSQL they are read after any wait for the lock:
+    see the module's notes). Every change reads the seats: the token's owner."""
     query = select(Table).where(Table.code == normalise_code(code))
-    query = query.options(joinedload(Table.seats))
+    # ``selectinload`` reads the seats by a statement of its own, sent once the first one
+    # returned (holding the lock), and ``locked`` replaces whatever the session held.
+    query = query.options(selectinload(Table.seats))
     try:
         table = retry_if_disconnected(lambda: locked(query, of=Table))
     except OperationalError:
