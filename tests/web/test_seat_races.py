@@ -263,8 +263,11 @@ def test_a_transfer_claim_raced_with_a_seat_request(apps):
     for _ in range(ROUNDS):
         table = Table_(apps[0], 2, ["Ada", "Bea"])
         ticket = table.ticket(table.tokens[0], 0)
+        seen = []
         for app in apps:  # both workers keep the table as it is before the race
-            table.holds(table.tokens[0], 0, [app])
+            answer = table.view(table.tokens[0], app)
+            assert answer.status_code == 200
+            seen.append(answer.get_json())
         answers = burst(
             apps[0],
             [
@@ -274,17 +277,19 @@ def test_a_transfer_claim_raced_with_a_seat_request(apps):
         )
         (claim, claimed), (ask, _) = answers
         assert claim == 200 and ask in (201, 409), answers
-        # The old phone can do nothing at once, on either worker; the new one plays.
-        table.holds(table.tokens[0], None, apps)
-        table.holds(claimed["token"], 0, apps)
-        public = table.public()
-        for app in apps:
+        # The old phone can do nothing at once, on either worker: a move it saw before
+        # (on the copy each worker kept, where the old token still held the seat) is
+        # refused, and so is its view; the new phone plays.
+        for app, env in zip(apps, seen, strict=True):
+            action = env["legal"][0] if env["legal"] else {"type": "pass"}
             moved = app.test_client().post(
                 f"{table.base}/actions",
-                json={"action": {"type": "pass"}, "version": public["version"]},
+                json={"action": action, "version": env["version"]},
                 headers=auth(table.tokens[0]),
             )
             assert moved.status_code == 401, moved.get_json()
+        table.holds(table.tokens[0], None, apps)
+        table.holds(claimed["token"], 0, apps)
         assert table.rows() == {0: ("Ada", None), 1: ("Bea", None)}
 
 
