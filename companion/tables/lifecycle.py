@@ -10,7 +10,7 @@ from typing import Any
 from ..games import GAMES, IllegalAction
 from ..games.base import State
 from ..models import Seat, Table
-from . import store
+from . import saving, store
 from .errors import TableError
 from .kept import TableFacts
 from .seats import check_game, check_level, clean_name, join, seat_bots
@@ -36,7 +36,7 @@ def create_table(
     except IllegalAction as error:
         raise TableError(422, error.message) from None
     token = new_token()
-    table = store.new_table_row(game, state, deal, hash_token(token))
+    table = saving.new_table_row(game, state, deal, hash_token(token))
     try:
         seat_bots(table, bot_seats)
     except TableError:
@@ -109,7 +109,7 @@ def start_rematch(table: Table, state: State) -> Table:
     deal = game.rematch_deal(state)
     fresh = game.new_state(table.players, table.options, deal=deal)
     # Nobody knows these tokens until each place is claimed with the old table's.
-    new_table = store.new_table_row(table.game, fresh, deal, hash_token(new_token()))
+    new_table = saving.new_table_row(table.game, fresh, deal, hash_token(new_token()))
     for s in table.seats:
         new_table.seats.append(
             Seat(

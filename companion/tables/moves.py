@@ -16,7 +16,7 @@ from typing import Any
 
 from ..games import IllegalAction
 from ..games.base import State
-from . import kept, store
+from . import kept, saving, store
 from .envelope import envelope
 from .errors import TableError, changed_meanwhile
 from .kept import TableFacts
@@ -43,7 +43,7 @@ def act(code: str, token: str | None, action: Any, version: Any) -> dict[str, An
     # loads nothing (see ``store.locked_kept``).
     with store.changing(code, store.locked_kept(code)) as table:
         who, state = play(table, token, action, version)
-        store.save(table, state, *state.last_action)
+        saving.save(table, state, *state.last_action)
         answer = envelope(table, who, state)
         made = (table.code, table.version)
     kept.remember(*made, who.viewer, answer, state)
@@ -79,7 +79,7 @@ def act_unlocked(code: str, token: str | None, action: Any, version: Any) -> dic
     """A move with no lock and no transaction, on PostgreSQL, when this process keeps the
     table (``kept.kept_copy``): the action is applied to that copy, then stored by one
     statement that writes only if the table is still at the copy's version
-    (``store.save`` with ``unlocked``). One round trip instead of four (BEGIN, the lock,
+    (``saving.save`` with ``unlocked``). One round trip instead of four (BEGIN, the lock,
     the write, COMMIT), and no row lock held between them. None when the move is not made
     this way, with nothing written: nothing kept, SQLite (whose writers queue on our lock
     anyway), or a transaction already open; a refusal (the copy may be older than the
@@ -95,7 +95,7 @@ def act_unlocked(code: str, token: str | None, action: Any, version: Any) -> dic
         who, state = play(table, token, action, version)
         if state.is_over():
             return None
-        store.save_unlocked(table, state, *state.last_action)
+        saving.save_unlocked(table, state, *state.last_action)
     except TableError:
         return None
     answer = envelope(table, who, state)
@@ -120,7 +120,7 @@ def bot_act(code: str, seat: int, level: str, action: dict, version: int) -> int
         except IllegalAction as error:
             raise TableError(422, error.message) from None
         moved, canonical = state.last_action
-        store.save(table, state, moved, canonical)
+        saving.save(table, state, moved, canonical)
         new_version = table.version
     return new_version
 
@@ -141,7 +141,7 @@ def undo(code: str, token: str | None, version: Any = None) -> dict[str, Any]:
             previous, text = store.game_of(table).undo(state, store.seat_names(table))
         except IllegalAction as error:
             raise TableError(422, error.message) from None
-        store.save(table, previous, None, {**store.UNDO, "to": previous.moves, "text": text})
+        saving.save(table, previous, None, {**store.UNDO, "to": previous.moves, "text": text})
         table.last_undo = {"text": text, "version": table.version}
         answer = envelope(table, who, previous)
     return answer

@@ -9,7 +9,7 @@ from pathlib import Path
 import companion.tables
 
 TABLES = Path(companion.tables.__file__).parent
-STORE = {"store.py", "kept.py"}
+STORE = {"store.py", "kept.py", "saving.py"}
 VIEWS = {"api.py", "routes.py"}
 
 
