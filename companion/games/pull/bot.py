@@ -229,6 +229,14 @@ def lacking(view: dict[str, Any]) -> list[set[str]]:
 
 class PullBot(GameBot):
     bench = {"players": 3, "options": {"hands": 2}}
+    #: What each level was measured to do (bench/README.md), shown on the Play page.
+    strength = {
+        "easy": "Rules of thumb: wins 8 games in 10 against two random players.",
+        "normal": "A quick look ahead: wins 4 games in 10 against two easy bots.",
+        "strong": "Thinks up to 0.4 s a move: wins nearly half its games against two normal bots.",
+        "expert": "Strong's search with 8 times the time, a few seconds a move; "
+        "not yet measured against strong.",
+    }
     #: Normal overrules the easy move only for a gain of more than this many points over
     #: the hand: with 4 worlds of easy players, it otherwise played worse than easy against
     #: players unlike easy ones (random players: bench/README.md).
