@@ -56,6 +56,9 @@ from companion.games import GAMES  # noqa: E402
 from companion.games.cards import CARD_IDS, RANKS, SUITS  # noqa: E402
 from companion.games.shoot.rules import BONUS, default_schedule  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bots import parse_budget  # noqa: E402  (bench/bots.py: LEVEL=ITERATIONS[:SECONDS])
+
 OPENSPIEL_SIDES = ("ismcts", "random")
 MADE_BID_BONUS = 10  # oh_hell's bonus for an exact bid (its kMadeBidBonus)
 SIZES = default_schedule()  # 10 cards down to 1
@@ -243,21 +246,6 @@ def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
             f"  {labels[k]:<28} {len(ms):6d} {statistics.fmean(ms):8.2f} "
             f"{percentile(ms, 0.5):8.2f} {percentile(ms, 0.95):8.2f}"
         )
-
-
-def parse_budget(text: str) -> tuple[str, dict[str, float]]:
-    """``strong=100000:0.1`` -> (level, limits)."""
-    level, _, spec = text.partition("=")
-    if level not in BUDGETS or not spec:
-        raise argparse.ArgumentTypeError(
-            f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}"
-        )
-    iterations, _, seconds = spec.partition(":")
-    limits = dict(BUDGETS[level])
-    limits["iterations"] = int(iterations)
-    if seconds:
-        limits["seconds"] = float(seconds)
-    return level, limits
 
 
 def main() -> None:
