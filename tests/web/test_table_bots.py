@@ -18,7 +18,7 @@ from companion.models import Action, GameRecord, Seat, Table
 from companion.tables import bots, store, stream
 
 BOT_GAMES = [slug for slug, game in GAMES.items() if botcore.has_bot(game)]
-FAST = {"normal": {"iterations": 4}, "strong": {"iterations": 12}}
+FAST = {"normal": {"iterations": 4}, "strong": {"iterations": 12}, "expert": {"iterations": 12}}
 
 
 def auth(token: str | None) -> dict[str, str]:
@@ -176,7 +176,8 @@ def test_levels_and_names_in_the_envelope_and_the_pages(bot_app):
     page = table.client.get(f"/t/{table.code}/seat").get_data(as_text=True)
     assert "Bot (strong): take over" in page
     host = table.client.get(f"/t/{table.code}").get_data(as_text=True)
-    assert 'data-bot-levels="[&#34;easy&#34;, &#34;normal&#34;, &#34;strong&#34;]"' in host
+    levels = ", ".join(f"&#34;{level}&#34;" for level in botcore.LEVELS)
+    assert f'data-bot-levels="[{levels}]"' in host
 
 
 def test_a_person_takes_over_a_bot_mid_game(bot_app):
