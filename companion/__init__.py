@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, request, url_for
 
-from . import config, limits, live, streams
+from . import config, door, limits, live, streams
 from .assets import IMMUTABLE, compressed_static, import_map, static_url
 from .extensions import compress, csrf, db, migrate
 
@@ -79,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     limits.init_app(app)
+    door.init_app(app)
     register_errorhandlers(app)
     register_headers(app)
     register_template_helpers(app)
