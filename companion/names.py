@@ -83,5 +83,5 @@ def clean_name(name: Any) -> str:
     label."""
     name = clean_text(name, NAME_MAX)
     if bot_like(name):
-        raise BadName(f"“{name}” is how the app names its bots: choose another name.")
+        raise BadName(f"“{name}” is what the bots are called: choose another name.")
     return name
