@@ -35,10 +35,9 @@ request path): see ``BOT_THINKING`` in :mod:`companion.tables.bots`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import re
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
