@@ -16,6 +16,8 @@ Everything can be overridden from the environment:
 ``BOT_DELAY``     a bot's pause before it moves, seconds, ``low,high`` (default ``0.8,1.5``).
 ``BOT_WORKER``    who plays bot seats: ``thread`` (default), ``rq`` (default with
                   ``REDIS_URL``: ``flask --app companion bots`` workers) or ``off``.
+``BOT_THINKING``  seconds of bot thinking one client address may use, as a limit
+                  (default ``30 per minute``; see :mod:`companion.thinking`).
 
 ``BOT_BUDGETS`` (``instance/config.py`` only) the bots' thinking per level, as
 ``companion.bots.BUDGETS``: ``{"normal": {"iterations": n, "seconds": s}, ...}``.
@@ -148,6 +150,8 @@ def defaults(instance_path: str) -> dict:
         "AUTO_MIGRATE": os.environ.get("AUTO_MIGRATE", "1") != "0",
         "BOT_DELAY": bot_delay(os.environ.get("BOT_DELAY")),
         "BOT_WORKER": os.environ.get("BOT_WORKER") or None,
+        # Seconds of bot thinking one client address may use (companion.thinking).
+        "BOT_THINKING": os.environ.get("BOT_THINKING") or "30 per minute",
         # On start, queue a move for every bot that was to act when the app last stopped.
         "BOT_RESUME": True,
         "SESSION_COOKIE_HTTPONLY": True,
