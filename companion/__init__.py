@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask, request, url_for
 
-from . import config, door, limits, live, streams
+from . import config, connections, door, limits, live, streams
 from .assets import IMMUTABLE, compressed_static, import_map, static_url
 from .extensions import compress, csrf, db, migrate
 
@@ -76,6 +76,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         uri = app.config["SQLALCHEMY_DATABASE_URI"]
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.engine_options(uri)
 
+    connections.bound_development_server(
+        int(app.config.get("CONNECTIONS_PER_ADDRESS", connections.PER_ADDRESS)),
+        float(app.config.get("CONNECTION_TIMEOUT", connections.TIMEOUT)),
+    )
     register_extensions(app)
     register_blueprints(app)
     limits.init_app(app)

@@ -11,6 +11,9 @@ Everything can be overridden from the environment:
 ``DB_POOL_SIZE``, ``DB_MAX_OVERFLOW``, ``DB_POOL_TIMEOUT``  each process's pool of
                   database connections (PostgreSQL): 20, 0 and 10 s by default.
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
+``CONNECTIONS_PER_ADDRESS``, ``CONNECTION_TIMEOUT``  open connections a server holds per
+                  client address (default 500; 0 for none; off with ``PROXY_HOPS``) and,
+                  under ``flask run``, seconds a silent connection is kept (default 60).
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
 ``BOT_DELAY``     a bot's pause before it moves, seconds, ``low,high`` (default ``0.8,1.5``).
@@ -32,7 +35,7 @@ import os
 import secrets
 from pathlib import Path
 
-from . import limits
+from . import connections, limits
 from .bots import BUDGETS as BOT_BUDGETS
 
 
@@ -159,6 +162,9 @@ def defaults(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "STREAMS_PER_ADDRESS": int(os.environ.get("STREAMS_PER_ADDRESS") or 200),
         "STREAMS_PER_TABLE": int(os.environ.get("STREAMS_PER_TABLE") or 40),
+        # Open connections per client address in `flask run` (companion.connections).
+        "CONNECTIONS_PER_ADDRESS": connections.per_address(os.environ),
+        "CONNECTION_TIMEOUT": float(os.environ.get("CONNECTION_TIMEOUT") or connections.TIMEOUT),
         "WTF_CSRF_TIME_LIMIT": None,
         **limits.settings(os.environ),
         **COMPRESSION,
