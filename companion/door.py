@@ -49,7 +49,7 @@ def check_request() -> None:
     else:
         nul = any("\x00" in k or "\x00" in v for k, v in request.form.items(multi=True))
     if nul:
-        raise BadRequest("Text cannot contain a NUL character.")
+        raise BadRequest("Text cannot contain a control character (NUL).")
 
 
 def init_app(app: Flask) -> None:
