@@ -7,19 +7,14 @@ from __future__ import annotations
 import pytest
 from werkzeug.routing import AnyConverter, IntegerConverter
 
-from companion.config import normalise_database_url
-
 from .test_tables_api import TablePlayers
 
 BAD = ["\x00", "AB\x00CD", "\x01", "\x1b[2J", "\x7f", "ABC\nDE"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def door_app(request, make_app):
-    if request.param == "sqlite":
-        return make_app()
-    url = request.getfixturevalue("postgres_url")
-    return make_app(SQLALCHEMY_DATABASE_URI=normalise_database_url(url))
+@pytest.fixture
+def door_app(make_app, database):
+    return make_app(SQLALCHEMY_DATABASE_URI=database)
 
 
 def hostile_urls(app, known: str):

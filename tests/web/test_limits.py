@@ -174,10 +174,10 @@ def test_workers_sharing_redis_share_the_counts(make_app, redis_url):
 # -- issue 25: solo tables, bot seats, look-ups per code tried, wrong tokens -------------
 
 
-def test_eighty_solo_tables_in_twenty_seconds_meet_429(make_app):
+def test_eighty_solo_tables_in_twenty_seconds_meet_429(make_app, database):
     """The default limits: one client asking for 80 solo tables is refused well before
     the end (by the solo limit, or the bot seats' one), and nothing is made past it."""
-    app = make_app(**ON, WTF_CSRF_ENABLED=False, BOT_WORKER="off")
+    app = make_app(**ON, WTF_CSRF_ENABLED=False, BOT_WORKER="off", SQLALCHEMY_DATABASE_URI=database)
     client = phone(app)
     statuses = []
     started = time.monotonic()
@@ -249,8 +249,8 @@ def test_each_look_alike_code_tried_counts_against_the_look_up_limit(make_app):
     assert_page_429(other.get("/join?code=AAAAA3"))
 
 
-def test_wrong_tokens_on_a_known_table_are_counted_and_limited(make_app):
-    app = make_app(**ON, RATELIMIT_TOKEN="5 per minute")
+def test_wrong_tokens_on_a_known_table_are_counted_and_limited(make_app, database):
+    app = make_app(**ON, RATELIMIT_TOKEN="5 per minute", SQLALCHEMY_DATABASE_URI=database)
     table = TablePlayers(app, "shoot", 3).join_all()
     guesser = phone(app)
     url = f"/api/tables/{table.code}"

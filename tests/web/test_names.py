@@ -48,8 +48,8 @@ def test_the_cleaner_keeps_real_names(name):
 
 
 @pytest.fixture
-def app(make_app):
-    return make_app(WTF_CSRF_ENABLED=False)
+def app(make_app, database):
+    return make_app(WTF_CSRF_ENABLED=False, SQLALCHEMY_DATABASE_URI=database)
 
 
 def counts(app) -> tuple[int, int, int]:

@@ -14,7 +14,6 @@ import uuid
 
 import pytest
 
-from companion.config import normalise_database_url
 from companion.extensions import db
 from companion.models import ScoreSheet
 
@@ -26,13 +25,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'down.sqlite3'}"
-    return normalise_database_url(request.getfixturevalue("postgres_url"))
 
 
 def scaled_app(make_app, database: str, redis_url: str):
