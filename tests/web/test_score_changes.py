@@ -16,7 +16,7 @@ import pytest
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import ScoreSheet
-from companion.scorekeeper.routes import fingerprint
+from companion.scorekeeper.rounds import fingerprint
 
 from .. import fifth_game
 from .pages import change_offered, press_change
