@@ -16,6 +16,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import ValidationError
 
 from .. import codes
+from ..games import IllegalAction
 from ..network import base_url
 from . import book
 from .blueprint import bp
@@ -134,9 +135,9 @@ def new(game: str):
         try:
             options = chosen_options(form, chosen, request.form)
             code = book.new_sheet(chosen.slug, form.names(), options)
-        except ValidationError as error:
+        except ValidationError as error:  # an option's boxes
             form.form_errors.append(str(error))
-        except Refused as error:
+        except (IllegalAction, Refused) as error:  # an option's data, or the game refuses
             form.form_errors.append(error.message)
         else:
             remember(code)
