@@ -12,8 +12,8 @@ import pytest
 
 from companion.extensions import db
 from companion.games import GAMES
-from companion.models import ScoreEntry, ScoreSheet
 from companion.games.spec import form_values
+from companion.models import ScoreEntry, ScoreSheet
 from companion.scorekeeper import book
 from companion.scorekeeper.book import Shown
 from companion.scorekeeper.show import chart, export_csv
