@@ -17,7 +17,7 @@ from ..games import IllegalAction
 from ..games.base import Sheet
 from ..games.spec import form_values
 from .forms import RoundForm, round_form
-from .rounds import CHOOSE, ENTER, has_choose, next_defaults, pending_version
+from .rounds import CHOOSE, ENTER, fingerprint, has_choose, next_defaults, pending_version
 
 STEP_PREFIX = "step"  # a step form's boxes, so the whole-round form can sit on the page
 
@@ -75,14 +75,20 @@ def next_round_form(keeper: Sheet, summary: dict[str, Any], args, rows: int):
     return form, step
 
 
-def round_edit_form(keeper: Sheet, args, index: int, facts: Any, version: str):
+def stamp(form, index: int, facts: Any) -> None:
+    """Mark a form as made for round ``index`` holding ``facts`` (the use case checks the
+    mark against the sheet as it is when the form comes back)."""
+    form.position.data, form.version.data = str(index), fingerprint(index, facts)
+
+
+def round_edit_form(keeper: Sheet, args, index: int, facts: Any):
     """The form to correct a stored round (the "choose" step first when ``args`` asks
     for it). Returns (form, step)."""
     if has_choose(keeper) and (args.get("choose") or choose_keys_in(keeper, args)):
         form, step = entry_form(keeper, args, keeper.values_of(facts))
     else:
         form, step = current_round_form(keeper, facts), ENTER
-    form.position.data, form.version.data = str(index), version
+    stamp(form, index, facts)
     return form, step
 
 

@@ -21,10 +21,10 @@ from ..models import ScoreChange, ScoreSheet
 from . import show
 from .book import State, state_of
 from .cells import round_cells, step_lines, stored_facts
-from .entry import step_form
+from .entry import stamp, step_form
 from .errors import BrokenSheet
 from .forms import ChangeForm, ConfirmForm, RoundForm
-from .rounds import fingerprint, has_choose
+from .rounds import has_choose
 
 
 @dataclass
@@ -158,8 +158,10 @@ def repair_args(error: BrokenSheet) -> dict[str, Any]:
     state = state_of(error.sheet, replayed=False)
     rows, keeper, word = state.rows, state.keeper, state.word
     form = ConfirmForm()
-    form.position.data = str(error.index)
-    form.version.data = fingerprint(error.index, rows[error.index]) if rows else ""
+    if rows:
+        stamp(form, error.index, rows[error.index])
+    else:
+        form.position.data = str(error.index)
     return {
         "sheet": state.sheet,
         "spec": state.game.spec,

@@ -28,6 +28,7 @@ from .entry import (
     refuse_step,
     round_edit_form,
     sent_step_form,
+    stamp,
     step_boxes_sent,
     step_form,
 )
@@ -42,7 +43,7 @@ from .forms import (
     round_form,
 )
 from .pages import SheetPage, listed
-from .rounds import ENTER, fingerprint, has_choose
+from .rounds import ENTER, has_choose
 from .show import export_csv
 
 RECENT = 20
@@ -183,12 +184,17 @@ def edit_page(page: SheetPage, form, step: str, number: int, facts: Any):
     )
 
 
-@bp.get("/<code>/rounds/<int:number>/edit")
-def edit_round(code: str, number: int):
+def round_page(code: str, number: int) -> tuple[SheetPage, int, Any]:
+    """The sheet and its round ``number`` (from 1) as (index, facts): 404 when none."""
     page = SheetPage(book.read(code))
     index, facts = page.state.round_at(number) or abort(404)
-    version = fingerprint(index, facts)
-    form, step = round_edit_form(page.keeper, request.args, index, facts, version)
+    return page, index, facts
+
+
+@bp.get("/<code>/rounds/<int:number>/edit")
+def edit_round(code: str, number: int):
+    page, index, facts = round_page(code, number)
+    form, step = round_edit_form(page.keeper, request.args, index, facts)
     return edit_page(page, form, step, number, facts)
 
 
@@ -209,12 +215,12 @@ def correct_round(code: str, number: int):
     if stale is not None:  # the round as it is now, to correct again
         form = current_round_form(keeper, facts)
         form.form_errors.append(stale.message)
-    form.position.data, form.version.data = str(index), fingerprint(index, facts)
+    stamp(form, index, facts)
     return edit_page(page, form, ENTER, number, facts), status
 
 
 def delete_page(page: SheetPage, form, index: int, facts: Any, error: str | None = None):
-    form.position.data, form.version.data = str(index), fingerprint(index, facts)
+    stamp(form, index, facts)
     number = index + 1
     return render_template(
         "scorekeeper/delete.html", form=form, number=number, row=facts, error=error, **page.args()
@@ -223,8 +229,7 @@ def delete_page(page: SheetPage, form, index: int, facts: Any, error: str | None
 
 @bp.get("/<code>/rounds/<int:number>/delete")
 def delete_round(code: str, number: int):
-    page = SheetPage(book.read(code))
-    index, facts = page.state.round_at(number) or abort(404)
+    page, index, facts = round_page(code, number)
     return delete_page(page, ConfirmForm(), index, facts)
 
 
