@@ -183,16 +183,17 @@ def _changing(code: str, replayed: bool = True) -> Iterator[State]:
     """The locked transaction of one change; after its commit, a change of the rounds is
     announced."""
     with store.writing(code) as sheet:
-        state = state_of(_scored(sheet), replayed)
+        state, sheet_code = state_of(_scored(sheet), replayed), sheet.code
         yield state
     if state.saved_rounds is not None:
-        announce(sheet_changed, state.sheet.code, rounds=state.saved_rounds)
+        announce(sheet_changed, sheet_code, rounds=state.saved_rounds)
 
 
-def _fresh(shown: Shown, position: int, message: str, facts: Any = ...) -> None:
+def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -> None:
     """The stale check, the one place it is made: :class:`Stale` unless the form was made
-    for ``position`` and (when ``facts`` is given) for the same thing there."""
-    if shown.position != position:
+    for ``position`` (None: there is nothing left to change) and, when ``facts`` is
+    given, for the same thing there."""
+    if position is None or shown.position != position:
         raise Stale(message)
     if facts is not ... and shown.version != fingerprint(position, facts):
         raise Stale(message)
@@ -325,11 +326,11 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
         change = state.first_undone() if redo else state.last_done()
         _fresh(
             shown,
-            change.seq if change is not None else -1,
+            change.seq if change is not None else None,
             f"The sheet changed on another phone, so nothing was {verb}. "
             "Check it and try again if needed.",
         )
-        assert change is not None  # _fresh refused a missing one
+        assert change is not None  # _fresh refused a missing one (position None)
         old, new = (change.before, change.after) if redo else (change.after, change.before)
         try:
             new_rows = apply(state.keeper, state.rows, change.position, old, new)

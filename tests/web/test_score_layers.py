@@ -196,3 +196,12 @@ def test_no_module_over_500_lines_and_no_view_over_40(app):
     for view in views:
         lines, _ = inspect.getsourcelines(view)
         assert len(lines) < 40, view.__name__
+
+
+@pytest.mark.parametrize("number", [None, -1, 0, 5])
+def test_undo_or_redo_with_nothing_to_change_is_stale_whatever_the_form_says(ctx, number):
+    code = new()
+    for change in (book.undo, book.redo):
+        with pytest.raises(Stale):
+            change(code, Shown(number))
+    assert committed(code) == (0, 0)
