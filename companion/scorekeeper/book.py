@@ -6,7 +6,7 @@ one stale check), lets the game's :class:`~companion.games.Sheet` judge the new 
 stores them with the change logged. It returns :class:`Done` (what to tell the player and
 where to go back to) or raises a :class:`~.errors.ScoreError`; nothing is stored then.
 Once a change of the rounds is committed, :data:`~companion.events.sheet_changed` is sent
-(the watch pages' live feed listens: see ``watch.connect``).
+(the watch pages' live feed listens: see :mod:`.feed`).
 
 Reads: :func:`read` gives a sheet's :class:`State` (raising :class:`BrokenSheet` when its
 stored rounds no longer replay, which the views answer with the repair page).
