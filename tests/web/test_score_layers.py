@@ -1,14 +1,14 @@
 """Score mode's layers (issue 24): the use cases of ``scorekeeper.book`` called directly
 (a result or a domain error with its status, nothing stored on a refusal), the
 after-commit event that feeds the watch pages, and the shape the layers keep (SQL only in
-the store, short views, small modules)."""
+the store, short views, small modules). The races through the use cases are in
+test_score_changes.py, with the other races."""
 
 from __future__ import annotations
 
 import ast
 import inspect
 import logging
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,11 +20,9 @@ from companion.models import ScoreChange, ScoreEntry, ScoreSheet
 from companion.scorekeeper import book, feed
 from companion.scorekeeper.book import Shown
 from companion.scorekeeper.errors import NotFound, Refused, Stale, WrongMoment
-from companion.scorekeeper.rounds import apply, fingerprint
+from companion.scorekeeper.rounds import fingerprint
 
 from .. import fifth_game
-from .pages import change_offered
-from .test_score_changes import at_once
 
 PACKAGE = Path(book.__file__).parent
 NAMES = ["Ada", "Bo", "Cy"]
@@ -208,75 +206,3 @@ def test_undo_or_redo_with_nothing_to_change_is_stale_whatever_the_form_says(ctx
         with pytest.raises(Stale):
             change(code, Shown(number))
     assert committed(code) == (0, 0)
-
-
-# -- races through the use cases, on SQLite and on PostgreSQL ------------------------------
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def race_app(request, make_app, high_card):
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-        return make_app(WTF_CSRF_ENABLED=False, SQLALCHEMY_DATABASE_URI=url)
-    return make_app(WTF_CSRF_ENABLED=False)
-
-
-def status_of(client, path: str, data: dict) -> int:
-    return client.post(path, data=data).status_code
-
-
-def sheet_with(app, tricks: list[list[int]]) -> str:
-    with app.test_request_context():
-        code = new()
-        for position, row in enumerate(tricks):
-            book.add_round(code, Shown(position), boxes(row))
-    return code
-
-
-def test_simultaneous_undos_of_one_change_undo_it_exactly_once(race_app):
-    app = race_app
-    for _attempt in range(5):
-        code = sheet_with(app, [[1, 2, 0], [0, 0, 3]])
-        page = app.test_client().get(f"/score/{code}").get_data(as_text=True)
-        _, number = change_offered(page, code, "Undo")
-        path = f"/score/{code}/undo"
-        answers = at_once(
-            [partial(status_of, app.test_client(), path, {"change": number}) for _ in range(12)]
-        )
-        assert sorted(answers) == [302] + [409] * 11, answers
-        with app.test_request_context():
-            assert book.read(code).rows == [{"tricks": [1, 2, 0]}]
-            assert [c.undone for c in book.read(code).sheet.changes] == [False, True]
-
-
-def test_the_log_always_rebuilds_the_sheet_whatever_the_order_of_changes(race_app):
-    """Adds, a correction, a deletion, undo and redo sent at once: whichever win, the
-    changes logged as done, applied in order to an empty sheet, give the stored rounds."""
-    app = race_app
-    first, second = {"tricks": [1, 2, 0]}, {"tricks": [0, 0, 3]}
-    for attempt in range(6):
-        code = sheet_with(app, [[1, 2, 0], [0, 0, 3]])
-        moves = [
-            ("rounds", boxes([3, 0, 0]) | {"position": "2"}),
-            (
-                "rounds/1/edit",
-                boxes([0, 3, 0]) | {"position": "0", "version": fingerprint(0, first)},
-            ),
-            ("rounds/2/delete", {"position": "1", "version": fingerprint(1, second)}),
-            ("undo", {"change": "2"}),
-            ("redo", {"change": "2"}),
-        ]
-        calls = [
-            partial(status_of, app.test_client(), f"/score/{code}/{path}", data)
-            for path, data in moves
-        ]
-        answers = at_once(calls[attempt % 5 :] + calls[: attempt % 5])
-        assert set(answers) <= {302, 409}, answers
-        with app.test_request_context():
-            state = book.read(code)  # replays, or raises
-            rows: list = []
-            for change in state.sheet.changes:
-                if not change.undone:
-                    old, new = change.before, change.after
-                    rows = apply(state.keeper, rows, change.position, old, new)
-            assert rows == state.rows
