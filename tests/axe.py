@@ -28,7 +28,8 @@ from .browser import PHONE
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = Path(
-    os.environ.get("AXE_CORE") or ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+    os.environ.get("AXE_CORE")
+    or ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 )
 SCHEMES = ("light", "dark")
 # The page's element structure, without its text: two states differing only in words

@@ -169,9 +169,8 @@ def browser(chromium):
     every page a test opens is checked by axe-core (tests/axe.py)."""
     from playwright.sync_api import sync_playwright
 
-    from .browser import launch
-
     from .axe import AXE, Watch, axe_source
+    from .browser import launch
 
     source = axe_source()
     if source is None and services_required():
