@@ -11,6 +11,8 @@ pages themselves.
 
 from __future__ import annotations
 
+import json
+
 from flask import (
     Blueprint,
     abort,
@@ -123,13 +125,27 @@ def _render_game(slug: str) -> tuple[str, list[dict]]:
     return html, contents
 
 
+def thesaurus(slug: str) -> dict:
+    """The game's own search words, ``templates/games/<slug>/search.json`` (see
+    :func:`search.enrich`); none when the game has no such file."""
+    try:
+        source, _, _ = current_app.jinja_env.loader.get_source(
+            current_app.jinja_env, f"games/{slug}/search.json"
+        )
+    except TemplateNotFound:
+        return {}
+    return json.loads(source)
+
+
 def build_index() -> list[dict]:
-    """Every section of every game page, in page order, as JSON-safe dicts."""
+    """Every section of every game page, in page order, as JSON-safe dicts, each game's
+    sections with its thesaurus in their ``keywords``."""
     index = []
     for slug, game in GAMES.items():
         if not has_rules(slug):
             continue
         html, _ = _render_game(slug)
+        first = len(index)
         for section in rules_search.sections_of(html):
             entry = {
                 "game": game.name,
@@ -138,11 +154,13 @@ def build_index() -> list[dict]:
                 "title": section["title"],
                 "text": section["text"],
                 "keywords": section["keywords"],
+                "weight": section["weight"],
                 "url": url_for("rules.game", slug=slug, _anchor=section["anchor"]),
                 "depth": section["depth"],
                 "parent": section["parent"],
             }
             index.append(entry)
+        rules_search.enrich(index[first:], thesaurus(slug))
     return index
 
 
@@ -199,7 +217,7 @@ def search_index():
             "entries": [
                 {
                     key: e[key]
-                    for key in ("game", "slug", "anchor", "title", "text", "keywords", "url")
+                    for key in ("game", "slug", "anchor", "title", "text", "keywords", "weight", "url")
                 }
                 for e in cached_index()
             ],

@@ -32,14 +32,65 @@ export function fold(text) {
   return out;
 }
 
-/** The indexed form of one token: folded, stop words dropped, Porter-stemmed. */
+// A phrase key: "zq" before each processed word of a game term ("zqshootzqtozqkill").
+export const KEY_MARK = "zq";
+const PLURAL_DIGITS = /^([0-9]+)s$/;
+
+/** `word` (folded) with a number in words as digits: "three"/"threes" -> "3"; "8s" -> "8". */
+function number(settings, word) {
+  const digits = PLURAL_DIGITS.exec(word);
+  if (digits) return digits[1];
+  return Object.prototype.hasOwnProperty.call(settings.numbers, word) ? settings.numbers[word] : word;
+}
+
+/** One token folded, its number as digits, stemmed; stop words kept (for phrases). */
+export function wordForm(settings, term) {
+  return stemmer(number(settings, fold(term).trim()));
+}
+
+/** The indexed form of one token: folded, stop words dropped, numbers as digits, stemmed. */
 export function makeProcessTerm(settings) {
   const stop = new Set(settings.stopWords);
   return (term) => {
     const word = fold(term).trim();
     if (!word || stop.has(word)) return null;
-    return stemmer(word);
+    return stemmer(number(settings, word));
   };
+}
+
+/** Edits a misspelt query term may be from an indexed one (0: none), as MiniSearch counts.
+ * A short word (typoMinLength up to fuzzyMinLength) only when no rule uses it. */
+export function fuzzyDistance(settings, term, known) {
+  if (term.length < (known ? settings.fuzzyMinLength : settings.typoMinLength)) return 0;
+  return Math.min(settings.maxFuzzy, Math.round(term.length * settings.fuzzy));
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions), as rapidfuzz counts it. */
+export function levenshtein(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost));
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/** Every phrase key's words, from the entries' keywords, in index order. */
+export function phrasesOf(entries) {
+  const found = [];
+  const seen = new Set();
+  for (const entry of entries) {
+    for (const token of String(entry.keywords || "").split(/\s+/)) {
+      if (!token.startsWith(KEY_MARK) || seen.has(token)) continue;
+      seen.add(token);
+      found.push(token.split(KEY_MARK).slice(1));
+    }
+  }
+  return found;
 }
 
 /** [start, end] of every run of non-separator characters (MiniSearch's tokens). */
@@ -70,29 +121,67 @@ export function terms(settings, query) {
   return seen;
 }
 
-/** A search over `entries` with `settings` (the server's search_settings.json). */
+/** A search over `entries` with `settings` (the server's search_settings.json). A query
+ * naming a game term (a phrase key in some entry's keywords: its words in a row, each the
+ * same word or, for a word the index does not know, a typo within the fuzzy distance) also
+ * searches for that term's key, which only the term's own section holds. */
 export function makeSearch(settings, entries) {
   const processTerm = makeProcessTerm(settings);
+  const expands = (term) => !term.startsWith(KEY_MARK);
   const mini = new MiniSearch({
     idField: "position",
     fields: settings.fields,
     processTerm,
     searchOptions: {
       boost: settings.boost,
-      prefix: (term) => term.length >= settings.prefixMinLength,
-      fuzzy: (term) => (term.length >= settings.fuzzyMinLength ? settings.fuzzy : false),
+      prefix: (term) => expands(term) && term.length >= settings.prefixMinLength,
+      fuzzy: (term) => (expands(term) && fuzzyDistance(settings, term, known.has(term)) ? settings.fuzzy : false),
       maxFuzzy: settings.maxFuzzy,
       weights: settings.weights,
       bm25: settings.bm25,
       combineWith: "OR",
+      // A summary section (at a glance, "Our reading") weighs less than the rule itself.
+      boostDocument: (position) => Number(entries[position].weight ?? 1),
     },
   });
   mini.addAll(entries.map((entry, position) => ({ ...entry, position })));
+  const known = new Set();
+  const tokenize = MiniSearch.getDefault("tokenize");
+  for (const entry of entries) {
+    for (const field of settings.fields) {
+      for (const token of tokenize(String(entry[field] || ""))) {
+        const term = processTerm(token);
+        if (term) known.add(term);
+      }
+    }
+  }
+  const phrases = phrasesOf(entries);
+  const same = (word, wanted) => {
+    if (word === wanted) return true;
+    if (!word || known.has(word)) return false;
+    const most = fuzzyDistance(settings, word, false);
+    return most > 0 && levenshtein(word, wanted) <= most;
+  };
+  const expand = (query) => {
+    const words = tokenize(query).filter(Boolean).map((t) => wordForm(settings, t));
+    const keys = [];
+    for (const phrase of phrases) {
+      for (let start = 0; start + phrase.length <= words.length; start++) {
+        if (phrase.every((w, i) => same(words[start + i], w))) {
+          keys.push(phrase.map((w) => KEY_MARK + w).join(""));
+          break;
+        }
+      }
+    }
+    return keys.length ? `${query} ${keys.join(" ")}` : query;
+  };
   // Scores are compared to 1e-6 on both sides, so summation order never reorders ties.
   const key = (score) => Math.round(score * 1e6);
-  return (query, limit = settings.maxResults) =>
+  // `game` (a slug): only that game's sections.
+  return (query, limit = settings.maxResults, game = "") =>
     mini
-      .search(query || "")
+      .search(expand(query || ""))
+      .filter((r) => !game || entries[r.id].slug === game)
       .sort((a, b) => key(b.score) - key(a.score) || a.id - b.id)
       .slice(0, limit)
       .map((r) => ({ ...entries[r.id], score: r.score, match: Object.keys(r.match).sort() }));
