@@ -392,6 +392,10 @@ class Searcher:
             self.lengths.append(lengths)
         self.vocabulary = sorted(self.index)
         self.phrases = phrases_of(entries)
+        self.keys = [
+            {t for t in str(e.get("keywords") or "").split() if t.startswith(KEY_MARK)}
+            for e in entries
+        ]
         self.known = set(self.index)
 
     def phrase_keys(self, query: str) -> list[str]:
@@ -416,17 +420,22 @@ class Searcher:
         most = fuzzy_distance(self.settings, word, known=False)
         return most > 0 and Levenshtein.distance(word, wanted, score_cutoff=most) <= most
 
-    def expand(self, query: str) -> str:
-        """``query`` and the keys of the game terms it names."""
-        keys = self.phrase_keys(query)
-        return f"{query} {' '.join(keys)}" if keys else query
+    def boosts(self, query: str) -> list[float]:
+        """Each entry's multiplier for ``query``: its weight, times ``homeBoost`` for the
+        section of a game term the query names."""
+        keys = set(self.phrase_keys(query))
+        factor = self.settings["homeBoost"]
+        return [
+            weight * factor if keys & self.keys[doc] else weight
+            for doc, weight in enumerate(self.weights)
+        ]
 
     def _bm25(self, tf: int, matching: int, length: int, average: float) -> float:
         k, b, d = (self.settings["bm25"][x] for x in "kbd")
         idf = math.log(1 + (len(self.entries) - matching + 0.5) / (matching + 0.5))
         return idf * (d + tf * (k + 1) / (tf + k * (1 - b + b * length / average)))
 
-    def _add(self, results, source: str, derived: str, weight: float) -> None:
+    def _add(self, results, source: str, derived: str, weight: float, boosts) -> None:
         for name in self.fields:
             freqs = self.index.get(derived, {}).get(name)
             if not freqs:
@@ -435,15 +444,15 @@ class Searcher:
             for doc, tf in freqs.items():
                 raw = self._bm25(tf, len(freqs), self.lengths[doc][name], self.average[name])
                 found = results.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
-                found["score"] += weight * boost * self.weights[doc] * raw
+                found["score"] += weight * boost * boosts[doc] * raw
                 if source not in found["terms"]:
                     found["terms"].append(source)
                 found["match"].setdefault(derived, []).append(name)
 
-    def _term_results(self, term: str) -> dict:
+    def _term_results(self, term: str, boosts: list[float]) -> dict:
         s = self.settings
         results: dict[int, dict] = {}
-        self._add(results, term, term, 1)
+        self._add(results, term, term, 1, boosts)
         prefixed: dict[str, int] = {}
         if len(term) >= s["prefixMinLength"] and expands(term):
             prefixed = {t: len(t) - len(term) for t in self.vocabulary if t.startswith(term)}
@@ -457,11 +466,11 @@ class Searcher:
         for t, distance in prefixed.items():
             if distance:
                 weight = s["weights"]["prefix"] * len(t) / (len(t) + 0.3 * distance)
-                self._add(results, term, t, weight)
+                self._add(results, term, t, weight, boosts)
         for t, distance in fuzzy.items():
             if distance:
                 weight = s["weights"]["fuzzy"] * len(t) / (len(t) + distance)
-                self._add(results, term, t, weight)
+                self._add(results, term, t, weight, boosts)
         return results
 
     def search(self, query: str, limit: int | None = None, game: str | None = None) -> list[dict]:
@@ -469,11 +478,12 @@ class Searcher:
         ``match`` (the indexed terms it matched, for highlighting); only the game ``game``'s
         (a slug) when given."""
         combined: dict[int, dict] = {}
-        for token in tokenize(self.expand(query or "")):
+        boosts = self.boosts(query or "")
+        for token in tokenize(query or ""):
             term = process_term(token)
             if not term:
                 continue
-            for doc, found in self._term_results(term).items():
+            for doc, found in self._term_results(term, boosts).items():
                 into = combined.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
                 into["score"] += found["score"]
                 into["terms"] += [t for t in found["terms"] if t not in into["terms"]]

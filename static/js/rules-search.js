@@ -140,8 +140,6 @@ export function makeSearch(settings, entries) {
       weights: settings.weights,
       bm25: settings.bm25,
       combineWith: "OR",
-      // A summary section (at a glance, "Our reading") weighs less than the rule itself.
-      boostDocument: (position) => Number(entries[position].weight ?? 1),
     },
   });
   mini.addAll(entries.map((entry, position) => ({ ...entry, position })));
@@ -162,7 +160,19 @@ export function makeSearch(settings, entries) {
     const most = fuzzyDistance(settings, word, false);
     return most > 0 && levenshtein(word, wanted) <= most;
   };
-  const expand = (query) => {
+  const keysOf = entries.map(
+    (entry) => new Set(String(entry.keywords || "").split(/\s+/).filter((t) => t.startsWith(KEY_MARK))),
+  );
+  // A summary section (at a glance, "Our reading") weighs less than the rule itself; the
+  // section of a game term the query names weighs homeBoost times more.
+  const boostsFor = (query) => {
+    const keys = phraseKeys(query);
+    return entries.map((entry, position) => {
+      const weight = Number(entry.weight ?? 1);
+      return keys.some((k) => keysOf[position].has(k)) ? weight * settings.homeBoost : weight;
+    });
+  };
+  const phraseKeys = (query) => {
     const words = tokenize(query).filter(Boolean).map((t) => wordForm(settings, t));
     const keys = [];
     for (const phrase of phrases) {
@@ -173,18 +183,20 @@ export function makeSearch(settings, entries) {
         }
       }
     }
-    return keys.length ? `${query} ${keys.join(" ")}` : query;
+    return keys;
   };
   // Scores are compared to 1e-6 on both sides, so summation order never reorders ties.
   const key = (score) => Math.round(score * 1e6);
   // `game` (a slug): only that game's sections.
-  return (query, limit = settings.maxResults, game = "") =>
-    mini
-      .search(expand(query || ""))
+  return (query, limit = settings.maxResults, game = "") => {
+    const boosts = boostsFor(query || "");
+    return mini
+      .search(query || "", { boostDocument: (position) => boosts[position] })
       .filter((r) => !game || entries[r.id].slug === game)
       .sort((a, b) => key(b.score) - key(a.score) || a.id - b.id)
       .slice(0, limit)
       .map((r) => ({ ...entries[r.id], score: r.score, match: Object.keys(r.match).sort() }));
+  };
 }
 
 export function highlightRanges(settings, text, matched) {
