@@ -185,6 +185,8 @@ def index():
     searcher = cached_searcher()
     entries = searcher.entries
     query = request.args.get("q", "")[:200]
+    scope = request.args.get("game", "")
+    scope = scope if scope in GAMES and has_rules(scope) else ""
     results = [
         {
             **entry,
@@ -193,14 +195,16 @@ def index():
                 rules_search.snippet(entry["text"], entry["match"]), entry["match"]
             ),
         }
-        for entry in searcher.search(query)
+        for entry in searcher.search(query, game=scope or None)
     ]
     games = [
         {"game": game, "sections": [e for e in entries if e["slug"] == slug]}
         for slug, game in GAMES.items()
         if has_rules(slug)
     ]
-    return render_template("rules/index.html", games=games, query=query, results=results)
+    return render_template(
+        "rules/index.html", games=games, query=query, results=results, scope=scope
+    )
 
 
 @bp.get("/<slug>")
@@ -217,7 +221,16 @@ def search_index():
             "entries": [
                 {
                     key: e[key]
-                    for key in ("game", "slug", "anchor", "title", "text", "keywords", "weight", "url")
+                    for key in (
+                        "game",
+                        "slug",
+                        "anchor",
+                        "title",
+                        "text",
+                        "keywords",
+                        "weight",
+                        "url",
+                    )
                 }
                 for e in cached_index()
             ],

@@ -334,9 +334,10 @@ def enrich(entries: list[dict], thesaurus: dict) -> None:
     """Add one game's thesaurus to the ``keywords`` of its ``entries`` (in place).
 
     ``thesaurus["synonyms"]``: groups of words and phrases a player uses for one thing; a
-    section whose title or keywords use one of a group is also found by the others. ``thesaurus["terms"]``:
-    the game's own names (cards, named rules) and the anchor of the section that is about
-    each; that section gets the name's phrase key, so a query naming it ranks it first.
+    section whose title or keywords use one of a group is also found by the others.
+    ``thesaurus["terms"]``: the game's own names (cards, named rules) and the anchor of the
+    section about each; that section gets the name's phrase key, and a query naming it
+    multiplies the section's score by ``homeBoost`` (:meth:`Searcher.boosts`).
     """
     groups = [[(m, _word_forms(m)) for m in group] for group in thesaurus.get("synonyms", [])]
     homes: dict[str, list[str]] = {}

@@ -256,6 +256,7 @@ function start() {
   const results = document.getElementById("rules-results");
   const status = document.getElementById("rules-status");
   const contents = document.getElementById("rules-contents");
+  const scope = document.getElementById("rules-game");
   if (!form || !input || !results || !status) return;
 
   let index = null;
@@ -276,7 +277,7 @@ function start() {
       status.textContent = "Loading the rules index\u2026";
       return;
     }
-    for (const entry of index(query)) {
+    for (const entry of index(query, undefined, scope ? scope.value : "")) {
       const href = sameOriginPath(entry.url);
       if (!href) continue;
       const item = document.createElement("li");
@@ -305,6 +306,7 @@ function start() {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => show(input.value), 60);
   });
+  if (scope) scope.addEventListener("change", () => show(input.value));
   results.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-match]");
     if (!link) return;

@@ -267,7 +267,16 @@ def test_search_index_has_every_section_of_every_game(client):
     index = body["entries"]
     assert isinstance(index, list)
     for entry in index:
-        assert set(entry) == {"game", "slug", "anchor", "title", "text", "keywords", "weight", "url"}
+        assert set(entry) == {
+            "game",
+            "slug",
+            "anchor",
+            "title",
+            "text",
+            "keywords",
+            "weight",
+            "url",
+        }
         assert entry["url"] == f"/rules/{entry['slug']}#{entry['anchor']}"
         assert entry["game"] == GAMES[entry["slug"]].name
         assert entry["title"].strip() and "#" not in entry["title"]

@@ -137,3 +137,13 @@ def test_number_words_and_filler_are_read_alike_on_both_sides():
     qs = ["what happens when THREE eights tie?", "who's 1st, the fifth or the 8s"]
     got = node(script, {"settings": rules_search.SETTINGS, "qs": qs})
     assert got == [rules_search.terms(q) for q in qs]
+
+
+def test_the_index_page_answers_a_question_in_one_game_without_javascript(client):
+    html = client.get("/rules?q=who+deals+first&game=shoot").get_data(as_text=True)
+    results = html[html.index('<ol id="rules-results"') :]
+    assert results.index("/rules/shoot#setup") < results.index("</li>")
+    assert "/rules/pull" not in results[: results.index("</ol>")]
+    assert '<option value="shoot" selected>' in html
+    # An unknown game is no scope, not an error.
+    assert client.get("/rules?q=deal&game=bridge").status_code == 200
