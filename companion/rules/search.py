@@ -16,6 +16,12 @@ vendored ``stemmer`` in the browser), so "cards"/"card" and "scoring"/"scores" m
 "dubble" finds "double". Both sides read their settings from one file,
 ``search_settings.json``; tests/web/test_rules_search_js.py runs a table of queries through
 both and requires the same ranking.
+
+Questions (issue 30): number words count as digits, question words and filler are stop
+words, a short word no rule uses is forgiven one letter, each game's thesaurus
+(``templates/games/<slug>/search.json``, :func:`enrich`) adds synonyms and ranks a named
+card or rule to its own section (``homeBoost``), summaries weigh less (``weight``), and a
+search may keep to one game. tests/web/test_rules_questions.py holds a question set.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@
  * <mark> elements only: nothing from the index is ever parsed as HTML. A chosen result
  * remembers its matched words so the rules page can mark them in the section it opens.
  * Without JavaScript the form submits to /rules?q=… and the server answers the same way.
+ * Questions (issue 30): number words count as digits, question words are stop words, a
+ * short word no rule uses is forgiven a letter, a named card or rule (a phrase key in its
+ * section's keywords, from the game's thesaurus) multiplies its own section's score by
+ * settings.homeBoost, a section's `weight` scales it, and a select may keep to one game.
  */
 
 import MiniSearch from "../vendor/minisearch/minisearch.js";
