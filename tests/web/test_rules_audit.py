@@ -73,7 +73,7 @@ class Marks(HTMLParser):
 
 
 def test_call_the_shot_glance_states_the_duel_with_its_exceptions(client):
-    line = glance_line(client, "call_the_shot", "A call")
+    line = glance_line(client, "call_the_shot", "Points")
     # The wrong line: "the lower takes a shot card" with no exception would shoot a Man
     # of Honour (0) against a Headshot (9).
     assert "higher value wins" in line
@@ -158,6 +158,7 @@ def test_pull_glance_has_the_tie_nobody_wins_who_shoots_first_and_two_players(cl
     assert "nobody scores it" in points
     first = glance_line(client, "pull", "Set-up") + " " + glance_line(client, "pull", "A round")
     assert "left of the dealer takes the target deck" in first and "from the deck holder" in first
+    assert "first shot face up" in first
     assert "two players: in turn" in glance_line(client, "pull", "A round")
 
 
