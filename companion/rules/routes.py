@@ -32,6 +32,8 @@ from . import search as rules_search
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
 _CACHE_KEY = "rules.search_index"
+# What the browser's search gets of each index entry.
+SERVED_FIELDS = ("game", "slug", "anchor", "title", "text", "keywords", "weight", "url")
 
 
 def rules_template(slug: str) -> str:
@@ -218,22 +220,7 @@ def search_index():
     response = jsonify(
         {
             "settings": rules_search.SETTINGS,
-            "entries": [
-                {
-                    key: e[key]
-                    for key in (
-                        "game",
-                        "slug",
-                        "anchor",
-                        "title",
-                        "text",
-                        "keywords",
-                        "weight",
-                        "url",
-                    )
-                }
-                for e in cached_index()
-            ],
+            "entries": [{key: e[key] for key in SERVED_FIELDS} for e in cached_index()],
         }
     )
     # Let browsers and the service worker revalidate cheaply rather than trust a stale copy.
