@@ -198,3 +198,4 @@ def test_the_readings_the_audit_asked_for_are_marked(client):
     assert "#pt-second-pass" in marks["pirate_tricks"]
     assert "#shoot-next-dealer" in marks["shoot"]
     assert "#cts-ties" in marks["call_the_shot"]
+    assert "#shoot-play" in marks["shoot"]  # who leads after the first trick
