@@ -10,7 +10,9 @@ context a test makes is checked at 390x844 in light and in dark
 
 - before ``page.goto`` leaves the document the test had open,
 - before a test closes a page or a context, and
-- at the end of the test, for every page still open.
+- at the end of the test, for every page still open
+
+(not in a context without JavaScript, where axe-core cannot run).
 
 A page in the same state as one already checked this session (same address and same
 element structure) is not checked again. Any violation fails the test, naming the page,
@@ -104,15 +106,19 @@ class Watch:
         new_context = browser.new_context
         new_page = browser.new_page
 
+        # A context without JavaScript cannot run axe-core (its promise never settles): its
+        # pages are the same HTML the other tests check with JavaScript on.
         def watched_context(*args, **kwargs):
             context = new_context(*args, **kwargs)
-            self._watch_context(context, kwargs.get("color_scheme") or "light")
+            if kwargs.get("java_script_enabled", True):
+                self._watch_context(context, kwargs.get("color_scheme") or "light")
             return context
 
         def watched_page(*args, **kwargs):
             page = new_page(*args, **kwargs)
-            self._watch_context(page.context, kwargs.get("color_scheme") or "light")
-            self._watch_page(page)
+            if kwargs.get("java_script_enabled", True):
+                self._watch_context(page.context, kwargs.get("color_scheme") or "light")
+                self._watch_page(page)
             return page
 
         browser.new_context = watched_context
