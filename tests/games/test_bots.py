@@ -213,6 +213,8 @@ class _ToyGame:
 class _ToyBot:
     """Worlds from a list in turn; each playout is one luck draw from the playout's rng."""
 
+    easy_margin = 0.0  # normal plays its best mean (GameBot's default)
+
     def __init__(self, game, worlds, weights=None):
         self.game, self.worlds, self.weights = game, worlds, weights
         self.drawn = 0
@@ -434,3 +436,11 @@ def test_a_bot_values_its_lead_or_with_payoff_own_its_own_score(slug, monkeypatc
     # the bench tables seat everyone alone, so a side's lead is the seat's
     others = [(sum(scores) - x) / (players - 1) for x in scores]
     assert leads == pytest.approx([sign * (x - o) for x, o in zip(scores, others, strict=True)])
+
+
+def test_normal_keeps_the_easy_move_unless_a_clear_gain(monkeypatch):
+    # easy_margin 1: the easy move (0) stands against a move 0.5 better, not 2 better
+    monkeypatch.setattr(_ToyBot, "easy_margin", 1.0, raising=False)
+    monkeypatch.setattr(_ToyBot, "easy", lambda self, view, legal, rng: legal[0], raising=False)
+    assert _toy_search("normal", [{"payoff": [0.0, 0.5]}], 2, iterations=8)[0] == 0
+    assert _toy_search("normal", [{"payoff": [0.0, 2.0]}], 2, iterations=8)[0] == 1
