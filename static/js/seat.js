@@ -186,7 +186,10 @@ async function checkAsking() {
       notify(`You have ${name}'s seat on this phone now.`);
     } else {
       keepAsking(null);
-      const why = status === "refused" ? `${name}'s phone or the host refused.` : "Nobody answered in time: the request expired.";
+      const why = {
+        refused: `${name}'s phone or the host refused.`,
+        ended: "The seat changed hands meanwhile, so this request no longer works.",
+      }[status] || "Nobody answered in time: the request expired.";
       showWaiting(`${why} You can ask again.`, true);
     }
   } catch (error) {
