@@ -21,7 +21,7 @@ from ..models import Ticket
 from . import store
 from .envelope import news_of
 from .errors import TableError
-from .seats import clean_name, held_seat, note_change
+from .seats import clean_name, held_seat, mid_game_bot, note_change, take_over
 from .tokens import hash_token, holder, identify, new_token, same_hash
 
 SEAT_CHANGED = (
@@ -140,7 +140,9 @@ def ask_for_seat(code: str, seat: Any, name: Any = None) -> tuple[dict[str, Any]
     by the seat's phone or the host within a few minutes. Returns the request and the
     ticket that the asking phone keeps (it claims the seat with it once approved)."""
     with store.changing(code) as table:
-        taken = held_seat(table, seat)
+        taken = held_seat(table, seat, bots_too=True)
+        if taken.bot:
+            name = bot_taker(table, taken, name)
         name = taken.name if name is None else clean_name(name)
         if live_tickets(table, "request", seat):
             raise TableError(
@@ -153,6 +155,21 @@ def ask_for_seat(code: str, seat: Any, name: Any = None) -> tuple[dict[str, Any]
         set_requests(table)
         answer = request_view(row, table)
     return answer, ticket
+
+
+def bot_taker(table: Any, taken: Any, name: Any) -> str:
+    """The name of a person asking for a bot's seat: their own, unlike every other seat's;
+    only once play has begun (before, they sit down from the join page)."""
+    if not mid_game_bot(table, taken.index):
+        raise TableError(
+            409, f"Seat {taken.index + 1} is played by a bot: take it from the join page."
+        )
+    if name is None:
+        raise TableError(400, "Say your name to take over a bot's seat.")
+    name = clean_name(name)
+    if any(s.name.casefold() == name.casefold() for s in table.seats):
+        raise TableError(409, f"Someone at this table is already called {name}.")
+    return name
 
 
 def request_status(code: str, request_id: int, presented: str | None) -> dict[str, Any]:
@@ -185,13 +202,18 @@ def answer_request(code: str, token: str | None, request_id: Any, approve: bool)
             raise TableError(410, SEAT_CHANGED)
         if request.status != "pending":
             raise TableError(410, f"That request was already answered ({request.status}).")
-        taken = held_seat(table, request.seat)
+        taken = held_seat(table, request.seat, bots_too=True)
         table.version += 1
         if approve:
             request.status = "approved"
             request.expires_at = store.now() + timedelta(minutes=REQUEST_MINUTES)
-            note_change(table, taken.index, taken.name, "moved", taken.token_hash)
-            taken.token_hash = hash_token(new_token())  # nobody holds it: the seat waits
+            if taken.bot:  # the bot stops; the seat waits for the asking person's claim
+                bot_taker(table, taken, request.name)  # a name taken meanwhile: 409
+                note_change(table, taken.index, request.name, "taken", None)
+                take_over(taken, request.name, new_token())
+            else:
+                note_change(table, taken.index, taken.name, "moved", taken.token_hash)
+                taken.token_hash = hash_token(new_token())  # nobody holds it: the seat waits
             request.holding = taken.token_hash  # the holding the claim takes up
         else:
             request.status = "refused"

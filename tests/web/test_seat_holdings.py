@@ -6,10 +6,16 @@ never cancel each other."""
 
 from __future__ import annotations
 
+import random
+
+from companion.games import GAMES
+
 from .test_seat_races import ROUNDS, Table_, auth, burst, post, statuses
 from .test_seat_races import apps as apps  # noqa: F401 (the fixture)
 from .test_seats import answer, ask, claim
 from .test_seats import table as table  # noqa: F401 (the fixture)
+from .test_table_bots import BOT_GAMES, BotTable  # noqa: F401
+from .test_table_bots import bot_app as bot_app
 from .test_tables_api import TablePlayers
 
 
@@ -184,3 +190,59 @@ def test_a_rejoin_ticket_claimed_as_the_host_frees_the_seat(apps):
         again = table.client.post(f"{table.base}/claim", json={"ticket": ticket})
         assert again.status_code == 410
         table.holds(token, 1, apps)
+
+
+# -- a bot's seat mid-game is the host's to give ------------------------------------------
+
+
+def bot_game(bot_app, moves: int) -> BotTable:
+    """Ann and a bot (seat 1) at a table where the people made ``moves`` moves."""
+    slug = BOT_GAMES[0]
+    table = BotTable(bot_app, slug, [None] + ["easy"] * (GAMES[slug].min_players - 1))
+    table.join("Ann")
+    table.play_people(random.Random(3), moves=moves)
+    table.settle()
+    return table
+
+
+def test_taking_a_bots_seat_mid_game_waits_for_the_host(bot_app):
+    table = bot_game(bot_app, 2)
+    base = f"/api/tables/{table.code}"
+    # The join page's path is closed mid-game, for a seat asked by number or any seat.
+    for seat in (1, None):
+        refused = table.join("Bea", seat)
+        assert refused.status_code == 409 and "ask the host" in refused.get_json()["error"]
+    assert table.view()["bots"][1] == "easy"
+    # A request needs a name of its own, and only the host answers it.
+    assert table.client.post(f"{base}/seats/1/requests", json={}).status_code == 400
+    asked = table.client.post(f"{base}/seats/1/requests", json={"name": "Bea"})
+    assert asked.status_code == 201, asked.get_json()
+    request_id, ticket = asked.get_json()["request"]["id"], asked.get_json()["ticket"]
+    assert table.client.post(f"{base}/claim", json={"ticket": ticket}).status_code == 409
+    ann = table.client.post(f"{base}/requests/{request_id}/approve", headers=auth(table.tokens[0]))
+    assert ann.status_code == 403
+    host = f"{base}/requests/{request_id}/approve"
+    assert table.client.post(host, headers=auth(table.host_token)).status_code == 200
+    assert table.view()["bots"][1] is None  # the bot stopped; the seat waits for Bea
+    got = table.client.post(f"{base}/claim", json={"ticket": ticket})
+    assert got.status_code == 200 and got.get_json()["seat"] == 1
+    assert table.view(got.get_json()["token"])["players"][1] == "Bea"
+
+
+def test_a_refused_request_leaves_the_bot_in_its_seat(bot_app):
+    table = bot_game(bot_app, 2)
+    base = f"/api/tables/{table.code}"
+    asked = table.client.post(f"{base}/seats/1/requests", json={"name": "Bea"}).get_json()
+    refuse = f"{base}/requests/{asked['request']['id']}/refuse"
+    assert table.client.post(refuse, headers=auth(table.host_token)).status_code == 200
+    assert table.view()["bots"][1] == "easy"
+    assert table.client.post(f"{base}/claim", json={"ticket": asked["ticket"]}).status_code == 410
+
+
+def test_before_the_first_move_a_person_still_sits_down_in_a_bots_seat(bot_app):
+    slug = BOT_GAMES[0]
+    levels = [None, "easy", *([None] * (GAMES[slug].min_players - 2))]
+    table = BotTable(bot_app, slug, levels)
+    # Nobody else sits yet, so the game has not begun: the bot's seat is taken at once.
+    taken = table.join("Bea", 1)
+    assert taken.status_code == 201 and table.view()["bots"][1] is None
