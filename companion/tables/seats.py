@@ -57,7 +57,11 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
             )
         others = [s.name for s in table.seats if s.index != seat]
         if any(other.casefold() == name.casefold() for other in others):
-            raise TableError(409, f"Someone at this table is already called {name}.")
+            raise TableError(
+                409,
+                f"Someone at this table is already called {name}. If that is you on a new "
+                f'phone, ask for your seat back ("I am {name}").',
+            )
         token = new_token()
         robot = next((s for s in table.seats if s.index == seat), None)
         if robot is not None:
