@@ -246,3 +246,49 @@ def test_before_the_first_move_a_person_still_sits_down_in_a_bots_seat(bot_app):
     # Nobody else sits yet, so the game has not begun: the bot's seat is taken at once.
     taken = table.join("Bea", 1)
     assert taken.status_code == 201 and table.view()["bots"][1] is None
+
+
+def mid_game_bot_seat(app) -> Table_:
+    """Three people, a move made, then seat 1 freed and given to a bot (bots off: it never
+    moves), so seat 1 is a bot's in a game under way."""
+    table = Table_(app, 3, ["Ada", "Bea", "Cy"])
+    public = table.public()
+    mover = public["to_act"][0]
+    env = table.view(table.tokens[mover]).get_json()
+    moved = table.client.post(
+        f"{table.base}/actions",
+        json={"action": env["legal"][0], "version": env["version"]},
+        headers=auth(table.tokens[mover]),
+    )
+    assert moved.status_code == 200, moved.get_json()
+    for step in ("release", "bot"):
+        body = {"level": "easy"} if step == "bot" else {}
+        done = table.client.post(
+            f"{table.base}/seats/1/{step}", json=body, headers=auth(table.host)
+        )
+        assert done.status_code == 200, done.get_json()
+    return table
+
+
+def test_a_bots_seat_request_approved_as_the_host_frees_the_seat(apps):
+    """The host approves a person's request for a bot's seat while (another screen of)
+    the host frees that seat: the seat ends free and the request's ticket is dead."""
+    for _ in range(ROUNDS):
+        table = mid_game_bot_seat(apps[0])
+        refused = table.client.post(f"{table.base}/seats", json={"name": "Bo", "seat": 1})
+        assert refused.status_code == 409 and "ask the host" in refused.get_json()["error"]
+        request_id, ticket = table.ask(1, "Bo")
+        answers = burst(
+            apps[0],
+            [
+                post(f"{table.base}/requests/{request_id}/approve", token=table.host),
+                post(f"{table.base}/seats/1/release", token=table.host),
+            ],
+        )
+        (approve, _), (release_, _) = answers
+        assert release_ == 200 and approve in (200, 410), answers  # 410: freed first
+        assert set(table.rows()) == {0, 2}
+        again = table.client.post(f"{table.base}/claim", json={"ticket": ticket})
+        assert again.status_code == 410, again.get_json()
+        for app in apps:
+            assert table.public(app)["players"] == ["Ada", None, "Cy"]
