@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games import GAMES
+from tests.games.shoot.helpers import SCRIPT_DEAL
 from tests.undo_helpers import act, host_undo, refused_undo, seated
 
 
@@ -25,16 +26,19 @@ def test_an_unrevealed_bid_goes_back_alone_and_the_notice_keeps_it_secret(app):
 # Issue 25: undo used to take back every bid of the deal once they were shown, so
 # everyone bid again knowing the others' bids; now undo stops at the reveal.
 def test_undo_stops_at_the_reveal_of_the_bids_and_says_why(app):
-    table = seated(app, "shoot", 3)
-    for seat, bid in enumerate([3, 7, 5]):
+    table = seated(app, "shoot", 3, {"schedule": [4]}, SCRIPT_DEAL)
+    for seat, bid in enumerate([1, 2, 1]):
         act(table, seat, {"type": "bid", "bid": bid})
     shown = table.envelope(None)["view"]
-    assert shown["phase"] == "play" and shown["bids"] == [3, 7, 5]
+    assert shown["phase"] == "play" and shown["bids"] == [1, 2, 1]
 
     reason = refused_undo(table)
     assert reason.startswith("Undo stops at the bids of deal 1: it was shown to every phone")
-    assert table.envelope(None)["view"]["bids"] == [3, 7, 5]
-    assert len(table.state().log) == 3
+    assert table.envelope(None)["view"]["bids"] == [1, 2, 1]
+    # Play goes on from the shown bids: seat 1 leads the scripted deal's first card.
+    act(table, 1, {"type": "play", "card": "KH"})
+    host_undo(table)
+    assert "bids of deal 1" in refused_undo(table)
 
 
 def test_after_the_reveal_plays_go_back_one_at_a_time_then_undo_stops(app):
