@@ -52,8 +52,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.bots import BUDGETS, LEVELS, bot_for, decide, search  # noqa: E402
-from companion.games import GAMES  # noqa: E402
 from companion.games.cards import CARD_IDS, RANKS, SUITS  # noqa: E402
+from companion.games.shoot import GAME as SHOOT  # noqa: E402  (the oh_hell relative)
 from companion.games.shoot.rules import BONUS, default_schedule  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -94,7 +94,7 @@ class Match:
         }
         self.cards = card_table(self.games[SIZES[0]])
         self.actions = {card: action for action, card in self.cards.items()}
-        self.shoot = GAMES["shoot"]
+        self.shoot = SHOOT
 
     def ismcts(self, size: int, seed: int):
         pyspiel = self.pyspiel
