@@ -1,7 +1,7 @@
 """Random-playout speed of engines in this tree against the same engines at a git ref,
 and against OpenSpiel's ``oh_hell``, all in one run.
 
-    PYTHONPATH=. python bench/engines_vs_ref.py --game pull --game pirate_tricks \\
+    PYTHONPATH=. python bench/engines_vs_ref.py --game SLUG [--game SLUG ...] \\
         [--ref main] [--overlay engines1:companion/games/base.py] [--seconds 2] [--rounds 2]
 
 ``--ref`` names the code to compare with (``git archive`` of its ``companion`` folder);

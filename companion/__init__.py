@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, request, url_for
 
 from . import config, limits, live, streams
-from .assets import IMMUTABLE, compressed_static, import_map, static_url
+from .assets import IMMUTABLE, compressed_static, game_stylesheet, import_map, static_url
 from .extensions import compress, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -189,6 +189,7 @@ def register_template_helpers(app: Flask) -> None:
     from .games import GAMES
 
     app.add_template_global(static_url)
+    app.add_template_global(game_stylesheet)
     app.add_template_global(import_map)
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")
