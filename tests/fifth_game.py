@@ -44,8 +44,6 @@ SPEC = Spec(
 
 
 class HighCardState(State):
-    slug = SLUG
-
     def _setup(self) -> None:
         rng = random.Random(self.seed)
         deck = list(range(1, DECK + 1))

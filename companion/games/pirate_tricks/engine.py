@@ -286,7 +286,6 @@ class PirateTricksState(State):
     ``history``) keep ids, as the views show them; ``recruitment`` holds each hand's loon
     and mask until :meth:`to_dict` or a view writes it out (a snapshot's holds it so)."""
 
-    slug = "pirate_tricks"
     action_ids = ACTION_IDS
 
     rounds: int
@@ -774,17 +773,14 @@ class PirateTricksState(State):
                         not trick
                         or SUIT[action_id] == SUIT[trick[0][1]]
                         or not deck.suit_run(hand, trick[0][1])
-                    ):  # _play and _record inline
+                    ):  # _play inline
                         hand.remove(action_id)
                         trick.append([seat, action_id])
                         if len(trick) == self.players:
                             self._finish_trick()
                         else:
                             self.turn = (seat + 1) % self.players
-                        self.moves += 1
-                        self.last_action = entry = [seat, PLAYS[action_id].copy()]
-                        if self.log is not None:
-                            self.log.append(entry)
+                        self._record([seat, PLAYS[action_id].copy()])
                         return
             elif phase == BID:
                 a = self.auction

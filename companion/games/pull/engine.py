@@ -181,7 +181,6 @@ class PullState(State):
     ``last_round`` from ``_last_shots`` (``[hand, round, targets, shots]``). Each of
     these two is None once its record is written; neither is part of the snapshot."""
 
-    slug = SPEC.slug
     action_ids = ACTION_IDS
 
     side_of: list[int]
@@ -382,7 +381,7 @@ class PullState(State):
         return False
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the legality check, the move and its record inline (the
+        """As the base's, with the legality check and the move inline (the
         hot path of a playout: :meth:`_apply_id` does the same for the dict path);
         anything else goes to the base, which refuses it with the dict path's words."""
         moved = False
@@ -432,13 +431,7 @@ class PullState(State):
         if not moved:
             super().apply_id(seat, action_id)
             return
-        # The base's _record inline (nothing above reads what it writes).
-        entry = [seat, ACTIONS[action_id].copy()]
-        self.moves += 1
-        self.last_action = entry
-        log = self.log
-        if log is not None:
-            log.append(entry)
+        self._record([seat, ACTIONS[action_id].copy()])
 
     @staticmethod
     def _id_of(action: dict) -> int | None:

@@ -232,8 +232,6 @@ class ShootState(State):
     (:attr:`last_trick`) only when one of them asks: a playout takes many tricks and
     reads none."""
 
-    slug = SPEC.slug
-    lower_wins = SPEC.lower_wins
     action_ids = ACTION_IDS
 
     phase: str
@@ -372,10 +370,10 @@ class ShootState(State):
     legal_ids = _legal_ids
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the check of a legal play or bid, the move itself and its
-        record (:meth:`_apply_id`, :meth:`State._record`) inline: the hot path of a
-        playout. Anything else goes to the base, which refuses it (or, should this check
-        be stricter than ``_id_legal``, applies it all the same)."""
+        """As the base's, with the check of a legal play or bid and the move itself
+        (:meth:`_apply_id`) inline: the hot path of a playout. Anything else goes to the
+        base, which refuses it (or, should this check be stricter than ``_id_legal``,
+        applies it all the same)."""
         phase = self.phase
         if (
             phase == PLAY
@@ -411,13 +409,7 @@ class ShootState(State):
         else:
             super().apply_id(seat, action_id)
             return
-        # State._record inline (nothing above reads what it writes)
-        entry = [seat, ACTIONS[action_id].copy()]
-        self.moves += 1
-        self.last_action = entry
-        log = self.log
-        if log is not None:
-            log.append(entry)
+        self._record([seat, ACTIONS[action_id].copy()])
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
         if action_id >= BIDS:

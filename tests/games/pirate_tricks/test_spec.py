@@ -104,3 +104,28 @@ def test_player_counts():
             GAME.new_state(players, seed=1)
         with pytest.raises(SheetError, match="3 to 5 players"):
             PirateTricksSheet(["x"] * players)
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = (
+    "round-setup",
+    "auction",
+    "ties",
+    "ditch",
+    "predictions",
+    "recruitment",
+    "tricks",
+    "follow-suit",
+    "trump",
+    "trick-winner",
+    "payouts",
+    "top-up",
+    "special-cards",
+)
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert set(STABLE_ANCHORS) | set(COMMON_ANCHORS) <= set(SPEC.anchors)

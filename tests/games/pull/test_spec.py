@@ -140,3 +140,23 @@ def test_targets_from_a_form_keep_only_the_changes():
 def test_a_bad_target_box_is_refused_with_its_name(value, message):
     with pytest.raises(IllegalAction, match=message):
         GAME.option_from_form("targets", boxes(**{"double_trap-T2": value}))
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = (
+    "teams",
+    "first-shot",
+    "second-shot",
+    "trick-winner",
+    "special-cards",
+    "distracted",
+    "double",
+    "fouls",
+)
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert set(STABLE_ANCHORS) | set(COMMON_ANCHORS) <= set(SPEC.anchors)

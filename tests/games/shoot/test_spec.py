@@ -84,3 +84,22 @@ def test_checking_is_idempotent(mode, options):
     once = check_options(SPEC, 3, options, mode)
     assert check_options(SPEC, 3, once, mode) == once
     assert once is not options
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = (
+    "schedule",
+    "deal",
+    "trump",
+    "bidding",
+    "follow-suit",
+    "trick-winner",
+    "chips",
+)
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert set(STABLE_ANCHORS) | set(COMMON_ANCHORS) <= set(SPEC.anchors)
