@@ -1,8 +1,9 @@
 """Card helpers shared by the engines: the standard deck, seeded shuffles, dealing, tricks.
 
 Standard card ids are rank then suit: ``"AS"``, ``"TD"``, ``"7H"`` (ranks ``2-9 T J Q K A``,
-suits ``C D H S``), aces high. Games with their own cards pass their own ``suit`` and
-``rank`` functions to :class:`Trick` and :func:`follow_suit`.
+suits ``C D H S``), aces high. (The plain, slow readings of dealing, following suit and
+a trick's winner, which the engines' fast paths are checked against, are the tests':
+``tests/games/reference.py``.)
 
 Inside an engine a standard card may be a small integer instead, its place in
 :func:`standard_deck`: ``suit * 13 + rank - 2`` (``"2C"`` is 0, ``"AS"`` is 51). Sorting
@@ -16,8 +17,7 @@ from __future__ import annotations
 import random
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from functools import cache
 from hashlib import blake2b, sha512
 from operator import ge, mod
@@ -101,6 +101,28 @@ def rank_of(card: str) -> int:
 def card_name(card: str) -> str:
     """``"QH"`` -> ``"queen of hearts"``."""
     return f"{RANK_NAMES.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
+
+
+RED_SUITS = "DH"
+
+
+def card_text(card: str) -> str:
+    """What a screen prints: ``"7D"`` -> ``"7♦"``, ``"TS"`` -> ``"10♠"``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return f"{rank}{SUIT_SYMBOLS[card[1]]}"
+
+
+def standard_faces() -> dict[str, dict[str, str]]:
+    """The faces of the standard deck as :meth:`Game.card_faces` gives them to the pages:
+    ``{"7D": {"text": "7♦", "label": "7 of diamonds", "colour": "red"}, ...}``."""
+    return {
+        card: {
+            "text": card_text(card),
+            "label": card_name(card),
+            "colour": "red" if suit_of(card) in RED_SUITS else "black",
+        }
+        for card in standard_deck()
+    }
 
 
 def rng(seed: int, *parts: object) -> random.Random:
@@ -287,75 +309,3 @@ def _accepted_words(data: bytes, count: int, accepted: Sequence[int]) -> list[in
                 if len(taken) == count:
                     return taken
         length += _BLOCK_WORDS
-
-
-def deal_one_at_a_time(
-    deck: Sequence[str], players: int, count: int, first: int, sort: bool = False
-) -> list[list]:
-    """Deal ``count`` cards to each seat, one at a time, starting with seat ``first``.
-
-    Returns the hands by seat (each sorted if ``sort``); the cards used are
-    ``deck[: players * count]``.
-    """
-    # Seat s gets every players-th card from its turn on: one slice each.
-    end = players * count
-    seats = range(players)
-    if sort:
-        return [sorted(deck[(seat - first) % players : end : players]) for seat in seats]
-    return [list(deck[(seat - first) % players : end : players]) for seat in seats]
-
-
-def follow_suit(
-    hand: Sequence[str], led: str | None, suit: Callable[[str], str] = suit_of
-) -> list[str]:
-    """The cards of ``hand`` that may be played: the led suit if held, else any card."""
-    if led is None:
-        return list(hand)
-    same = [card for card in hand if suit(card) == led]
-    return same or list(hand)
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A trick in progress or complete: ``plays`` are ``(seat, card)`` in playing order.
-
-    The highest card of the trump suit wins; without trumps, the highest card of the suit
-    led. Cards of other suits never win.
-    """
-
-    plays: tuple[tuple[int, str], ...] = ()
-    trump: str | None = None
-    suit: Callable[[str], str] = suit_of
-    rank: Callable[[str], int] = rank_of
-
-    @classmethod
-    def of(cls, plays: Iterable[Sequence], trump: str | None = None, **kw) -> Trick:
-        """From stored JSON: a list of ``[seat, card]`` pairs."""
-        return cls(tuple((int(seat), card) for seat, card in plays), trump, **kw)
-
-    def add(self, seat: int, card: str) -> Trick:
-        return Trick(self.plays + ((seat, card),), self.trump, self.suit, self.rank)
-
-    @property
-    def led(self) -> str | None:
-        return self.suit(self.plays[0][1]) if self.plays else None
-
-    def _key(self, card: str) -> tuple[int, int]:
-        card_suit = self.suit(card)
-        if self.trump is not None and card_suit == self.trump:
-            return (2, self.rank(card))
-        if card_suit == self.led:
-            return (1, self.rank(card))
-        return (0, 0)
-
-    @property
-    def winning(self) -> tuple[int, str] | None:
-        """The ``(seat, card)`` winning so far, or ``None`` for an empty trick."""
-        if not self.plays:
-            return None
-        return max(self.plays, key=lambda play: self._key(play[1]))
-
-    @property
-    def winner(self) -> int | None:
-        best = self.winning
-        return None if best is None else best[0]

@@ -125,7 +125,6 @@ ACTION_IDS = ActionIds(
 ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
 ACTION_COUNT = len(ACTION_IDS)
 ANY_TARGET = tuple((2 * card, 2 * card + 1) for card in range(SHOTS))  # no matching card
-NO_IDS: tuple[int, ...] = ()
 #: MATCHING[first suit][other suit][card]: the first shots of ``card`` matching a target.
 MATCHING = tuple(
     tuple(
@@ -235,8 +234,8 @@ class PullState(State):
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
             deck = shuffle(list(range(len(SHOT))), rng(self.seed, "shots", self.hand_no))
-            # One card at a time from the dealer's left (cards.deal_one_at_a_time): the
-            # seat k places after the first one gets every n-th card from the k-th.
+            # One card at a time from the dealer's left (the tests' reference.deal_one_at_a_time):
+            # the seat k places after the first one gets every n-th card from the k-th.
             dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
             self.hands = [bytes(sorted(deck[(seat - first) % n : dealt : n])) for seat in range(n)]
             self.unused = deck[dealt:]

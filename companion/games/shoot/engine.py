@@ -72,13 +72,13 @@ from ..cards import (
     card_ids,
     card_ints,
     card_name,
+    card_text,
     is_standard_card,
     keyed_order,
     rank_of,
     reseeded,
     shuffle_steps,
-    standard_deck,
-    suit_of,
+    standard_faces,
     suit_run,
     trick_winner_ints,
 )
@@ -93,7 +93,6 @@ BID, PLAY, OVER = "bid", "play", "over"
 DECK = tuple(range(len(CARD_IDS)))
 SHUFFLE_STEPS = shuffle_steps(len(DECK))
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
-RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 BONUS = rules.BONUS
 
@@ -133,12 +132,6 @@ TRICK_VALUES = tuple(
 def sort_hand(hand: list[str]) -> list[str]:
     """Suit by suit (clubs, diamonds, hearts, spades), low to high."""
     return sorted(hand, key=lambda card: (SUITS.index(card[1]), RANKS.index(card[0])))
-
-
-def card_text(card: str) -> str:
-    """What a screen prints: ``"7D"`` -> ``"7♦"``, ``"TS"`` -> ``"10♠"``."""
-    rank = "10" if card[0] == "T" else card[0]
-    return f"{rank}{SUIT_SYMBOLS[card[1]]}"
 
 
 def draw_for_dealer(seed: int, players: int, dealing: int) -> list[list[list]]:
@@ -721,14 +714,7 @@ class ShootGame(Game):
             raise IllegalAction(f"The turned-up {card_name(trump)} is also in a hand.")
 
     def card_faces(self, options=None) -> dict[str, dict[str, str]]:
-        return {
-            card: {
-                "text": card_text(card),
-                "label": card_name(card),
-                "colour": "red" if suit_of(card) in RED_SUITS else "black",
-            }
-            for card in standard_deck()
-        }
+        return standard_faces()
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         """As the base, cards read from ids into integers, dropping the ``winners`` list

@@ -10,6 +10,8 @@ import pytest
 from companion.games.base import IllegalAction
 from companion.games.pirate_tricks import rules
 
+from .helpers import catalog_for_display
+
 # -- crew cards -------------------------------------------------------------------------
 
 
@@ -161,7 +163,7 @@ def test_load_catalog_gives_a_fresh_copy():
 
 
 def test_catalog_for_display_lists_every_card():
-    rows = rules.catalog_for_display()
+    rows = catalog_for_display()
     assert len(rows) == 26
     tempt = next(r for r in rows if r["name"] == "Tempt Fortune")
     assert (tempt["deck"], tempt["tag"], tempt["values"]) == ("treasure", "seed", "house")
@@ -378,7 +380,7 @@ def test_the_rules_page_lists_every_score_card_with_its_tag(client):
     assert "pirate-tricks-readings" in page
     for deck in rules.DECKS:
         assert f'id="pirate-tricks-{deck}-cards"' in page
-    for row in rules.catalog_for_display():
+    for row in catalog_for_display():
         assert f"<td>{row['name'].replace(chr(39), '&#39;')}</td>" in page
     # a house card, a seed card, and a seed card with house values are told apart
     gang = page.index("<td>Gang of Four</td>")
