@@ -102,6 +102,12 @@ def test_the_scan_catches_a_slug_and_a_branch(monkeypatch):
     assert found == ['companion/x.py:1: if game == "shoot":']
 
 
+def scan_one(monkeypatch, line: str) -> list[str]:
+    """The offences the scan finds in a one-line file ``companion/x.py``."""
+    monkeypatch.setattr("tests.test_no_game_names.tracked", lambda: ["companion/x.py"])
+    return offences(["pull", "shoot", "pirate_tricks"], {"companion/x.py": line}.__getitem__)
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -121,9 +127,7 @@ def test_the_scan_catches_a_slug_and_a_branch(monkeypatch):
     ],
 )
 def test_the_scan_catches_a_slug_as_an_identifier(monkeypatch, line):
-    monkeypatch.setattr("tests.test_no_game_names.tracked", lambda: ["companion/x.py"])
-    found = offences(["pull", "shoot", "pirate_tricks"], {"companion/x.py": line}.__getitem__)
-    assert found == [f"companion/x.py:1: {line.strip()}"]
+    assert scan_one(monkeypatch, line) == [f"companion/x.py:1: {line.strip()}"]
 
 
 @pytest.mark.parametrize(
@@ -136,8 +140,7 @@ def test_the_scan_catches_a_slug_as_an_identifier(monkeypatch, line):
     ],
 )
 def test_the_scan_leaves_prose_and_longer_words_alone(monkeypatch, line):
-    monkeypatch.setattr("tests.test_no_game_names.tracked", lambda: ["companion/x.py"])
-    assert offences(["pull", "shoot", "pirate_tricks"], {"companion/x.py": line}.__getitem__) == []
+    assert scan_one(monkeypatch, line) == []
 
 
 def action_types() -> set[str]:

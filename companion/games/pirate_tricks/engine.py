@@ -346,7 +346,7 @@ class PirateTricksState(State):
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
-            # One card at a time from seat 0 (the tests' reference.deal_one_at_a_time): every
+            # One card at a time from seat 0 (tests/games/reference.py, deal_one_at_a_time): every
             # n-th card, then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
             dealt = n * HAND_SIZE
             self.hands = [sorted(crew[seat:dealt:n]) for seat in range(n)]

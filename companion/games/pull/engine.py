@@ -234,8 +234,9 @@ class PullState(State):
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
             deck = shuffle(list(range(len(SHOT))), rng(self.seed, "shots", self.hand_no))
-            # One card at a time from the dealer's left (the tests' reference.deal_one_at_a_time):
-            # the seat k places after the first one gets every n-th card from the k-th.
+            # One card at a time from the dealer's left (deal_one_at_a_time in
+            # tests/games/reference.py): the seat k places after the first one gets every
+            # n-th card from the k-th.
             dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
             self.hands = [bytes(sorted(deck[(seat - first) % n : dealt : n])) for seat in range(n)]
             self.unused = deck[dealt:]
