@@ -110,3 +110,8 @@ def test_the_rules_page_keeps_its_stable_anchors():
     from companion.rules.contract import COMMON_ANCHORS
 
     assert STABLE_ANCHORS | set(COMMON_ANCHORS) <= set(SPEC.anchors)
+
+
+def test_steps_and_action_numbering():
+    assert not SPEC.sheet_steps  # a duel is one step already
+    assert GAME.state_class.action_ids is not None  # its own numbering of actions
