@@ -168,3 +168,13 @@ def test_step_4_registered_the_app_carries_it_everywhere(client, registered):
             == 200
         )
     assert client.get(f"/api/tables/{made['code']}/view").get_json()["over"]
+
+
+def test_step_1_a_sheet_class_goes_with_score_mode_in_the_spec():
+    from dataclasses import replace
+
+    play_only = replace(fifth_game.SPEC, slug="play_only", modes=frozenset({"play"}))
+    with pytest.raises(TypeError, match="sheet_class"):
+        type("PlayOnly", (fifth_game.HighCardGame,), {"spec": play_only})
+    game = type("PlayOnly", (fifth_game.HighCardGame,), {"spec": play_only, "sheet_class": None})
+    assert game().new_state(2, seed=1).slug == "play_only"

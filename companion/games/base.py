@@ -609,6 +609,11 @@ class Game:
         state_class = getattr(cls, "state_class", None)
         if spec is None or state_class is None:
             return
+        if (SCORE in spec.modes) != (getattr(cls, "sheet_class", None) is not None):
+            raise TypeError(
+                f"{cls.__name__}: a game has a sheet_class exactly when its spec's modes "
+                f"include score mode (modes: {sorted(spec.modes)})"
+            )
         if "spec" not in state_class.__dict__:
             state_class.spec = spec
         elif state_class.spec is not spec:
