@@ -8,7 +8,7 @@ import random
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Action
-from companion.tables import service
+from companion.tables import store
 from tests.web import test_tables_api
 from tests.web.test_tables_api import replayed_from_log
 
@@ -62,7 +62,7 @@ def test_undo_is_for_the_host_only_and_replays_the_rest(app, table_players):
     assert players.row().state == expected.to_dict()
     # The log is append-only: the undo is a row of its own; replaying it gives the snapshot.
     with app.app_context():
-        table = service.get_table(players.code)
+        table = store.get_table(players.code)
         rows = db.session.scalars(
             db.select(Action).where(Action.table_id == table.id).order_by(Action.version)
         ).all()
