@@ -529,29 +529,6 @@ def _candidates(shape: str, size: int, hand: list[str]) -> list[tuple[str, ...]]
     return groups
 
 
-def best_groups(shape: str, size: int, hand: list[str]) -> list[list[str]]:
-    """The largest number of disjoint groups of ``hand`` (each card in one group at most),
-    found on bitmasks by :func:`deck.best_groups`."""
-    from . import deck
-
-    found = deck.best_groups(shape, size, deck.mask_of(deck.indexes(hand)))
-    return [[deck.CARD[card] for card in group] for group in found]
-
-
-def recruitment_detail(carddef: dict, hand: list[str]) -> dict:
-    """What ``hand`` earns from one recruitment card: loon, the cards shown (in ``hand``'s
-    order) and the groups (:func:`deck.recruit` on card indexes)."""
-    from . import deck
-
-    check_cards(hand, "The hand")
-    return deck.recruit(carddef, [deck.indexes(hand)])[0]
-
-
-def recruitment_loon(carddef: dict, hand: list[str]) -> int:
-    """Loon ``hand`` earns from one recruitment card (never negative)."""
-    return recruitment_detail(carddef, hand)["loon"]
-
-
 def deck_matching(card_filter: dict, players: int) -> int:
     """How many crew cards of the deck for ``players`` meet ``card_filter``."""
     return sum(matches(card_filter, card) for card in crew_deck(players))

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from companion.games.base import IllegalAction
+from companion.games.pirate_tricks import deck as crew_deck
 from companion.games.pirate_tricks import rules
 
 from .helpers import catalog_for_display
@@ -201,7 +202,7 @@ def test_a_group_adds_and_removes_cards():
     assert "blue_blood" in ids and "old_salts" not in ids and len(ids) == 10
     card = catalog["recruitment"][-1]
     assert card["text"] == "Our own words for it." and card["tag"] == "group"
-    assert rules.recruitment_loon(card, ["B15", "B14", "B20", "R20"]) == 4
+    assert crew_deck.recruitment_loon(card, ["B15", "B14", "B20", "R20"]) == 4
 
 
 def test_a_custom_catalog_is_json_safe_and_repeatable():
