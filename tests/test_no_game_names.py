@@ -28,7 +28,11 @@ EXEMPT = (
     "docs/",
 )
 SOURCE = (".py", ".html", ".js", ".css", ".json", ".toml", ".cfg", ".ini", ".mako", ".txt")
-BRANCH = re.compile(r"\b(?:game|slug)\s*(?:===?|!==?)\s*")
+# A branch on the game: its slug or game compared with a string ("game == 'x'", "'x' !==
+# slug"). Comparing two variables (a filter by the slug asked for) names no game.
+BRANCH = re.compile(
+    r"""\b(?:game|slug)\s*(?:===?|!==?)\s*["']|["']\s*(?:===?|!==?)\s*(?:game|slug)\b"""
+)
 
 
 def slugs() -> list[str]:
@@ -93,6 +97,12 @@ def test_no_file_outside_the_games_places_names_a_game():
         slugs(), lambda name: (ROOT / name).read_text(encoding="utf-8", errors="replace")
     )
     assert not found, "a game is named outside its own places:\n" + "\n".join(found)
+
+
+def test_a_comparison_of_two_variables_is_no_branch_on_a_game(monkeypatch):
+    assert scan_one(monkeypatch, "rows.filter((r) => !game || r.slug === game)") == []
+    assert scan_one(monkeypatch, "if (slug !== 'x') go();") != []
+    assert scan_one(monkeypatch, 'if "x" == game:') != []
 
 
 def test_the_scan_catches_a_slug_and_a_branch(monkeypatch):

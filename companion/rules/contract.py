@@ -52,6 +52,6 @@ def page_problems(anchors: Sequence[str], html: str) -> list[str]:
     if not any(s["depth"] >= 1 and not in_reading(s["anchor"]) for s in found):
         problems.append("no sub-rule: no section inside a top-level rule")
     for anchor in anchors:
-        if not re.search(rf'<a class="permalink" href="#{re.escape(anchor)}"', html):
+        if not re.search(rf'<a class="permalink[^"]*" href="#{re.escape(anchor)}"', html):
             problems.append(f"#{anchor} has no permalink")
     return problems
