@@ -1,15 +1,17 @@
 """Random-playout speed of engines in this tree against the same engines at a git ref,
 and against OpenSpiel's ``oh_hell``, all in one run.
 
-    PYTHONPATH=. python bench/engines_vs_ref.py --game pull --game pirate_tricks \\
-        [--ref main] [--overlay engines1:companion/games/base.py] [--seconds 2] [--rounds 2]
+    PYTHONPATH=. python bench/engines_vs_ref.py --game SLUG [--game SLUG ...] \\
+        [--ref main] [--overlay engines1:companion/games/base.py] [--seconds 2] [--rounds 2] [--ids]
 
 ``--ref`` names the code to compare with (``git archive`` of its ``companion`` folder);
 ``--overlay REF:PATH`` puts one file of another ref into *both* trees first (e.g. a
 ``base.py`` that is being changed on another branch), so that only the engines differ.
 Each measurement runs in its own process, the trees one after the other, ``--rounds``
 times; the best of each is kept (the least disturbed by other work on the machine), and
-rates are per CPU second of the measuring process. The driver is the one of
+rates are per CPU second of the measuring process. ``--ids`` drives the integer action
+path (``legal_ids`` / ``apply_id``, as bench/engines.py judges the goals), else the
+dict path. The driver is the one of
 ``bench/engines.py``: a uniformly random legal action of a seat to act, until the game is
 over. ``oh_hell`` (``pip install -e '.[bench]'``) is played by the same driver; its deals
 are chance nodes, played in its time but not counted (our engines deal inside ``apply``).
@@ -42,6 +44,22 @@ def playout(game, players: int, seed: int) -> int:
     while not state.is_over():
         seat = chooser.choice(state.to_act())
         state.apply(seat, chooser.choice(state.legal_actions(seat)))
+        actions += 1
+    return actions
+
+
+def id_playout(game, players: int, seed: int) -> int:
+    """:func:`playout` through the integer action path (``legal_ids`` / ``apply_id``), the
+    path bench/engines.py judges the goals on (``--ids``)."""
+    import random
+
+    chooser = random.Random(seed)
+    state = game.new_state(players, seed=seed)
+    actions = 0
+    while not state.is_over():
+        seats = state.to_act()
+        seat = seats[0] if len(seats) == 1 else chooser.choice(seats)
+        state.apply_id(seat, chooser.choice(state.legal_ids(seat)))
         actions += 1
     return actions
 
@@ -110,7 +128,8 @@ def worker(name: str, players: int, seconds: float) -> None:
         from companion.games import GAMES
 
         game = GAMES[name]
-        rate = measure(lambda seed: playout(game, players, seed), seconds)
+        drive = id_playout if os.environ.get("BENCH_IDS") else playout
+        rate = measure(lambda seed: drive(game, players, seed), seconds)
     elif others[name] is not None:
         game = others[name]()
         rate = measure(lambda seed: playout(game, players, seed), seconds)
@@ -164,6 +183,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--rounds", type=int, default=2, help="measurements of each (best)")
     parser.add_argument("--players", type=int, action="append", help="only these counts")
+    parser.add_argument("--ids", action="store_true", help="the integer action path")
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -172,6 +192,8 @@ def main() -> None:
         return
     if not args.game:
         parser.error("name at least one --game")
+    if args.ids:
+        os.environ["BENCH_IDS"] = "1"  # the workers inherit it
 
     sys.path.insert(0, str(ROOT))
     from companion.games import GAMES
@@ -182,7 +204,8 @@ def main() -> None:
             "this tree": export(None, Path(tmp) / "this", args.overlay),
         }
         overlays = f" (both with {', '.join(args.overlay)})" if args.overlay else ""
-        print(f"ref = {args.ref}{overlays}; best of {args.rounds} x {args.seconds}s each")
+        path = "id path" if args.ids else "dict path"
+        print(f"ref = {args.ref}{overlays}; {path}; best of {args.rounds} x {args.seconds}s each")
         print(
             f"{'game':<15}{'players':>8}{'oh_hell/s':>11}{'ref/s':>10}{'this/s':>10}"
             f"{'this/ref':>10}{'ref/oh':>8}{'this/oh':>9}"

@@ -11,7 +11,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import ServiceUnavailable
 
 from . import config, connections, door, limits, live, models, streams, tables
-from .assets import IMMUTABLE, compressed_static, import_map, static_url
+from .assets import IMMUTABLE, compressed_static, game_stylesheet, import_map, static_url
 from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
 from .extensions import compress, csrf, db, migrate
 from .games import GAMES
@@ -184,6 +184,7 @@ def register_template_helpers(app: Flask) -> None:
     from .bots import strength as bot_strength
 
     app.add_template_global(static_url)
+    app.add_template_global(game_stylesheet)
     app.add_template_global(import_map)
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")

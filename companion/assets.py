@@ -16,6 +16,7 @@ from pathlib import Path
 
 import brotli
 from flask import current_app, request, url_for
+from markupsafe import Markup
 from werkzeug.security import safe_join
 
 # A year: the URL changes whenever the file does.
@@ -39,6 +40,25 @@ def file_version(filename: str) -> str:
 def static_url(filename: str) -> str:
     """URL of a static file, versioned by its content."""
     return url_for("static", filename=filename, v=file_version(filename))
+
+
+def game_asset_url(slug: str, kind: str) -> str | None:
+    """The versioned URL of a game's own static file, if it has one: ``kind`` ``"js"``
+    is its board module ``static/js/games/<slug>.js``, ``"css"`` its stylesheet
+    ``static/css/games/<slug>.css``. A game without one gets the generic look (None)."""
+    name = f"{kind}/games/{slug}.{kind}"
+    if not (Path(current_app.static_folder or "") / name).is_file():
+        return None
+    return static_url(name)
+
+
+def game_stylesheet(slug: str) -> Markup:
+    """The ``<link>`` of a game's own stylesheet (after the mode's sheet), or nothing.
+    Every page about one game's sheet or table carries it in its ``head`` block."""
+    url = game_asset_url(slug, "css")
+    if url is None:
+        return Markup("")
+    return Markup('<link rel="stylesheet" href="{}">').format(url)
 
 
 @lru_cache(maxsize=256)

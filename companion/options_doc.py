@@ -1,22 +1,16 @@
-"""The options table of ``docs/api.md``, generated from the games' specs.
+"""The options of every registered game as a Markdown table, generated from the specs.
 
-``python -m companion.options_doc`` prints the table; ``--write`` puts it into
-``docs/api.md`` between the ``<!-- options:start -->`` and ``<!-- options:end -->``
-markers. A test fails when the table there differs from what the specs give.
+``python -m companion.options_doc`` prints it (``docs/api.md`` "Options" says so instead of
+keeping a copy by hand, so adding a game changes no document).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from .games import GAMES, Game
 from .games.spec import Option
-
-START, END = "<!-- options:start -->", "<!-- options:end -->"
-API_MD = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
 
 def _value(value: Any) -> str:
@@ -80,20 +74,5 @@ def options_table(games: Iterable[Game] | None = None) -> str:
     return "\n".join(lines)
 
 
-def table_in(text: str) -> str:
-    """The table between the markers of ``text``."""
-    start, end = text.index(START) + len(START), text.index(END)
-    return text[start:end].strip()
-
-
-def write(path: Path = API_MD) -> None:
-    text = path.read_text(encoding="utf-8")
-    start, end = text.index(START) + len(START), text.index(END)
-    path.write_text(text[:start] + "\n" + options_table() + "\n" + text[end:], encoding="utf-8")
-
-
 if __name__ == "__main__":  # pragma: no cover
-    if "--write" in sys.argv[1:]:
-        write()
-    else:
-        print(options_table())
+    print(options_table())

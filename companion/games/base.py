@@ -217,8 +217,10 @@ def join_names(names: Sequence[str]) -> str:
 class State:
     """One game in progress. See the module docstring for what a subclass provides."""
 
-    slug: ClassVar[str] = ""
-    lower_wins: ClassVar[bool] = False
+    #: The game's declaration, bound by its :class:`Game` when the game class is made
+    #: (``Game.__init_subclass__``): the one source of :attr:`slug` and :attr:`lower_wins`,
+    #: which a state class may not set itself.
+    spec: ClassVar[Spec]
 
     players: int
     options: dict[str, Any]
@@ -236,6 +238,24 @@ class State:
     #: this class default, so the snapshot of a game dealt that way (every game stored
     #: before a game had a second way) holds no ``dealing`` and restores to 1.
     dealing: int = 1
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("slug", "lower_wins"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__}.{name}: the game's spec says it (Spec.{name}), not its state"
+                )
+
+    @property
+    def slug(self) -> str:
+        """The game's slug, from its spec: the ``game`` of every view and snapshot."""
+        return self.spec.slug
+
+    @property
+    def lower_wins(self) -> bool:
+        """Whether the lowest score wins, from the game's spec."""
+        return self.spec.lower_wins
 
     def __init__(self, players: int, options: dict[str, Any], seed: int, deal: dict | None):
         self.players = players
@@ -579,6 +599,29 @@ class Game:
     #: deals the newest way and keeps it (``State.dealing``), so a stored game deals the
     #: same cards again when it is replayed. A game gains a way, never changes one.
     dealings: ClassVar[tuple[int, ...]] = (1,)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Bind the game's spec to its state class, so a state reads its slug and
+        ``lower_wins`` from the one declaration. A state class another game's spec already
+        holds (a variant reusing a state) is given a subclass of its own."""
+        super().__init_subclass__(**kwargs)
+        spec = getattr(cls, "spec", None)
+        state_class = getattr(cls, "state_class", None)
+        if spec is None or state_class is None:
+            return
+        if (SCORE in spec.modes) != (getattr(cls, "sheet_class", None) is not None):
+            raise TypeError(
+                f"{cls.__name__}: a game has a sheet_class exactly when its spec's modes "
+                f"include score mode (modes: {sorted(spec.modes)})"
+            )
+        if "spec" not in state_class.__dict__:
+            state_class.spec = spec
+        elif state_class.spec is not spec:
+            cls.state_class = type(
+                state_class.__name__,
+                (state_class,),
+                {"spec": spec, "__module__": state_class.__module__},
+            )
 
     @property
     def slug(self) -> str:

@@ -1,8 +1,9 @@
 """Card helpers shared by the engines: the standard deck, seeded shuffles, dealing, tricks.
 
 Standard card ids are rank then suit: ``"AS"``, ``"TD"``, ``"7H"`` (ranks ``2-9 T J Q K A``,
-suits ``C D H S``), aces high. Games with their own cards pass their own ``suit`` and
-``rank`` functions to :class:`Trick` and :func:`follow_suit`.
+suits ``C D H S``), aces high. (The plain, slow readings of dealing, following suit and
+a trick's winner, which the engines' fast paths are checked against, are the tests':
+``tests/games/reference.py``.)
 
 Inside an engine a standard card may be a small integer instead, its place in
 :func:`standard_deck`: ``suit * 13 + rank - 2`` (``"2C"`` is 0, ``"AS"`` is 51). Sorting
@@ -16,25 +17,11 @@ from __future__ import annotations
 import random
 import threading
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from functools import cache
-from hashlib import blake2b, sha512
+from hashlib import blake2b
 from operator import ge, mod
 from struct import Struct
-
-try:  # BLAKE2b built into CPython (hashlib's name for it is this one).
-    from _blake2 import blake2b as _blake2b
-except ImportError:
-    _blake2b = blake2b
-
-try:  # The same SHA-512 without hashlib's OpenSSL set-up (quicker on a short text).
-    from _sha512 import sha512 as _sha512  # CPython 3.11
-except ImportError:
-    try:
-        from _sha2 import sha512 as _sha512  # CPython 3.12 and later
-    except ImportError:
-        _sha512 = sha512
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -103,74 +90,69 @@ def card_name(card: str) -> str:
     return f"{RANK_NAMES.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
 
 
+RED_SUITS = "DH"
+
+
+def card_text(card: str) -> str:
+    """What a screen prints: ``"7D"`` -> ``"7♦"``, ``"TS"`` -> ``"10♠"``."""
+    rank = "10" if card[0] == "T" else card[0]
+    return f"{rank}{SUIT_SYMBOLS[card[1]]}"
+
+
+def standard_faces() -> dict[str, dict[str, str]]:
+    """The faces of the standard deck as :meth:`Game.card_faces` gives them to the pages:
+    ``{"7D": {"text": "7♦", "label": "7 of diamonds", "colour": "red"}, ...}``."""
+    return {
+        card: {
+            "text": card_text(card),
+            "label": card_name(card),
+            "colour": "red" if suit_of(card) in RED_SUITS else "black",
+        }
+        for card in standard_deck()
+    }
+
+
 def rng(seed: int, *parts: object) -> random.Random:
     """A generator for one purpose of one game, e.g. ``rng(seed, "deal", 3)``.
 
     Each deal gets its own stream derived from the game's seed, so a state needs to keep
     only the seed (never a generator's internal state) to stay reproducible. It is
-    ``random.Random("<seed>:<part>:...")``, seeded the quicker way when this Python's
-    ``Random`` was found to give the same state (:func:`_same_as_random`).
+    ``random.Random("<seed>:<part>:...")``: Python's documented string seeding (version 2,
+    the SHA-512 of the text), whose draws are the same on every platform and release, so a
+    stored game deals the same cards again (``tests/games/test_cards_seeding.py`` holds
+    the draws to figures written down once).
     """
     if len(parts) < len(_TEXTS):
         # "%s" is str(), so this is ":".join(map(str, (seed, *parts))) a little faster.
-        return _seeded(_TEXTS[len(parts)] % (seed, *parts))
-    return _seeded(":".join(map(str, (seed, *parts))))
+        return random.Random(_TEXTS[len(parts)] % (seed, *parts))
+    return random.Random(":".join(map(str, (seed, *parts))))
 
 
 #: The seed's text for a seed and 0, 1, 2 ... parts.
 _TEXTS = tuple(":".join(["%s"] * (1 + count)) for count in range(6))
-_C_SEED = random.Random.__mro__[1].seed  # _random.Random.seed: the C seeding
-_NEW = random.Random.__new__  # an unseeded generator (random.Random seeds in __init__)
-_C_RANDOM = random.Random.__mro__[1]  # _random.Random, the generator without Python methods
-
-
-def _quick_seeded(text: str) -> random.Random:
-    """``random.Random(text)`` without ``Random.seed``'s Python-level steps: seeded in C
-    with the integer that ``seed`` (version 2) makes of a string (a deal's seeding is a
-    good part of an engine's work between actions)."""
-    data = text.encode()
-    generator = _NEW(random.Random)
-    _C_SEED(generator, int.from_bytes(data + _sha512(data).digest(), "big"))
-    generator.gauss_next = None
-    return generator
-
-
-def _same_as_random() -> bool:
-    """Whether :func:`_quick_seeded` gives ``random.Random``'s own state in this Python (it
-    copies how ``Random.seed`` turns a string into an integer, which could change)."""
-    texts = ("0:deal:0", "12345:duel:7", "4503599627370495:draw", "x", "é:€", "")
-    return all(_quick_seeded(t).getstate() == random.Random(t).getstate() for t in texts)
-
-
-_seeded = _quick_seeded if _same_as_random() else random.Random
 #: rng's generator from its text already joined: ``seeded(f"{seed}:deal:3")`` is
 #: ``rng(seed, "deal", 3)``, one call less for an engine that deals often.
-seeded = _seeded
+seeded = random.Random
 
 
 class _Scratch(threading.local):
-    """Each thread's one generator for :func:`reseeded` (the C ``Random`` alone)."""
+    """Each thread's one generator for :func:`reseeded`."""
 
     def __init__(self) -> None:
-        self.generator = _C_RANDOM.__new__(_C_RANDOM)
+        self.generator = random.Random()
 
 
 _SCRATCH = _Scratch()
 
 
-def _quick_reseeded(text: str) -> random.Random:
+def reseeded(text: str) -> random.Random:
     """The draws of ``seeded(text)`` for a caller that is done with the generator before
-    it calls again (a deal's shuffle): this thread's one generator, seeded again (which
-    sets its whole state), rather than a new one, which is 2.5 KB to allocate and clear.
-    It has the C generator's methods only (``getrandbits``, ``random``)."""
-    data = text.encode()
+    it calls again (a deal's shuffle): this thread's one generator, seeded again with
+    the public ``Random.seed`` (which sets its whole state), rather than a new one, which
+    is 2.5 KB to allocate and clear."""
     generator = _SCRATCH.generator
-    _C_SEED(generator, int.from_bytes(data + _sha512(data).digest(), "big"))
+    generator.seed(text)
     return generator
-
-
-#: See :func:`_quick_reseeded`; a new generator each time where the quick seeding is off.
-reseeded = _quick_reseeded if _seeded is _quick_seeded else random.Random
 
 
 @cache
@@ -241,10 +223,10 @@ def _steps(size: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]
 
 def _words(data: bytes, count: int) -> tuple[int, ...]:
     """The first ``count`` words drawn from ``data``, 16 per BLAKE2b digest."""
-    raw = _blake2b(data).digest()
+    raw = blake2b(data).digest()
     block = 1
     while len(raw) < 4 * count:
-        raw += _blake2b(data + b"\0%d" % block).digest()
+        raw += blake2b(data + b"\0%d" % block).digest()
         block += 1
     return _words_format(count).unpack_from(raw)
 
@@ -264,7 +246,7 @@ def keyed_order(text: str, size: int, count: int) -> list[int]:
     steps = _STEPS.get(size) or _steps(size)
     data = text.encode()
     if count <= _BLOCK_WORDS:  # _words inline: one digest
-        words = _words_format(count).unpack_from(_blake2b(data).digest())
+        words = _words_format(count).unpack_from(blake2b(data).digest())
     else:
         words = _words(data, count)
     if words and max(words) >= steps[3] and any(map(ge, words, steps[2])):
@@ -287,75 +269,3 @@ def _accepted_words(data: bytes, count: int, accepted: Sequence[int]) -> list[in
                 if len(taken) == count:
                     return taken
         length += _BLOCK_WORDS
-
-
-def deal_one_at_a_time(
-    deck: Sequence[str], players: int, count: int, first: int, sort: bool = False
-) -> list[list]:
-    """Deal ``count`` cards to each seat, one at a time, starting with seat ``first``.
-
-    Returns the hands by seat (each sorted if ``sort``); the cards used are
-    ``deck[: players * count]``.
-    """
-    # Seat s gets every players-th card from its turn on: one slice each.
-    end = players * count
-    seats = range(players)
-    if sort:
-        return [sorted(deck[(seat - first) % players : end : players]) for seat in seats]
-    return [list(deck[(seat - first) % players : end : players]) for seat in seats]
-
-
-def follow_suit(
-    hand: Sequence[str], led: str | None, suit: Callable[[str], str] = suit_of
-) -> list[str]:
-    """The cards of ``hand`` that may be played: the led suit if held, else any card."""
-    if led is None:
-        return list(hand)
-    same = [card for card in hand if suit(card) == led]
-    return same or list(hand)
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A trick in progress or complete: ``plays`` are ``(seat, card)`` in playing order.
-
-    The highest card of the trump suit wins; without trumps, the highest card of the suit
-    led. Cards of other suits never win.
-    """
-
-    plays: tuple[tuple[int, str], ...] = ()
-    trump: str | None = None
-    suit: Callable[[str], str] = suit_of
-    rank: Callable[[str], int] = rank_of
-
-    @classmethod
-    def of(cls, plays: Iterable[Sequence], trump: str | None = None, **kw) -> Trick:
-        """From stored JSON: a list of ``[seat, card]`` pairs."""
-        return cls(tuple((int(seat), card) for seat, card in plays), trump, **kw)
-
-    def add(self, seat: int, card: str) -> Trick:
-        return Trick(self.plays + ((seat, card),), self.trump, self.suit, self.rank)
-
-    @property
-    def led(self) -> str | None:
-        return self.suit(self.plays[0][1]) if self.plays else None
-
-    def _key(self, card: str) -> tuple[int, int]:
-        card_suit = self.suit(card)
-        if self.trump is not None and card_suit == self.trump:
-            return (2, self.rank(card))
-        if card_suit == self.led:
-            return (1, self.rank(card))
-        return (0, 0)
-
-    @property
-    def winning(self) -> tuple[int, str] | None:
-        """The ``(seat, card)`` winning so far, or ``None`` for an empty trick."""
-        if not self.plays:
-            return None
-        return max(self.plays, key=lambda play: self._key(play[1]))
-
-    @property
-    def winner(self) -> int | None:
-        best = self.winning
-        return None if best is None else best[0]

@@ -60,7 +60,9 @@ let sending = false;
 let live = null;
 let wasMyTurn = false; // for the it's-your-turn cue, once per turn
 
-const GRID_TITLES = { bid: "Your bid", predict: "Tricks you will take", assign: "Give the row to" };
+// A kind of decision in words, over its grid of numbers and on its "?": the game module's
+// choiceTitles (static/js/games/<slug>.js) name its own; any other shows its type.
+const choiceTitle = (type) => (gameModule && gameModule.choiceTitles && gameModule.choiceTitles[type]) || type;
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 function namesOf(env) {
@@ -345,7 +347,7 @@ function renderChoices() {
   const parts = [];
   // One "?" per kind of decision open now, to the rule that governs it (spec.action_anchors).
   const helps = [...new Set(legalOf(env).map((a) => a.type))]
-    .map((type) => ruleHelp(type, GRID_TITLES[type] || type))
+    .map((type) => ruleHelp(type, choiceTitle(type)))
     .filter(Boolean);
   if (helps.length) parts.push(el("p", { class: "rule-helps" }, ...helps));
   if (many.length) {
@@ -380,7 +382,7 @@ function renderChoices() {
   for (const [type, actions] of byType) {
     const field = actions.length > 1 && actions.every((a) => numberField(a) === numberField(actions[0])) ? numberField(actions[0]) : null;
     const box = el("div", { class: field ? "number-grid" : "option-list", role: "group", "aria-label": type });
-    if (field) box.append(el("p", { class: "grid-title", text: GRID_TITLES[type] || type }));
+    if (field) box.append(el("p", { class: "grid-title", text: choiceTitle(type) }));
     for (const action of actions) {
       const label = actionLabel(env, action);
       const button = el("button", {

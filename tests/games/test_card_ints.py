@@ -11,16 +11,15 @@ from companion.games.cards import (
     CARD_INDEX,
     SUIT_INDEX,
     SUITS,
-    Trick,
     card_ids,
     card_ints,
-    follow_suit,
     rank_of,
     standard_deck,
     suit_of,
     suit_run,
     trick_winner_ints,
 )
+from tests.games.reference import Trick, deal_one_at_a_time, follow_suit
 
 
 def test_integers_are_places_in_the_deck_and_sort_suit_by_suit_low_to_high():
@@ -60,7 +59,7 @@ def test_suit_runs_and_trick_winners_match_the_id_versions(seed):
 
 
 def test_shuffled_gives_random_shuffles_order_and_dealing_goes_round_the_table():
-    from companion.games.cards import deal_one_at_a_time, rng, shuffled
+    from companion.games.cards import rng, shuffled
 
     for seed in range(300):
         for size in (0, 1, 2, 5, 14, 52, 77):
@@ -86,3 +85,13 @@ def _after_shuffle(seed, size):
     generator = rng(seed, "deal", size)
     generator.shuffle(list(range(size)))
     return generator.getstate()
+
+
+def test_the_standard_faces_are_the_decks_text_name_and_colour():
+    from companion.games.cards import standard_faces
+
+    faces = standard_faces()
+    assert list(faces) == standard_deck()
+    assert faces["TD"] == {"text": "10♦", "label": "10 of diamonds", "colour": "red"}
+    assert faces["QS"] == {"text": "Q♠", "label": "queen of spades", "colour": "black"}
+    assert {face["colour"] for card, face in faces.items() if suit_of(card) in "HD"} == {"red"}

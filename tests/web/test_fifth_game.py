@@ -1,4 +1,4 @@
-"""The test-only fifth game ("High card", ``tests/fifth_game.py``) plays through both
+"""The test-only fifth game ("High card", ``tests/fifth_game/``) plays through both
 modes with no web module and no template of its own: the generic layer carries it."""
 
 from __future__ import annotations

@@ -17,12 +17,12 @@ def player_count(game) -> str:
     return f"{game.min_players}–{game.max_players} players"
 
 
-def test_home_lists_the_four_games_with_player_counts(client):
+def test_home_lists_every_registered_game_with_player_counts(client):
     response = client.get("/")
     assert response.status_code == 200
     assert response.mimetype == "text/html"
-    home = page(response)
-    assert len(GAMES) == 4
+    html = response.get_data(as_text=True)
+    assert GAMES and html.count('<li class="game-card">') == len(GAMES)
     for game in GAMES.values():
         card = re.search(
             rf'<li class="game-card">\s*<h3 id="game-{game.slug}">.*?</li>\s*</ul>|'
@@ -33,8 +33,6 @@ def test_home_lists_the_four_games_with_player_counts(client):
         assert card, game.slug
         assert game.name in card.group(0)
         assert player_count(game) in card.group(0)
-    assert "2 players" in home.text  # Call the Shot is a duel
-    assert "3–5 players" in home.text  # Pirate Tricks
 
 
 def test_home_links_each_game_to_its_rules(client):
@@ -79,7 +77,7 @@ def nav_link_text(nav_html: str, attrs) -> str:
 
 
 def test_current_section_is_marked_in_the_nav(app, client):
-    current = page(client.get("/rules/pull")).find_all("a", aria_current="page")
+    current = page(client.get(f"/rules/{next(iter(GAMES))}")).find_all("a", aria_current="page")
     with app.test_request_context():
         assert [a["href"] for a in current] == [url_for("rules.index")]
     assert page(client.get("/")).find_all("a", aria_current="page") == []

@@ -47,7 +47,7 @@ def play_with_undos(app, game: str, moves: int) -> TablePlayers:
 
 
 def check_snapshots(app) -> None:
-    for game in ("shoot", "call_the_shot"):
+    for game in GAMES:
         players = play_with_undos(app, game, 30)
         snapshot, replayed, kept = stored(app, players.code)
         assert snapshot["game"] == game

@@ -162,8 +162,6 @@ def check_deal(deal: dict[str, Any]) -> None:
 
 
 class CallTheShotState(State):
-    slug = SPEC.slug
-    lower_wins = SPEC.lower_wins
     action_ids = ACTION_IDS
 
     shots: list[int]
@@ -266,14 +264,10 @@ class CallTheShotState(State):
                 card = action_id // SIZE
                 hand = self.hands[seat]
                 if card in hand and (card != HONOUR or action_id == HONOUR_ID):
-                    hand.remove(card)  # _apply_id and _record inline
+                    hand.remove(card)  # _apply_id inline
                     self.played[seat].append([card, action_id - card * SIZE])
                     self.turn = 1 - seat
-                    entry = [seat, ACTIONS[action_id].copy()]
-                    self.moves += 1
-                    self.last_action = entry
-                    if self.log is not None:
-                        self.log.append(entry)
+                    self._record([seat, ACTIONS[action_id].copy()])
                     return
             elif action_id == CALL_ID and self.played[0] and self.played[1]:
                 self._showdown(caller=seat)

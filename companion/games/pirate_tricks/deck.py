@@ -237,7 +237,7 @@ def _best_within(shape: str, size: int, cards: int) -> tuple[tuple[int, tuple[in
 
 
 def recruit_loon(carddef: dict, mask: int) -> int:
-    """What the cards in ``mask`` earn from one recruitment card (``rules.recruitment_loon``
+    """What the cards in ``mask`` earn from one recruitment card (``recruitment_loon``
     on a bitmask, without the checks and the names; :func:`recruit` names them)."""
     return plan_loon(recruit_plan(carddef), mask)
 
@@ -325,7 +325,7 @@ def _group_count(shape: str, size: int, hand: int) -> int:
 
 
 def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
-    """``rules.recruitment_detail`` on indexes, for each hand of ``hands``: what it earns
+    """``recruitment_detail`` on indexes, for each hand of ``hands``: what it earns
     from one recruitment card, the cards shown (in the hand's order) and the groups, all
     named by id."""
     plan = [
@@ -354,3 +354,22 @@ def recruit(carddef: dict, hands: list[list[int]]) -> list[dict]:
         cards = [CARD[c] for c in hand if shown >> c & 1] if shown else []
         details.append({"loon": loon, "cards": cards, "groups": groups})
     return details
+
+
+def best_groups_in(shape: str, size: int, hand: list[str]) -> list[list[str]]:
+    """The largest number of disjoint groups of ``hand`` (each card in one group at most),
+    found on bitmasks by :func:`best_groups`."""
+    found = best_groups(shape, size, mask_of(indexes(hand)))
+    return [[CARD[card] for card in group] for group in found]
+
+
+def recruitment_detail(carddef: dict, hand: list[str]) -> dict:
+    """What ``hand`` earns from one recruitment card: loon, the cards shown (in ``hand``'s
+    order) and the groups (:func:`recruit` on card indexes)."""
+    rules.check_cards(hand, "The hand")
+    return recruit(carddef, [indexes(hand)])[0]
+
+
+def recruitment_loon(carddef: dict, hand: list[str]) -> int:
+    """Loon ``hand`` earns from one recruitment card (never negative)."""
+    return recruitment_detail(carddef, hand)["loon"]

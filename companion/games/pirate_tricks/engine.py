@@ -99,7 +99,7 @@ Other readings:
   anything; red may be led; the highest red wins, else the highest card of the suit led;
   the winner leads next. Tricks are turned face down: the table sees the current trick,
   the last completed trick and how many tricks each player holds, not the old tricks.
-* After the tenth trick, ``rules.settle`` pays or charges the treasure and capture cards
+* After the tenth trick, ``rules.settled`` pays or charges the treasure and capture cards
   (ties all collect; nobody pays more than they have) and the next round starts at once.
   At the start of rounds 2 and later anyone under 5 loon is topped up to 5.
 * Loon is behind a screen: a seat's view shows its own loon only, everybody's once the
@@ -286,7 +286,6 @@ class PirateTricksState(State):
     ``history``) keep ids, as the views show them; ``recruitment`` holds each hand's loon
     and mask until :meth:`to_dict` or a view writes it out (a snapshot's holds it so)."""
 
-    slug = "pirate_tricks"
     action_ids = ACTION_IDS
 
     rounds: int
@@ -347,8 +346,8 @@ class PirateTricksState(State):
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             crew = deck.shuffle(deck.deck(n), cards.rng(self.seed, "round", k))
-            # One card at a time from seat 0 (cards.deal_one_at_a_time): every n-th card,
-            # then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
+            # One card at a time from seat 0 (tests/games/reference.py, deal_one_at_a_time): every
+            # n-th card, then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
             dealt = n * HAND_SIZE
             self.hands = [sorted(crew[seat:dealt:n]) for seat in range(n)]
             laid = [
@@ -774,17 +773,14 @@ class PirateTricksState(State):
                         not trick
                         or SUIT[action_id] == SUIT[trick[0][1]]
                         or not deck.suit_run(hand, trick[0][1])
-                    ):  # _play and _record inline
+                    ):  # _play inline
                         hand.remove(action_id)
                         trick.append([seat, action_id])
                         if len(trick) == self.players:
                             self._finish_trick()
                         else:
                             self.turn = (seat + 1) % self.players
-                        self.moves += 1
-                        self.last_action = entry = [seat, PLAYS[action_id].copy()]
-                        if self.log is not None:
-                            self.log.append(entry)
+                        self._record([seat, PLAYS[action_id].copy()])
                         return
             elif phase == BID:
                 a = self.auction

@@ -525,30 +525,6 @@ def card_index(catalog: dict) -> dict[str, tuple[str, dict]]:
     return {card["id"]: (deck, card) for deck in DECKS for card in catalog[deck]}
 
 
-def catalog_for_display(custom: dict | None = None) -> list[dict]:
-    """Rows for the rules page: deck, name, text, the card's tag and its values' tags."""
-    catalog = load_catalog(custom)
-    rows = []
-    for deck in DECKS:
-        for card in catalog[deck]:
-            value_tags = sorted({e["tag"] for e in card["effects"]})
-            rows.append(
-                {
-                    "deck": deck,
-                    "id": card["id"],
-                    "name": card["name"],
-                    "text": card["text"],
-                    "tag": card["tag"],
-                    "values": value_tags[0] if len(value_tags) == 1 else "mixed",
-                    "prediction": card["prediction"],
-                }
-            )
-    return rows
-
-
-# -- recruitment ------------------------------------------------------------------------
-
-
 def _candidates(shape: str, size: int, hand: list[str]) -> list[tuple[str, ...]]:
     """Every group of ``shape`` and ``size`` among the cards of ``hand``: runs (red,
     green, blue; lowest start first), then sets (lowest number first)."""
@@ -565,29 +541,6 @@ def _candidates(shape: str, size: int, hand: list[str]) -> list[tuple[str, ...]]
             same = [f"{s}{n}" for s in SUITS if f"{s}{n}" in held]
             groups.extend(combinations(same, size))
     return groups
-
-
-def best_groups(shape: str, size: int, hand: list[str]) -> list[list[str]]:
-    """The largest number of disjoint groups of ``hand`` (each card in one group at most),
-    found on bitmasks by :func:`deck.best_groups`."""
-    from . import deck
-
-    found = deck.best_groups(shape, size, deck.mask_of(deck.indexes(hand)))
-    return [[deck.CARD[card] for card in group] for group in found]
-
-
-def recruitment_detail(carddef: dict, hand: list[str]) -> dict:
-    """What ``hand`` earns from one recruitment card: loon, the cards shown (in ``hand``'s
-    order) and the groups (:func:`deck.recruit` on card indexes)."""
-    from . import deck
-
-    check_cards(hand, "The hand")
-    return deck.recruit(carddef, [deck.indexes(hand)])[0]
-
-
-def recruitment_loon(carddef: dict, hand: list[str]) -> int:
-    """Loon ``hand`` earns from one recruitment card (never negative)."""
-    return recruitment_detail(carddef, hand)["loon"]
 
 
 def deck_matching(card_filter: dict, players: int) -> int:
@@ -618,17 +571,11 @@ def places(values: list[int]) -> list[int | None]:
     return [place.get(v) for v in values]
 
 
-def rank_payouts(values: list[int], payouts: list[int]) -> list[int]:
-    """Dense ranking: every player on the k-th highest distinct count gets ``payouts[k]``.
-
-    Ties all collect the amount of their place and the next count takes the next place (the
-    rulebook's Bountiful Booty example); a count of zero never places.
-    """
-    return _paid_by_place(places(values), payouts)
-
-
-def _paid_by_place(ranked: list[int | None], payouts: list[int]) -> list[int]:
-    """:func:`rank_payouts` of places already found."""
+def paid_by_place(ranked: list[int | None], payouts: list[int]) -> list[int]:
+    """What each player's dense place (:func:`places`) is paid: every player on the k-th
+    highest distinct count gets ``payouts[k]``. Ties all collect the amount of their place
+    and the next count takes the next place (the rulebook's Bountiful Booty example); a
+    count of zero never places."""
     return [
         payouts[place - 1] if place is not None and place <= len(payouts) else 0 for place in ranked
     ]
@@ -695,7 +642,7 @@ def _effect_payouts(
             pay = [effect["loon"] * t for t in tricks]
         elif kind == "trick_rank":
             ranked = places(tricks)
-            pay = _paid_by_place(ranked, effect["payouts"])
+            pay = paid_by_place(ranked, effect["payouts"])
         elif kind == "fewest_tricks":
             fewest = min(tricks)
             ranked = [1 if t == fewest else None for t in tricks]
@@ -712,7 +659,7 @@ def _effect_payouts(
             pay = [effect["loon"] * m for m in measure]
         elif kind == "captured_rank":
             ranked = places(measure)
-            pay = _paid_by_place(ranked, effect["payouts"])
+            pay = paid_by_place(ranked, effect["payouts"])
         else:
             raise IllegalAction(f"{carddef['name']} is not a treasure or capture card.")
         yield effect, measure, ranked, pay
@@ -745,31 +692,6 @@ def pay(loon: list[int], amounts: list[int]) -> list[int]:
     return [max(0, have + amount) for have, amount in zip(loon, amounts, strict=True)]
 
 
-def settle(
-    treasure: dict,
-    capture: dict,
-    won: list[list[str]],
-    tricks: list[int],
-    predictions: list[int] | None,
-    loon: list[int],
-) -> dict:
-    """Settle the treasure and capture cards after the tenth trick.
-
-    Returns each card's amount per player, the loon actually paid (after the
-    pay-all-you-have floor, applied to the two cards together) and the new loon.
-    """
-    n = len(loon)
-    if len(won) != n or len(tricks) != n or (predictions is not None and len(predictions) != n):
-        raise IllegalAction("Every player needs their tricks, cards taken and loon.")
-    for p in range(n):
-        check_cards(won[p], f"Player {p + 1}'s captured cards")
-        _int(tricks[p], f"Player {p + 1}'s tricks", 0, TRICKS)
-        _int(loon[p], f"Player {p + 1}'s loon", 0, 10**6)
-        if predictions is not None:
-            _int(predictions[p], f"Player {p + 1}'s prediction", 0, TRICKS)
-    return settled(treasure, capture, tricks, predictions, loon, won=won)
-
-
 def settled(
     treasure: dict,
     capture: dict,
@@ -780,7 +702,10 @@ def settled(
     won: list[list[str]] | None = None,
     counts: tuple[list[list[int]], list[list[int]]] | None = None,
 ) -> dict:
-    """:func:`settle` for data already checked (the engine's): the captured cards as
+    """The treasure and capture cards settled after the tenth trick, for data already
+    checked (the engine's): each card's amount per player, the loon actually paid (after
+    the pay-all-you-have floor, applied to the two cards together) and the new loon. The
+    captured cards come as
     ``won`` or as ``counts`` (the treasure card's, the capture card's; see
     :func:`payout_lines`)."""
     t = card_payouts(treasure, tricks, predictions, won=won, counts=counts and counts[0])

@@ -48,7 +48,7 @@ from typing import Any
 from ..base import Sheet
 from ..errors import IllegalAction, SheetError
 from ..spec import Field, field_key, is_whole
-from . import rules
+from . import deck, rules
 from .spec import COUNT_BOXES, MAX_BID, MAX_RECRUITMENT, SPEC
 
 DECK_OF_FIELD = {"recruitment": "recruitment", "treasure": "treasure", "capture": "capture"}
@@ -338,7 +338,7 @@ def _score(clean: dict, catalog: dict, start: list[int], top_ups: list[int]) -> 
         if "shown" in entry:
             detail = [
                 {"card": card["id"], "name": card["name"]}
-                | rules.recruitment_detail(card, entry["shown"])
+                | deck.recruitment_detail(card, entry["shown"])
                 for card in recruit
             ]
             recruitment = sum(d["loon"] for d in detail)
@@ -624,7 +624,7 @@ class PirateTricksSheet(Sheet):
             values["bid"].append(entry.get("bid", 0))
             values["row_loon"].append(entry.get("row_loon", 0) == 2)
             if "shown" in entry:
-                crew = sum(rules.recruitment_loon(card, entry["shown"]) for card in recruit)
+                crew = sum(deck.recruitment_loon(card, entry["shown"]) for card in recruit)
             else:
                 crew = entry.get("recruitment")
             values["crew"].append(crew)

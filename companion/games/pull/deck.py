@@ -52,7 +52,7 @@ _ONES = (2 * DISTRACTION, 2 * DISTRACTION + 1)
 
 def take(target: int, shots: list, side_of: list[int]) -> list | None:
     """The shot (one of ``shots``, ``[seat, shot index]`` pairs) that takes ``target``,
-    None when nobody does: the rules of :func:`rules.resolve_target`, with no record
+    None when nobody does: the rules of :func:`resolve_target`, with no record
     written (a round's end needs only the winners; :func:`resolve` writes the record)."""
     rank = RANK[TARGET_SUIT[target]]
     ranks = [rank[card] for _, card in shots]
@@ -75,7 +75,7 @@ def take(target: int, shots: list, side_of: list[int]) -> list | None:
 
 
 def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
-    """:func:`rules.resolve_target` on indexes: ``shots`` are ``[seat, shot index]`` pairs.
+    """:func:`resolve_target` on indexes: ``shots`` are ``[seat, shot index]`` pairs.
 
     Returns the round's record of the target, cards named by id: ``card`` (the target),
     ``shots`` (``[seat, id]``), ``side``, ``seat`` and ``winning_shot`` (None when nobody
@@ -93,4 +93,23 @@ def resolve(target: int, shots: list, side_of: list[int]) -> dict[str, Any]:
         if DISTRACTION in values
         else [],
         "void": won is None and bool(shots),
+    }
+
+
+def resolve_target(target: str, shots: list, side_of: list[int]) -> dict[str, Any]:
+    """Who wins ``target`` given ``shots`` (``[seat, card]`` pairs) and each seat's side.
+
+    Returns ``{"side", "seat", "card", "cancelled", "void"}``: the winning side, seat and
+    shot (all ``None`` when nobody takes it), the 8s cancelled by a Distraction, and whether
+    the target is void (a tie for highest between opponents with no matching shot).
+    :func:`resolve` on card indexes does the work (the score sheet's and tests' way in).
+    """
+    played = [[seat, SHOT_INDEX[card]] for seat, card in shots]
+    record = resolve(TARGET_INDEX[target], played, side_of)
+    return {
+        "side": record["side"],
+        "seat": record["seat"],
+        "card": record["winning_shot"],
+        "cancelled": record["cancelled"],
+        "void": record["void"],
     }

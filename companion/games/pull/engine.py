@@ -125,7 +125,6 @@ ACTION_IDS = ActionIds(
 ACTIONS = [ACTION_IDS.action_of(action_id) for action_id in range(len(ACTION_IDS))]  # private
 ACTION_COUNT = len(ACTION_IDS)
 ANY_TARGET = tuple((2 * card, 2 * card + 1) for card in range(SHOTS))  # no matching card
-NO_IDS: tuple[int, ...] = ()
 #: MATCHING[first suit][other suit][card]: the first shots of ``card`` matching a target.
 MATCHING = tuple(
     tuple(
@@ -181,7 +180,6 @@ class PullState(State):
     ``last_round`` from ``_last_shots`` (``[hand, round, targets, shots]``). Each of
     these two is None once its record is written; neither is part of the snapshot."""
 
-    slug = SPEC.slug
     action_ids = ACTION_IDS
 
     side_of: list[int]
@@ -236,8 +234,9 @@ class PullState(State):
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
             deck = shuffle(list(range(len(SHOT))), rng(self.seed, "shots", self.hand_no))
-            # One card at a time from the dealer's left (cards.deal_one_at_a_time): the
-            # seat k places after the first one gets every n-th card from the k-th.
+            # One card at a time from the dealer's left (deal_one_at_a_time in
+            # tests/games/reference.py): the seat k places after the first one gets every
+            # n-th card from the k-th.
             dealt, first = n * rules.HAND_SIZE, (self.dealer + 1) % n
             self.hands = [bytes(sorted(deck[(seat - first) % n : dealt : n])) for seat in range(n)]
             self.unused = deck[dealt:]
@@ -382,7 +381,7 @@ class PullState(State):
         return False
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the legality check, the move and its record inline (the
+        """As the base's, with the legality check and the move inline (the
         hot path of a playout: :meth:`_apply_id` does the same for the dict path);
         anything else goes to the base, which refuses it with the dict path's words."""
         moved = False
@@ -432,13 +431,7 @@ class PullState(State):
         if not moved:
             super().apply_id(seat, action_id)
             return
-        # The base's _record inline (nothing above reads what it writes).
-        entry = [seat, ACTIONS[action_id].copy()]
-        self.moves += 1
-        self.last_action = entry
-        log = self.log
-        if log is not None:
-            log.append(entry)
+        self._record([seat, ACTIONS[action_id].copy()])
 
     @staticmethod
     def _id_of(action: dict) -> int | None:

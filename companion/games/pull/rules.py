@@ -232,27 +232,6 @@ def _values(key: str) -> dict[str, tuple[int, int, bool]]:
 # -- winning a target ---------------------------------------------------------------------
 
 
-def resolve_target(target: str, shots: list, side_of: list[int]) -> dict[str, Any]:
-    """Who wins ``target`` given ``shots`` (``[seat, card]`` pairs) and each seat's side.
-
-    Returns ``{"side", "seat", "card", "cancelled", "void"}``: the winning side, seat and
-    shot (all ``None`` when nobody takes it), the 8s cancelled by a Distraction, and whether
-    the target is void (a tie for highest between opponents with no matching shot).
-    The engine's :func:`deck.resolve` on card indexes does the work.
-    """
-    from . import deck
-
-    played = [[seat, deck.SHOT_INDEX[card]] for seat, card in shots]
-    record = deck.resolve(deck.TARGET_INDEX[target], played, side_of)
-    return {
-        "side": record["side"],
-        "seat": record["seat"],
-        "card": record["winning_shot"],
-        "cancelled": record["cancelled"],
-        "void": record["void"],
-    }
-
-
 # -- scoring ------------------------------------------------------------------------------
 
 

@@ -72,13 +72,13 @@ from ..cards import (
     card_ids,
     card_ints,
     card_name,
+    card_text,
     is_standard_card,
     keyed_order,
     rank_of,
     reseeded,
     shuffle_steps,
-    standard_deck,
-    suit_of,
+    standard_faces,
     suit_run,
     trick_winner_ints,
 )
@@ -93,7 +93,6 @@ BID, PLAY, OVER = "bid", "play", "over"
 DECK = tuple(range(len(CARD_IDS)))
 SHUFFLE_STEPS = shuffle_steps(len(DECK))
 EVERYONE = [tuple(range(players)) for players in range(SPEC.max_players + 1)]
-RED_SUITS = "DH"
 SUIT_SINGULAR = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 BONUS = rules.BONUS
 
@@ -133,12 +132,6 @@ TRICK_VALUES = tuple(
 def sort_hand(hand: list[str]) -> list[str]:
     """Suit by suit (clubs, diamonds, hearts, spades), low to high."""
     return sorted(hand, key=lambda card: (SUITS.index(card[1]), RANKS.index(card[0])))
-
-
-def card_text(card: str) -> str:
-    """What a screen prints: ``"7D"`` -> ``"7♦"``, ``"TS"`` -> ``"10♠"``."""
-    rank = "10" if card[0] == "T" else card[0]
-    return f"{rank}{SUIT_SYMBOLS[card[1]]}"
 
 
 def draw_for_dealer(seed: int, players: int, dealing: int) -> list[list[list]]:
@@ -232,8 +225,6 @@ class ShootState(State):
     (:attr:`last_trick`) only when one of them asks: a playout takes many tricks and
     reads none."""
 
-    slug = SPEC.slug
-    lower_wins = SPEC.lower_wins
     action_ids = ACTION_IDS
 
     phase: str
@@ -372,10 +363,10 @@ class ShootState(State):
     legal_ids = _legal_ids
 
     def apply_id(self, seat: int, action_id: int) -> None:
-        """As the base's, with the check of a legal play or bid, the move itself and its
-        record (:meth:`_apply_id`, :meth:`State._record`) inline: the hot path of a
-        playout. Anything else goes to the base, which refuses it (or, should this check
-        be stricter than ``_id_legal``, applies it all the same)."""
+        """As the base's, with the check of a legal play or bid and the move itself
+        (:meth:`_apply_id`) inline: the hot path of a playout. Anything else goes to the
+        base, which refuses it (or, should this check be stricter than ``_id_legal``,
+        applies it all the same)."""
         phase = self.phase
         if (
             phase == PLAY
@@ -411,13 +402,7 @@ class ShootState(State):
         else:
             super().apply_id(seat, action_id)
             return
-        # State._record inline (nothing above reads what it writes)
-        entry = [seat, ACTIONS[action_id].copy()]
-        self.moves += 1
-        self.last_action = entry
-        log = self.log
-        if log is not None:
-            log.append(entry)
+        self._record([seat, ACTIONS[action_id].copy()])
 
     def _id_legal(self, seat: int, action_id: int) -> bool:
         if action_id >= BIDS:
@@ -729,14 +714,7 @@ class ShootGame(Game):
             raise IllegalAction(f"The turned-up {card_name(trump)} is also in a hand.")
 
     def card_faces(self, options=None) -> dict[str, dict[str, str]]:
-        return {
-            card: {
-                "text": card_text(card),
-                "label": card_name(card),
-                "colour": "red" if suit_of(card) in RED_SUITS else "black",
-            }
-            for card in standard_deck()
-        }
+        return standard_faces()
 
     def state_from_dict(self, d: dict[str, Any]) -> State:
         """As the base, cards read from ids into integers, dropping the ``winners`` list

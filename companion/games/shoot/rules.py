@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import Trick
 from ..errors import IllegalAction
 from ..spec import is_whole
 
@@ -50,11 +49,6 @@ def check_schedule(players: int, schedule: Any) -> list[int]:
 def dealer_of(first_dealer: int, deal_index: int, players: int) -> int:
     """The dealer of the deal numbered ``deal_index`` (from 0): the deal passes left."""
     return (first_dealer + deal_index) % players
-
-
-def trick_winner(plays: Sequence[Sequence], trump: str | None) -> int:
-    """The seat winning ``plays`` (``[seat, card]`` pairs) when ``trump`` is the trump suit."""
-    return Trick.of(plays, trump).winner
 
 
 def deal_points(bid: int, tricks: int) -> int:

@@ -4,6 +4,9 @@
 // (kit.card, kit.cardText); your own loon from the common block (env.view.scores: the
 // others' loon stays hidden until the game is over).
 
+// The phone's title over each kind of numbered decision (and its "?" rule link).
+export const choiceTitles = { bid: "Your bid", predict: "Tricks you will take", assign: "Give the row to" };
+
 const SCORE_KIND_NAMES = { recruitment: "Recruitment", treasure: "Treasure", capture: "Capture" };
 
 // The rulebook's own cards ("seed") get no tag; house cards and the group's own cards do.

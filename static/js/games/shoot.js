@@ -2,6 +2,9 @@
 // tricks and the trick on the table. Card names come from the faces the page embeds
 // (kit.card, kit.cardText); scores from the common block (env.view.scores).
 
+// The phone's title over the grid of bids (and its "?" rule link).
+export const choiceTitles = { bid: "Your bid" };
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

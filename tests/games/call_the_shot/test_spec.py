@@ -32,7 +32,7 @@ def test_declared_game():
     assert SPEC.anchors[0] == "components" and SPEC.anchors[-1] == "our-reading"
     assert len(set(SPEC.anchors)) == len(SPEC.anchors)
     assert (GAME.name, GAME.min_players, GAME.max_players) == ("Call the Shot", 2, 2)
-    assert GAME.sheet_class is CallTheShotSheet and GAME.state_class.slug == SPEC.slug
+    assert GAME.sheet_class is CallTheShotSheet and GAME.state_class.spec is SPEC
     assert [f.name for f in SPEC.sheet_fields] == ["challenger", "shot"]
 
 
@@ -90,3 +90,28 @@ def test_stored_options_are_checked_again_unchanged():
     state = GAME.new_state(2, {"shots_to_lose": 4}, seed=7)
     assert GAME.check_options(2, state.options) == state.options == {"shots_to_lose": 4}
     assert GAME.replay(state).options == state.options
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = {
+    "call",
+    "claim",
+    "coward",
+    "deadly-aim",
+    "duel",
+    "equal-values",
+    "man-of-honour",
+    "special-cards",
+}
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert STABLE_ANCHORS | set(COMMON_ANCHORS) <= set(SPEC.anchors)
+
+
+def test_steps_and_action_numbering():
+    assert not SPEC.sheet_steps  # a duel is one step already
+    assert GAME.state_class.action_ids is not None  # its own numbering of actions

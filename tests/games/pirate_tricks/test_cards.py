@@ -8,7 +8,10 @@ import json
 import pytest
 
 from companion.games.base import IllegalAction
+from companion.games.pirate_tricks import deck as crew_deck
 from companion.games.pirate_tricks import rules
+
+from .helpers import catalog_for_display
 
 # -- crew cards -------------------------------------------------------------------------
 
@@ -161,7 +164,7 @@ def test_load_catalog_gives_a_fresh_copy():
 
 
 def test_catalog_for_display_lists_every_card():
-    rows = rules.catalog_for_display()
+    rows = catalog_for_display()
     assert len(rows) == 26
     tempt = next(r for r in rows if r["name"] == "Tempt Fortune")
     assert (tempt["deck"], tempt["tag"], tempt["values"]) == ("treasure", "seed", "house")
@@ -199,7 +202,7 @@ def test_a_group_adds_and_removes_cards():
     assert "blue_blood" in ids and "old_salts" not in ids and len(ids) == 10
     card = catalog["recruitment"][-1]
     assert card["text"] == "Our own words for it." and card["tag"] == "group"
-    assert rules.recruitment_loon(card, ["B15", "B14", "B20", "R20"]) == 4
+    assert crew_deck.recruitment_loon(card, ["B15", "B14", "B20", "R20"]) == 4
 
 
 def test_a_custom_catalog_is_json_safe_and_repeatable():
@@ -378,7 +381,7 @@ def test_the_rules_page_lists_every_score_card_with_its_tag(client):
     assert "pirate-tricks-readings" in page
     for deck in rules.DECKS:
         assert f'id="pirate-tricks-{deck}-cards"' in page
-    for row in rules.catalog_for_display():
+    for row in catalog_for_display():
         assert f"<td>{row['name'].replace(chr(39), '&#39;')}</td>" in page
     # a house card, a seed card, and a seed card with house values are told apart
     gang = page.index("<td>Gang of Four</td>")

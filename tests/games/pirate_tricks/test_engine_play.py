@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.games import GAMES
-from companion.games.pirate_tricks import rules
+from companion.games.pirate_tricks import deck, rules
 from tests.games.pirate_tricks.helpers import saved
 from tests.games.pirate_tricks.test_engine import (
     PLAIN,
@@ -68,7 +68,7 @@ def test_recruitment_rulebook_example_both_cards_use_the_same_cards():
     assert state.loon[0] == 12 - 1 + 3 + 2
     for seat in (1, 2):  # the other seats are scored the same way
         expected = sum(
-            rules.recruitment_loon(c, saved(state)["hands"][seat])
+            deck.recruitment_loon(c, saved(state)["hands"][seat])
             for c in state.view(None)["score_cards"]["recruitment"]
         )
         assert state.loon[seat] == 12 - (seat == 1) + expected

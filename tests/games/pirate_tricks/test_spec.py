@@ -104,3 +104,33 @@ def test_player_counts():
             GAME.new_state(players, seed=1)
         with pytest.raises(SheetError, match="3 to 5 players"):
             PirateTricksSheet(["x"] * players)
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = {
+    "auction",
+    "ditch",
+    "follow-suit",
+    "payouts",
+    "predictions",
+    "recruitment",
+    "round-setup",
+    "special-cards",
+    "ties",
+    "top-up",
+    "trick-winner",
+    "tricks",
+    "trump",
+}
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert STABLE_ANCHORS | set(COMMON_ANCHORS) <= set(SPEC.anchors)
+
+
+def test_steps_and_action_numbering():
+    assert SPEC.sheet_steps  # a round is entered step by step
+    assert GAME.state_class.action_ids is not None  # its own numbering of actions

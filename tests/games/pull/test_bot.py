@@ -6,7 +6,7 @@ import random
 
 from companion.bots import bot_for, decide
 from companion.games import GAMES
-from companion.games.pull import rules
+from companion.games.pull import deck, rules
 from tests.games.pull.helpers import new, second, shoot
 
 GAME = GAMES["pull"]
@@ -123,7 +123,7 @@ def reference_chance(target, shots, seat, card, side_of):
     own resolve_target (the oracle for the bot's card-by-card shortcut)."""
     from companion.games.pull.bot import HOLDS
 
-    result = rules.resolve_target(target, [*shots, [seat, card]], side_of)
+    result = deck.resolve_target(target, [*shots, [seat, card]], side_of)
     side = side_of[seat]
     if result["side"] != side:
         return 0.0

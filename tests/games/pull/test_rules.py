@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.games.base import IllegalAction
-from companion.games.pull import rules
+from companion.games.pull import deck, rules
 from companion.games.pull.engine import GAME
 
 SOLO = [0, 1, 2, 3]  # each seat its own side
@@ -17,7 +17,7 @@ TEAMS = [0, 1, 0, 1]
 def test_distracted_example_left_a_1_cancels_the_8_and_the_6_wins():
     # Target of the trap suit; shots: 8, 1, 6, 3 from four players on their own.
     shots = [[0, "skeet-8"], [1, "tower-1"], [2, "crosser-6"], [3, "looper-3"]]
-    result = rules.resolve_target("trap-T3", shots, SOLO)
+    result = deck.resolve_target("trap-T3", shots, SOLO)
     assert result["cancelled"] == ["skeet-8"]
     assert result["seat"] == 2 and result["card"] == "crosser-6"
     assert result["side"] == 2 and not result["void"]
@@ -25,15 +25,15 @@ def test_distracted_example_left_a_1_cancels_the_8_and_the_6_wins():
 
 def test_without_the_1_the_8_would_have_won():
     shots = [[0, "skeet-8"], [1, "tower-2"], [2, "crosser-6"]]
-    assert rules.resolve_target("trap-T3", shots, SOLO)["seat"] == 0
+    assert deck.resolve_target("trap-T3", shots, SOLO)["seat"] == 0
 
 
 def test_distracted_example_right_two_7s_and_the_matching_one_wins():
     shots = [[0, "skeet-7"], [1, "trap-7"], [2, "tower-5"], [3, "looper-2"]]
-    result = rules.resolve_target("trap-T1", shots, SOLO)
+    result = deck.resolve_target("trap-T1", shots, SOLO)
     assert result["card"] == "trap-7" and result["side"] == 1
     # The order shots were placed in does not matter.
-    result = rules.resolve_target("trap-T1", list(reversed(shots)), SOLO)
+    result = deck.resolve_target("trap-T1", list(reversed(shots)), SOLO)
     assert result["card"] == "trap-7"
 
 
@@ -41,7 +41,7 @@ def test_a_distraction_cancels_every_8_wherever_it_was_played():
     for order in ([0, 1, 2], [2, 1, 0], [1, 0, 2]):
         cards = ["skeet-8", "trap-8", "tower-1"]
         shots = [[seat, cards[seat]] for seat in order]
-        result = rules.resolve_target("trap-T2", shots, SOLO)
+        result = deck.resolve_target("trap-T2", shots, SOLO)
         assert sorted(result["cancelled"]) == ["skeet-8", "trap-8"]
         # Our reading: only the 1 is left, so the 1 takes the target.
         assert result["card"] == "tower-1" and result["seat"] == 2
@@ -49,34 +49,34 @@ def test_a_distraction_cancels_every_8_wherever_it_was_played():
 
 def test_8s_without_a_1_stand():
     shots = [[0, "skeet-8"], [1, "trap-8"]]
-    result = rules.resolve_target("trap-T2", shots, SOLO)
+    result = deck.resolve_target("trap-T2", shots, SOLO)
     assert result["cancelled"] == [] and result["card"] == "trap-8"
 
 
 def test_a_tie_between_opponents_with_no_matching_shot_is_void():
     shots = [[0, "skeet-6"], [1, "tower-6"], [2, "crosser-2"]]
-    result = rules.resolve_target("trap-T2", shots, SOLO)
+    result = deck.resolve_target("trap-T2", shots, SOLO)
     assert result["void"] and result["side"] is None and result["seat"] is None
 
 
 def test_a_tie_between_partners_still_wins_for_their_side():
     shots = [[0, "skeet-6"], [1, "tower-2"], [2, "crosser-6"], [3, "looper-5"]]
-    result = rules.resolve_target("trap-T2", shots, TEAMS)
+    result = deck.resolve_target("trap-T2", shots, TEAMS)
     assert not result["void"] and result["side"] == 0
     # The same tie between opponents voids it.
-    result = rules.resolve_target("trap-T2", shots, SOLO)
+    result = deck.resolve_target("trap-T2", shots, SOLO)
     assert result["void"]
 
 
 def test_a_tie_among_a_matching_shot_and_partners_goes_to_the_matching_shot():
     shots = [[0, "skeet-6"], [1, "trap-6"], [2, "crosser-6"], [3, "looper-5"]]
-    result = rules.resolve_target("trap-T2", shots, TEAMS)
+    result = deck.resolve_target("trap-T2", shots, TEAMS)
     assert result["side"] == 1 and result["card"] == "trap-6"
 
 
 def test_a_matching_lower_shot_does_not_beat_a_higher_one():
     shots = [[0, "skeet-6"], [1, "trap-5"]]
-    assert rules.resolve_target("trap-T2", shots, SOLO)["seat"] == 0
+    assert deck.resolve_target("trap-T2", shots, SOLO)["seat"] == 0
 
 
 @pytest.mark.parametrize(
@@ -206,9 +206,9 @@ def test_resolution_does_not_depend_on_the_order_of_shots():
         picks = chooser.sample(cards, players)
         shots = [[seat, card] for seat, card in enumerate(picks)]
         target = chooser.choice(rules.target_ids())
-        result = rules.resolve_target(target, shots, side_of)
+        result = deck.resolve_target(target, shots, side_of)
         chooser.shuffle(shots)
-        again = rules.resolve_target(target, shots, side_of)
+        again = deck.resolve_target(target, shots, side_of)
         assert (again["side"], again["void"]) == (result["side"], result["void"])
         # (Between partners tied for the win, the seat named is the one that shot first.)
         assert sorted(again["cancelled"]) == sorted(result["cancelled"])

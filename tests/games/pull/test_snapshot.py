@@ -137,7 +137,7 @@ def test_targets_resolved_on_indexes_as_card_by_card():
         cards = gen.sample(pool if gen.random() < 0.6 else shots_deck, gen.randint(0, 8))
         shots = [[gen.randrange(players), card] for card in cards]
         target = gen.choice(targets)
-        assert rules.resolve_target(target, shots, side_of) == resolve_card_by_card(
+        assert deck.resolve_target(target, shots, side_of) == resolve_card_by_card(
             target, shots, side_of
         )
 

@@ -140,3 +140,28 @@ def test_targets_from_a_form_keep_only_the_changes():
 def test_a_bad_target_box_is_refused_with_its_name(value, message):
     with pytest.raises(IllegalAction, match=message):
         GAME.option_from_form("targets", boxes(**{"double_trap-T2": value}))
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = {
+    "distracted",
+    "double",
+    "first-shot",
+    "fouls",
+    "second-shot",
+    "special-cards",
+    "teams",
+    "trick-winner",
+}
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert STABLE_ANCHORS | set(COMMON_ANCHORS) <= set(SPEC.anchors)
+
+
+def test_steps_and_action_numbering():
+    assert SPEC.sheet_steps  # a round is entered step by step
+    assert GAME.state_class.action_ids is not None  # its own numbering of actions

@@ -17,8 +17,8 @@ from companion.games.cards import (
     standard_deck,
     suit_of,
 )
-from companion.games.shoot import rules
 from companion.games.shoot.engine import draw_for_dealer
+from tests.games.reference import trick_winner
 
 from .helpers import GAME, SCRIPT_DEAL, SCRIPT_PLAYS, SCRIPT_TRICKS, bid_all, play, scripted, snap
 
@@ -558,7 +558,7 @@ def test_round_trip_and_replay_of_a_scripted_game():
     restored = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
     assert restored.to_dict() == state.to_dict()
     assert GAME.replay(state).to_dict() == state.to_dict()
-    assert rules.trick_winner(state.last_trick["plays"], "D") == 0
+    assert trick_winner(state.last_trick["plays"], "D") == 0
 
 
 def _draw_with_ids(seed, players):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import IllegalAction
+from companion.games.cards import CARD_INDEX, SUITS, trick_winner_ints
 from companion.games.shoot import rules
 from companion.games.spec import winners
+from tests.games.reference import trick_winner
 
 
 @pytest.mark.parametrize(
@@ -21,7 +23,10 @@ from companion.games.spec import winners
     ],
 )
 def test_trick_winner(plays, trump, winner):
-    assert rules.trick_winner(plays, trump) == winner
+    """The engine's trick (cards as integers) and the plain reading agree with the rule."""
+    assert trick_winner(plays, trump) == winner
+    ints = [[seat, CARD_INDEX[card]] for seat, card in plays]
+    assert trick_winner_ints(ints, SUITS.index(trump)) == winner
 
 
 @pytest.mark.parametrize(

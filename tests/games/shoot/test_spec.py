@@ -84,3 +84,19 @@ def test_checking_is_idempotent(mode, options):
     once = check_options(SPEC, 3, options, mode)
     assert check_options(SPEC, 3, once, mode) == once
     assert once is not options
+
+
+# The rules page's own anchors that others link to (the "?" of a Play decision or a sheet
+# box, bookmarks): each stays, beside the common ones every page has.
+STABLE_ANCHORS = {"bidding", "chips", "deal", "follow-suit", "schedule", "trick-winner", "trump"}
+
+
+def test_the_rules_page_keeps_its_stable_anchors():
+    from companion.rules.contract import COMMON_ANCHORS
+
+    assert STABLE_ANCHORS | set(COMMON_ANCHORS) <= set(SPEC.anchors)
+
+
+def test_steps_and_action_numbering():
+    assert SPEC.sheet_steps  # a round is entered step by step
+    assert GAME.state_class.action_ids is not None  # its own numbering of actions
