@@ -12,6 +12,7 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from . import config, connections, door, limits, live, models, streams, tables
 from .assets import IMMUTABLE, compressed_static, game_stylesheet, import_map, static_url
+from .bots import strength as bot_strength
 from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
 from .extensions import compress, csrf, db, migrate
 from .games import GAMES
@@ -181,8 +182,6 @@ def nav_items() -> list[dict[str, Any]]:
 
 
 def register_template_helpers(app: Flask) -> None:
-    from .bots import strength as bot_strength
-
     app.add_template_global(static_url)
     app.add_template_global(game_stylesheet)
     app.add_template_global(import_map)
