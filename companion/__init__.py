@@ -187,11 +187,13 @@ def nav_items() -> list[dict[str, Any]]:
 
 def register_template_helpers(app: Flask) -> None:
     from .games import GAMES
+    from .scorekeeper.standings import standings
 
     app.add_template_global(static_url)
     app.add_template_global(import_map)
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")
+    app.add_template_global(standings)
 
 
 def register_commands(app: Flask) -> None:

@@ -566,7 +566,9 @@ def round_added(sheet: ScoreSheet, ctx: dict[str, Any], new_rows: list[Any]):
         db.session.rollback()
         abort(409, "Another phone added a round at the same moment. Reload the sheet.")
     flash(f"{ctx['Word']} {number} added.")
-    return redirect(url_for(".sheet", code=sheet.code) + "#totals")
+    # The last round opens the page on the standings (the end of the game).
+    over = ctx["keeper"].summary(new_rows)["over"]
+    return redirect(url_for(".sheet", code=sheet.code) + ("#standings" if over else "#totals"))
 
 
 def _round(rows: list[Any], number: int) -> tuple[int, Any]:

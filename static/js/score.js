@@ -159,10 +159,51 @@ function keepForms(root) {
   }
 }
 
+// The grid: a tap on a round (its number, or anywhere on its row) opens its facts and its
+// Edit / Delete; another tap closes them. Without this script the number is a link to
+// #round-N, which opens the row by CSS (:target).
+function roundDetails(root) {
+  for (const link of root.querySelectorAll(".round-line .round-no")) {
+    const row = link.closest("tr");
+    const toggle = () => {
+      const open = !(row.classList.contains("open") || row.matches(":target"));
+      if (row.matches(":target")) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+      row.classList.toggle("open", open);
+      link.setAttribute("aria-expanded", String(open));
+    };
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      toggle();
+    });
+    row.addEventListener("click", (event) => {
+      if (!event.target.closest("a, button, input, select, label")) toggle();
+    });
+  }
+}
+
+// A refused entry: its message (beside the box, or above the form) is brought into view
+// and the box at fault gets the focus, so Save never seems to do nothing. At the end of a
+// game the standings come first.
+function showOutcome(root) {
+  const problem = root.querySelector(".field-error, .form-errors");
+  const target = problem || root.querySelector("#standings");
+  if (!target) return;
+  const show = () => {
+    target.scrollIntoView({ block: problem ? "center" : "start" });
+    root.querySelector("[aria-invalid='true']")?.focus({ preventScroll: true });
+  };
+  show();
+  // The browser may still scroll to the address's #fragment after this script has run.
+  window.addEventListener("load", () => requestAnimationFrame(show), { once: true });
+}
+
 function start(root) {
   tricksCounts(root);
   steppers(root);
   keepForms(root);
+  roundDetails(root);
+  showOutcome(root);
 }
 
 start(document);

@@ -1,0 +1,158 @@
+"""Issue 27 at 390×844: the score sheet as a compact grid and the end of a game.
+
+- A 10-deal Shoot! sheet with 5 players: all ten rows and the totals within 1.2 screens
+  (the grid, header to totals; and, one deal before the end, from the top of the page).
+- A tap on a deal opens its facts and its Edit / Delete; another tap closes them.
+- The last deal entered step by step (bids, then tricks) in the browser: the page opens on
+  the ranked standings with the winner, all on the first screen, with Rematch, New game
+  and Share there.
+
+``DOCS_SCREENSHOTS=1`` writes the screenshots kept in docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ..browser import PHONE, Server
+from ..web.phone import check, shown
+from ..web.phone import page as phone_page
+
+pytestmark = pytest.mark.e2e
+
+page = phone_page
+SCREEN = PHONE["height"]
+NAMES = ["Ann", "Bo", "Cyrille", "Dee", "Eve"]
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def server(make_app):
+    server = Server(make_app(WTF_CSRF_ENABLED=False))
+    yield server
+    server.stop()
+
+
+def deal(index: int) -> tuple[list[int], list[int]]:
+    """Deal ``index`` (from 0, 10 - index cards): one player takes every trick."""
+    cards = 10 - index
+    bids, tricks = [0] * 5, [0] * 5
+    tricks[index % 5] = cards
+    bids[index % 5] = min(cards, 3)
+    bids[(index + 1) % 5] = 1
+    return bids, tricks
+
+
+def start_sheet(client, deals: int) -> str:
+    data = {f"players-{i}": name for i, name in enumerate(NAMES)}
+    data.update({"opt_schedule": "0", "opt_dealer": "0"})
+    response = client.post("/score/new/shoot", data=data)
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    for index in range(deals):
+        bids, tricks = deal(index)
+        form = {"position": str(index)}
+        form.update({f"bids-{i}": str(b) for i, b in enumerate(bids)})
+        form.update({f"tricks-{i}": str(t) for i, t in enumerate(tricks)})
+        assert client.post(f"/score/{code}/rounds", data=form).status_code == 302
+    return code
+
+
+def keep(page, name: str) -> None:
+    if os.environ.get("DOCS_SCREENSHOTS"):
+        page.screenshot(path=str(DOCS / f"{name}.png"))
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).bounding_box()
+
+
+def page_bottom(page, selector: str) -> float:
+    return page.evaluate(
+        f"document.querySelector({selector!r}).getBoundingClientRect().bottom + window.scrollY"
+    )
+
+
+def test_ten_deals_and_the_totals_fit_in_one_and_a_fifth_screens(server, page):
+    code = start_sheet(server.app.test_client(), 9)
+    page.goto(f"{server.url}/score/{code}")
+    # One deal before the end: from the top of the page to the totals.
+    assert page_bottom(page, "#totals") <= 1.2 * SCREEN
+    check(page, "grid-9")
+    keep(page, "score-grid")
+
+    code = start_sheet(server.app.test_client(), 10)
+    page.goto(f"{server.url}/score/{code}")
+    rows = page.locator("tr.round-line")
+    assert rows.count() == 10
+    for number in range(1, 11):
+        assert page.locator(f"#round-{number}").is_visible()
+    grid_top = page.evaluate(
+        "document.querySelector('.sheet-grid').getBoundingClientRect().top + window.scrollY"
+    )
+    assert page_bottom(page, "#totals") - grid_top <= 1.2 * SCREEN
+    heights = [rows.nth(i).bounding_box()["height"] for i in range(10)]
+    assert max(heights) <= 48, heights  # about 44 px a row
+    # The totals read in the grid's footer, one per player.
+    assert page.inner_text("#totals").split() == ["Total", "25", "23", "31", "29", "27"]
+    check(page, "grid-10")
+
+
+def test_a_tap_opens_a_deal_with_its_facts_and_edit(server, page):
+    code = start_sheet(server.app.test_client(), 3)
+    page.goto(f"{server.url}/score/{code}")
+    edit = page.get_by_role("link", name="Edit deal 2")
+    assert not edit.is_visible()
+    assert not page.locator("#round-2 .facts").first.is_visible()
+    page.get_by_role("link", name="Deal 2: details").click()
+    assert edit.is_visible()
+    assert page.locator("#round-2 .facts").first.inner_text() == "bid 0, took 0"
+    assert "9 cards · Bo dealt" in page.inner_text("#round-2-more")
+    keep(page, "score-grid-open")
+    page.locator("#round-2 td").first.click()  # a tap on the row closes it again
+    assert not edit.is_visible()
+    page.get_by_role("link", name="Deal 2: details").click()
+    edit.click()
+    assert page.input_value("#tricks-1") == "9"
+
+
+def test_the_last_deal_opens_the_standings_on_the_first_screen(server, page):
+    code = start_sheet(server.app.test_client(), 9)
+    page.goto(f"{server.url}/score/{code}")
+    assert page.locator("#standings").count() == 0
+    # Deal 10 (1 card), as the table plays it: bids, then tricks.
+    for seat in range(5):
+        page.fill(f"#step-bids-{seat}", "1" if seat == 1 else "0")
+    page.get_by_role("button", name="Save the bids").click()
+    shown(page, ".flashes", "Deal 10: bids saved.")
+    for seat in range(5):
+        page.fill(f"#step-tricks-{seat}", "1" if seat == 1 else "0")
+    page.get_by_role("button", name="Save and add deal 10").click()
+    shown(page, "#standings", "wins")
+    page.wait_for_timeout(300)  # the page settles on the standings
+    heading = box(page, "#standings-heading")
+    assert heading["y"] >= 0 and heading["y"] + heading["height"] <= SCREEN
+    places = page.locator(".standing")
+    assert places.count() == 5
+    lines = [places.nth(i).inner_text().split() for i in range(5)]
+    # Deal 10: Bo bid 1 and took it (+6), the others bid 0 and took none (+5 each).
+    assert [line[:3] for line in lines] == [
+        ["1", "Ann", "35"],
+        ["2", "Cyrille", "31"],
+        ["3", "Dee", "29"],
+        ["4", "Eve", "26"],
+        ["5", "Bo", "24"],
+    ], lines
+    assert page.inner_text("#standings-heading") == "Ann wins!"
+    controls = page.locator("#standings .end-actions button, #standings .end-actions a")
+    words = [controls.nth(i).inner_text().split("\n")[0] for i in range(3)]
+    assert words == ["Rematch", "New game", "Share"]
+    for i in range(3):
+        rect = controls.nth(i).bounding_box()
+        assert rect["y"] + rect["height"] <= SCREEN, controls.nth(i).inner_text()
+    check(page, "standings")
+    keep(page, "score-standings")
+    page.locator("#standings").get_by_role("button", name="Rematch").click()
+    shown(page, ".flashes", "Rematch: a new sheet")
