@@ -156,3 +156,35 @@ def test_the_last_deal_opens_the_standings_on_the_first_screen(server, page):
     keep(page, "score-standings")
     page.locator("#standings").get_by_role("button", name="Rematch").click()
     shown(page, ".flashes", "Rematch: a new sheet")
+
+
+PIRATE_CARDS = {
+    "recruitment-0": "gang_of_three",
+    "recruitment-1": "partners_in_crime",
+    "treasure": "bountiful_booty",
+    "capture": "mustel_bounty",
+}
+
+
+def test_a_pirate_over_bid_is_refused_at_the_bids_step_with_the_message_on_screen(server, page):
+    from ..web.steps import enter_step
+
+    client = server.app.test_client()
+    data = {f"players-{i}": name for i, name in enumerate(["Ann", "Bo", "Cy"])}
+    response = client.post("/score/new/pirate_tricks", data={**data, "opt_rounds": "0"})
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    assert enter_step(client, code, "cards", PIRATE_CARDS).status_code == 302
+    page.goto(f"{server.url}/score/{code}")
+    assert "enter the rows and bids" in page.inner_text("#entry-heading")
+    page.fill("#step-bid-0", "0")
+    page.fill("#step-bid-1", "20")  # everybody holds 12 loon
+    page.fill("#step-bid-2", "3")
+    page.get_by_role("button", name="Save the rows and bids").click()
+    shown(page, "#step-bid-1-error", "bid 20 loon but had only 12")
+    page.wait_for_timeout(300)
+    rect = box(page, "#step-bid-1-error")
+    assert rect["y"] >= 0 and rect["y"] + rect["height"] <= SCREEN, rect
+    assert page.evaluate("document.activeElement.id") == "step-bid-1"
+    assert "enter the rows and bids" in page.inner_text("#entry-heading")  # not a later step
+    check(page, "pirate-over-bid")
+    keep(page, "score-pirate-over-bid")
