@@ -94,6 +94,11 @@ function swap(html, response) {
   document.title = doc.title;
   if (response.redirected) window.history.replaceState(null, "", response.url);
   start(document.querySelector("main"));
+  // The next entry where the thumb is (a refused one, or the standings, are shown by
+  // showOutcome instead).
+  if (!document.querySelector(".field-error, .form-errors, #standings")) {
+    document.getElementById("entry-heading")?.scrollIntoView({ block: "start" });
+  }
 }
 
 // One sender at a time, across this phone's tabs too (Web Locks where the page is a secure
@@ -203,7 +208,10 @@ function start(root) {
   steppers(root);
   keepForms(root);
   roundDetails(root);
+  localTimes(root);
   showOutcome(root);
+  // A game's own sheet script (static/js/games/) enhances the new page part too.
+  document.dispatchEvent(new CustomEvent("score:page", { detail: root }));
 }
 
 start(document);
@@ -222,7 +230,6 @@ export function localTimes(root = document) {
     if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
   }
 }
-localTimes();
 
 // The share page's live stream: the first address carries the ticket the page came with;
 // after an error or a silence longer than three keep-alives the stream is closed and

@@ -188,3 +188,56 @@ def test_a_pirate_over_bid_is_refused_at_the_bids_step_with_the_message_on_scree
     assert "enter the rows and bids" in page.inner_text("#entry-heading")  # not a later step
     check(page, "pirate-over-bid")
     keep(page, "score-pirate-over-bid")
+
+
+# A PULL! hand as the table plays it (tests/games/pull/test_steps.py's hand): per round,
+# (side, target) for each of its two targets, None for "Nobody took one".
+PULL_HAND = [
+    [(0, "trap-T2"), (0, "skeet-T2")],  # Ann takes both: a Double
+    [(0, "tower-T4"), None],  # an animal: a Foul
+    [(1, "incomer-T3"), None],
+    [None, None],
+    [(1, "looper-T2"), None],
+]
+
+
+def test_a_pull_hand_in_at_most_fourteen_taps(server, page):
+    from ..games.pull.test_pages import FORM_DEFAULTS
+    from ..web.pages import stored_sheet
+
+    client = server.app.test_client()
+    response = client.post(
+        "/score/new/pull", data={"players-0": "Ann", "players-1": "Bo", **FORM_DEFAULTS}
+    )
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    page.goto(f"{server.url}/score/{code}")
+    taps = 0
+    for r, slots in enumerate(PULL_HAND):
+        assert f"round {r + 1} targets" in page.inner_text("#entry-heading")
+        panel = page.locator("[data-pull-taps]")
+        assert panel.is_visible()
+        assert not page.locator(".target-step").first.is_visible()  # no 24-item lists
+        if r == 1:  # a target taken earlier in the hand is not offered again
+            assert page.locator('.pull-chip[data-target="trap-T2"]').count() == 0
+            keep(page, "score-pull-taps")
+        for slot in slots:
+            if slot is None:
+                page.get_by_role("button", name="Nobody took one").click()
+            else:
+                side, target = slot
+                page.locator(f'.pull-chip[data-side="{side}"][data-target="{target}"]').click()
+            taps += 1
+        if r + 1 < len(PULL_HAND):
+            shown(page, "#entry-heading", f"round {r + 2} targets")
+    shown(page, ".flashes", "Hand 1 added.")
+    assert taps <= 14
+    assert taps == 10
+    assert stored_sheet(server.app, code)[2] == [
+        {
+            "sides": [
+                {"rounds": [["trap-T2", "skeet-T2"], ["tower-T4"], [], [], []]},
+                {"rounds": [[], [], ["incomer-T3"], [], ["looper-T2"]]},
+            ]
+        }
+    ]
+    check(page, "pull-taps")

@@ -232,7 +232,8 @@ class PullSheet(Sheet):
         ``winning_sides``, ``hands_played``, ``next_dealer`` (None once over), ``changes``
         (the group's target values: card, label, left and what changed); each row holds
         ``hand``, ``dealer`` and per side ``points``, ``doubles``, ``fouls``,
-        ``foul_total``, ``penalty``, ``score``, ``total`` and ``quick``.
+        ``foul_total``, ``penalty``, ``score``, ``total`` and ``quick``; ``target_rows``
+        (the 24 targets with the values in force, for the round step's tap panel).
         """
         derived = self._derive(self.check(rows))
         side_totals, over = derived["totals"], derived["over"]
@@ -259,6 +260,7 @@ class PullSheet(Sheet):
             hands_played=len(derived["rows"]),
             next_dealer=None if over else derived["dealer"],
             next=None if over else {"hand": len(derived["rows"]) + 1, "dealer": derived["dealer"]},
+            target_rows=list(labels.values()),
             changes=[
                 {
                     "card": card,
