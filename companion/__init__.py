@@ -122,11 +122,13 @@ def register_blueprints(app: Flask) -> None:
     from .main import bp as main_bp
     from .rules import bp as rules_bp
     from .scorekeeper import bp as scorekeeper_bp
+    from .scorekeeper.files import bp as sheet_files_bp
     from .tables import bp as tables_bp
 
     app.register_blueprint(main_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(scorekeeper_bp)
+    app.register_blueprint(sheet_files_bp)
     app.register_blueprint(tables_bp)
 
 

@@ -64,7 +64,7 @@ from .forms import (
     option_fields,
     round_form,
 )
-from .show import chart, export_csv
+from .show import chart
 
 bp = Blueprint("scorekeeper", __name__, url_prefix="/score")
 
@@ -780,18 +780,6 @@ def repair(code: str):
 
 
 # -- showing the game -----------------------------------------------------------------------
-
-
-@bp.get("/<code>/export.csv")
-def export(code: str):
-    """The rounds and totals as CSV: each side's points and running total per round."""
-    sheet = load(code)
-    ctx = context(sheet)
-    response = Response(export_csv(ctx["summary"], ctx["word"]), mimetype="text/csv")
-    filename = f"{ctx['spec'].slug}-{sheet.code}.csv"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 @bp.post("/<code>/rematch")

@@ -564,6 +564,63 @@ class PirateTricksSheet(Sheet):
             crew_deck=rules.crew_deck(self.players),
         )
 
+    # -- every fact ------------------------------------------------------------------------
+
+    LEDGER = (
+        ("start", "loon at the start"),
+        ("top_up", "top-up"),
+        ("bid", "bid"),
+        ("row_loon", "row loon"),
+        ("recruitment", "recruitment"),
+        ("prediction", "prediction"),
+        ("tricks", "tricks"),
+        ("counts", "captured counts"),
+        ("treasure", "treasure"),
+        ("capture", "capture"),
+        ("paid", "settled"),
+        ("end", "loon at the end"),
+    )
+
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Per round: the four score cards, then each player's loon ledger — loon at the
+        start, top-up, bid, the row's loon, recruitment, prediction, tricks, the captured
+        counts, the treasure and capture payouts, what was settled (after the pay-all-you-
+        have floor) and the loon at the end."""
+        columns = ["Round", "Recruitment cards", "Treasure card", "Capture card"]
+        columns += [f"{name} {label}" for name in self.names for _, label in self.LEDGER]
+        out = []
+        for facts, row in zip(rows, summary["rows"], strict=True):
+            cards = row["cards"]
+            line: list[Any] = [
+                row["round"],
+                " + ".join(card["name"] for card in cards["recruitment"]),
+                cards["treasure"]["name"],
+                cards["capture"]["name"],
+            ]
+            for entry, ledger in zip(facts["players"], row["players"], strict=True):
+                for key, _ in self.LEDGER:
+                    if key == "counts":
+                        line.append(self._counts_text(entry))
+                    elif key == "prediction":
+                        line.append("" if ledger["prediction"] is None else ledger["prediction"])
+                    else:
+                        line.append(ledger[key])
+            out.append(line)
+        final: list[Any] = ["Total", "", "", ""]
+        for p in range(self.players):
+            final += [""] * (len(self.LEDGER) - 1) + [summary["totals"][p]]
+        return {"columns": columns, "rows": out, "totals": final}
+
+    def _counts_text(self, entry: dict) -> str:
+        """A player's captured cards (or their counts) in words, "" when none matter."""
+        if "captured" in entry:
+            return " ".join(entry["captured"])
+        parts = []
+        for card_id, counts in (entry.get("counts") or {}).items():
+            name = self.index[card_id][1]["name"] if card_id in self.index else card_id
+            parts.append(f"{name} {', '.join(map(str, counts))}")
+        return "; ".join(parts)
+
     # -- the round form ------------------------------------------------------------------
 
     def read(self, form: Mapping[str, Any], stage: str | None = None) -> Any:

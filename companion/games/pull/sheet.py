@@ -380,6 +380,41 @@ class PullSheet(Sheet):
         full = {"points": [None] * count, "fouls": [None] * count, **values}
         self.check_row(index, self.facts_from_values(full), before)
 
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Per hand: the dealer, then for each side the targets it took round by round
+        (or "quick entry"), its target points, doubles, fouls (this hand and so far), the
+        foul penalty, the hand's score and the running total."""
+        labels = {row["card"]: row for row in summary.get("target_rows") or []}
+        facts = ["targets", "points", "doubles", "fouls", "fouls so far", "penalty"]
+        facts += ["score", "total"]
+        sides = self.side_names()
+        columns = ["Hand", "Dealer", *(f"{side} {fact}" for side in sides for fact in facts)]
+        out = []
+        for facts_of, record in zip(rows, summary["rows"], strict=True):
+            line: list[Any] = [record["hand"], self.names[record["dealer"]]]
+            for side, figures in zip(facts_of["sides"], record["sides"], strict=True):
+                if "points" in side:
+                    taken = "quick entry"
+                else:
+                    taken = "; ".join(
+                        f"round {r + 1}: "
+                        + " + ".join(
+                            labels[card]["label"] if card in labels else card for card in got
+                        )
+                        + (" (double)" if len(got) == 2 else "")
+                        for r, got in enumerate(side["rounds"])
+                        if got
+                    )
+                line += [taken, figures["points"], figures["doubles"], figures["fouls"]]
+                line += [figures["foul_total"], figures["penalty"], figures["score"]]
+                line.append(figures["total"])
+            out.append(line)
+        final: list[Any] = ["Total", ""]
+        for side in range(len(sides)):
+            final += ["", "", "", "", summary["fouls"][side], "", ""]
+            final.append(summary["side_totals"][side])
+        return {"columns": columns, "rows": out, "totals": final}
+
     def round_intro(self, summary: dict[str, Any]) -> str:
         nxt = summary.get("next")
         return f"{self.names[nxt['dealer']]} deals" if nxt else ""
