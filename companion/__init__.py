@@ -119,6 +119,7 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
+    from .groups import bp as groups_bp
     from .main import bp as main_bp
     from .rules import bp as rules_bp
     from .scorekeeper import bp as scorekeeper_bp
@@ -130,6 +131,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(scorekeeper_bp)
     app.register_blueprint(sheet_files_bp)
     app.register_blueprint(tables_bp)
+    app.register_blueprint(groups_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
