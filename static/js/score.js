@@ -108,23 +108,28 @@ function exclusively(task) {
   return navigator.locks ? navigator.locks.request("tc-kept", task) : task();
 }
 
+// Sends one kept entry; true when the server has answered it (saved or refused), false
+// when it is still kept (no connection, or the server failed) and what follows must wait.
+// Each entry carries its id as an idempotency key (the Idempotency-Key header), so a
+// server that already saved it can say so rather than call it a conflict.
 async function send(entry) {
-  await exclusively(async () => {
-    if (localStorage.getItem(KEPT + entry.id) === null) return;
+  return exclusively(async () => {
+    if (localStorage.getItem(KEPT + entry.id) === null) return true;
     let response;
     try {
       response = await fetch(entry.action, {
         method: "POST",
         body: new URLSearchParams(entry.fields),
         credentials: "same-origin",
+        headers: { "Idempotency-Key": entry.id },
       });
     } catch {
       say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
-      return;
+      return false;
     }
     if (response.status >= 500) {
       say(`${entry.label} was not saved yet (the server answered ${response.status}); it is kept on this phone and sent again when you reload.`);
-      return;
+      return false;
     }
     forget(entry);
     if (response.status === 400) {
@@ -133,6 +138,7 @@ async function send(entry) {
       return;
     }
     swap(await response.text(), response);
+    return true;
   });
 }
 
@@ -143,7 +149,22 @@ function sendKept(root) {
     say(`No connection: ${entries.map((e) => e.label).join(", ")} kept on this phone, to be sent when the connection is back.`);
     return;
   }
-  for (const entry of entries) send(entry);
+  sendInOrder(entries);
+}
+
+// Kept entries go one at a time, oldest first; one still kept stops the rest, so they
+// reach the server in the order they were made.
+let sending = false;
+async function sendInOrder(entries) {
+  if (sending) return;
+  sending = true;
+  try {
+    for (const entry of entries) {
+      if (!(await send(entry))) break;
+    }
+  } finally {
+    sending = false;
+  }
 }
 
 function keepForms(root) {
@@ -159,7 +180,7 @@ function keepForms(root) {
         say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
         return;
       }
-      send(entry);
+      sendInOrder(keptEntries(entry.sheet));
     });
   }
 }
