@@ -167,22 +167,135 @@ async function sendInOrder(entries) {
   }
 }
 
+// -- with no connection: whole rounds queued on this phone -----------------------------
+//
+// A round added with no connection is kept (above) and the whole-round form is made ready
+// for the next round at once (its position and number one further), so a table can go on
+// entering rounds. The kept rounds are listed as waiting: "Change" puts one back in the
+// form (saved again, it keeps its place in the queue), "Undo" drops the newest. A step
+// form needs the server's answer to show the next step, so with no connection the page
+// asks for whole rounds instead. When the connection is back they are sent in order.
+
+function addForm(root) {
+  return [...root.querySelectorAll("form[data-keep]")].find((form) => /\/rounds$/.test(new URL(form.action).pathname));
+}
+
+function fieldOf(entry, name) {
+  return entry.fields.find(([key]) => key === name)?.[1];
+}
+
+function lastNumber(text, number) {
+  return text.replace(/\d+(?!.*\d)/, String(number));
+}
+
+// The add form set for round ``position`` (from 0), or for changing a kept entry.
+function setRound(form, position, editing = null) {
+  form.querySelector("[name=position]").value = String(position);
+  form.dataset.keep = lastNumber(form.dataset.keep, position + 1);
+  if (editing) form.dataset.editing = editing;
+  else delete form.dataset.editing;
+  for (const button of form.querySelectorAll("button[type=submit]")) {
+    button.disabled = false;
+    button.textContent = lastNumber(button.textContent, position + 1).replace(/^Add|^Save/, editing ? "Save" : "Add");
+  }
+  const heading = document.getElementById("entry-heading");
+  if (heading && !heading.classList.contains("step-prompt")) heading.textContent = lastNumber(heading.textContent, position + 1);
+}
+
+function nextPosition(form, entries) {
+  const kept = entries.filter((e) => e.action === form.action).map((e) => Number(fieldOf(e, "position")));
+  return Math.max(Number(form.dataset.firstPosition), ...kept.map((p) => p + 1));
+}
+
+function showWaiting(root) {
+  const form = addForm(root);
+  const entries = keptEntries(sheetOf(document));
+  let list = root.querySelector(".waiting-entries");
+  if (!entries.length) {
+    list?.remove();
+    return;
+  }
+  if (!list) {
+    list = document.createElement("section");
+    list.className = "waiting-entries";
+    list.setAttribute("aria-label", "Waiting to be sent");
+    (root.querySelector(".entry") || root.querySelector(".score-page") || root).prepend(list);
+  }
+  const items = entries.map((entry, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${entry.label}: kept on this phone, sent when the connection is back `;
+    if (form && entry.action === form.action) {
+      const change = document.createElement("button");
+      change.type = "button";
+      change.className = "secondary";
+      change.textContent = "Change";
+      change.setAttribute("aria-label", `Change ${entry.label}`);
+      change.addEventListener("click", () => {
+        form.closest("details")?.setAttribute("open", "");
+        refill(entry);
+        setRound(form, Number(fieldOf(entry, "position")), entry.id);
+        form.scrollIntoView({ block: "start" });
+      });
+      li.append(change);
+    }
+    if (i === entries.length - 1) {
+      const undo = document.createElement("button");
+      undo.type = "button";
+      undo.className = "secondary";
+      undo.textContent = "Undo";
+      undo.setAttribute("aria-label", `Undo ${entry.label}`);
+      undo.addEventListener("click", () => {
+        forget(entry);
+        if (form) setRound(form, nextPosition(form, keptEntries(sheetOf(document))));
+        showWaiting(root);
+      });
+      li.append(undo);
+    }
+    return li;
+  });
+  // While rounds wait, the next one is entered whole (a step needs the server's answer).
+  if (form) {
+    form.closest("details")?.setAttribute("open", "");
+    for (const part of root.querySelectorAll(".step-form, .step-prompt, .steps-saved, .discard-form")) part.hidden = true;
+  }
+  const heading = document.createElement("h2");
+  heading.textContent = "Waiting to be sent";
+  const ul = document.createElement("ul");
+  ul.append(...items);
+  list.replaceChildren(heading, ul);
+}
+
 function keepForms(root) {
+  const whole = addForm(root);
+  if (whole) whole.dataset.firstPosition = whole.querySelector("[name=position]").value;
   for (const form of root.querySelectorAll("form[data-keep]")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
+      if (!navigator.onLine && whole && form !== whole) {
+        say("No connection: enter the whole round below. It is kept on this phone and sent when the connection is back.");
+        whole.closest("details")?.setAttribute("open", "");
+        whole.scrollIntoView({ block: "start" });
+        return;
+      }
       const fields = [...new FormData(form, event.submitter)].filter(([, v]) => typeof v === "string");
-      const id = `${Date.now().toString().padStart(15, "0")}-${Math.random().toString(36).slice(2)}`;
+      const editing = form.dataset.editing && keptEntries(sheetOf(document)).find((e) => e.id === form.dataset.editing);
+      const id = editing ? editing.id : `${Date.now().toString().padStart(15, "0")}-${Math.random().toString(36).slice(2)}`;
       const entry = { id, action: form.action, label: form.dataset.keep, sheet: sheetOf(document), fields };
       keep(entry);
       for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = true;
       if (!navigator.onLine) {
         say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
+        if (form === whole) {
+          form.reset();
+          setRound(form, nextPosition(form, keptEntries(entry.sheet)));
+        }
+        showWaiting(document.querySelector("main"));
         return;
       }
       sendInOrder(keptEntries(entry.sheet));
     });
   }
+  showWaiting(root);
 }
 
 // The grid: a tap on a round (its number, or anywhere on its row) opens its facts and its
