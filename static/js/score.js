@@ -224,32 +224,29 @@ function showWaiting(root) {
   const items = entries.map((entry, i) => {
     const li = document.createElement("li");
     li.textContent = `${entry.label}: kept on this phone, sent when the connection is back `;
+    const button = (word, act) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "secondary";
+      b.textContent = word;
+      b.setAttribute("aria-label", `${word} ${entry.label}`);
+      b.addEventListener("click", act);
+      li.append(b);
+    };
     if (form && entry.action === form.action) {
-      const change = document.createElement("button");
-      change.type = "button";
-      change.className = "secondary";
-      change.textContent = "Change";
-      change.setAttribute("aria-label", `Change ${entry.label}`);
-      change.addEventListener("click", () => {
+      button("Change", () => {
         form.closest("details")?.setAttribute("open", "");
         refill(entry);
         setRound(form, Number(fieldOf(entry, "position")), entry.id);
         form.scrollIntoView({ block: "start" });
       });
-      li.append(change);
     }
     if (i === entries.length - 1) {
-      const undo = document.createElement("button");
-      undo.type = "button";
-      undo.className = "secondary";
-      undo.textContent = "Undo";
-      undo.setAttribute("aria-label", `Undo ${entry.label}`);
-      undo.addEventListener("click", () => {
+      button("Undo", () => {
         forget(entry);
         if (form) setRound(form, nextPosition(form, keptEntries(sheetOf(document))));
         showWaiting(root);
       });
-      li.append(undo);
     }
     return li;
   });

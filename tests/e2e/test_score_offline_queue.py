@@ -8,33 +8,17 @@ the server already holds needs its edit page, which is not kept offline.)"""
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 from ..web.pages import stored_sheet
+from .test_offline import quiet_server_log, server  # noqa: F401, F811  (fixtures)
 
 pytestmark = pytest.mark.e2e
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-@pytest.fixture(autouse=True)
-def quiet_server_log():
-    logger = logging.getLogger("werkzeug")
-    level = logger.level
-    logger.setLevel(logging.WARNING)
-    yield
-    logger.setLevel(level)
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False))
-    yield server
-    server.stop()
 
 
 DEAL_1 = ([3, 3, 4], [3, 3, 4])  # 10 cards
@@ -57,7 +41,7 @@ def open_whole(page) -> None:
     )
 
 
-def test_three_deals_a_change_and_an_undo_offline_then_sent_in_order(server, browser):
+def test_three_deals_a_change_and_an_undo_offline_then_sent_in_order(server, browser):  # noqa: F811
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(server.url + "/score/new/shoot")
