@@ -1,7 +1,7 @@
 """groups: players who play together, and the score sheets and Play games gathered for them (issue 27)
 
 Revision ID: i27_groups
-Revises: i14_bot_seats
+Revises: i25_seat_name_key
 
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "i27_groups"
-down_revision = "i14_bot_seats"
+down_revision = "i25_seat_name_key"
 branch_labels = None
 depends_on = None
 
