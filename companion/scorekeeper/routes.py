@@ -55,6 +55,7 @@ from ..games.base import Sheet
 from ..games.spec import form_values
 from ..models import ScoreChange, ScoreEntry, ScoreSheet, utcnow
 from ..network import base_url, qr_svg
+from . import retries
 from .forms import (
     ChangeForm,
     ConfirmForm,
@@ -528,15 +529,31 @@ def share_of(sheet: ScoreSheet) -> dict[str, str]:
     }
 
 
+def already_answered(sheet: ScoreSheet):
+    """The answer to a change this phone already sent (same idempotency key), or None."""
+    prior = retries.answered(sheet, retries.key_of(request.headers))
+    if prior is None:
+        return None
+    db.session.rollback()
+    flash(prior.message)
+    return redirect(url_for(".sheet", code=sheet.code) + prior.anchor)
+
+
 @bp.post("/<code>/rounds")
 def add_round(code: str):
     sheet = load(code, lock=True)
+    prior = already_answered(sheet)
+    if prior is not None:
+        return prior
     ctx = context(sheet)
     rows, keeper, word = ctx["rows"], ctx["keeper"], ctx["word"]
     form = round_form(keeper, hidden=ctx["has_choose"])
     status = 422
+    kept = retries.key_of(request.headers) is not None
     if form.validate_on_submit():
-        if int_or_none(form.position.data) != len(rows):
+        # An entry kept on a phone (it has a key) adds its round at the end, whatever
+        # another phone added meanwhile: every entry is kept, in the order it arrives.
+        if not kept and int_or_none(form.position.data) != len(rows):
             form.form_errors.append(
                 f"The sheet changed on another phone: it now has {len(rows)} "
                 f"{word}s. Check it, then enter this {word} again."
@@ -557,6 +574,13 @@ def round_added(sheet: ScoreSheet, ctx: dict[str, Any], new_rows: list[Any]):
     """Store ``new_rows`` (one round more, accepted by the sheet) as a logged change and
     go back to the totals; 409 when another phone added a round at the same moment."""
     number = len(new_rows)
+    over = ctx["keeper"].summary(new_rows)["over"]
+    retries.note(
+        sheet,
+        retries.key_of(request.headers),
+        f"{ctx['Word']} {number} added.",
+        "#standings" if over else "#totals",
+    )
     try:
         commit_change(
             sheet, ctx["keeper"], new_rows, "add", number - 1, None, new_rows[-1],
@@ -589,6 +613,9 @@ def changed_since_shown(form, index: int, facts: Any) -> bool:
 @bp.route("/<code>/rounds/<int:number>/edit", methods=["GET", "POST"])
 def edit_round(code: str, number: int):
     sheet = load(code, lock=request.method == "POST")
+    prior = already_answered(sheet) if request.method == "POST" else None
+    if prior is not None:
+        return prior
     ctx = context(sheet)
     keeper, word = ctx["keeper"], ctx["word"]
     index, facts = _round(ctx["rows"], number)
@@ -609,6 +636,12 @@ def edit_round(code: str, number: int):
                 try:
                     new_rows = keeper.replace(ctx["rows"], index, keeper.read(request.form))
                     if new_rows[index] != facts:
+                        retries.note(
+                            sheet,
+                            retries.key_of(request.headers),
+                            f"{ctx['Word']} {number} corrected.",
+                            f"#round-{number}",
+                        )
                         commit_change(
                             sheet, keeper, new_rows, "edit", index, facts, new_rows[index],
                             f"{word} {number} corrected",
@@ -1034,6 +1067,9 @@ def refuse_step(form, step, error: IllegalAction) -> None:
 def save_step(code: str, name: str):
     """Save one step of the round in progress; the last step adds the round."""
     sheet = load(code, lock=True)
+    prior = already_answered(sheet)
+    if prior is not None:
+        return prior
     ctx = context(sheet)
     keeper, rows = ctx["keeper"], ctx["rows"]
     step = keeper.step_named(name)
@@ -1076,8 +1112,10 @@ def save_step(code: str, name: str):
                     return round_added(sheet, ctx, new_rows)
                 sheet.pending = {"position": len(rows), "done": done, "boxes": boxes}
                 sheet.updated_at = utcnow()
+                message = f"{ctx['Word']} {number}: {step.label} saved."
+                retries.note(sheet, retries.key_of(request.headers), message, "#entry-heading")
                 db.session.commit()
-                flash(f"{ctx['Word']} {number}: {step.label} saved.")
+                flash(message)
                 return redirect(url_for(".sheet", code=sheet.code) + "#entry-heading")
     whole, whole_step = entry_form(keeper, MultiDict(), next_defaults(ctx["summary"]))
     whole.position.data = str(len(rows))
