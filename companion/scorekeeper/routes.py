@@ -817,12 +817,19 @@ def repair(code: str):
 
 @bp.post("/<code>/rematch")
 def rematch(code: str):
-    """A new sheet with the same players and options, once this one is finished."""
-    sheet = load(code)
+    """A new sheet with the same players and options, once this one is finished; the
+    sheet remembers it, so a second Rematch (another phone, a double tap) opens the same
+    one, and its share page follows it."""
+    sheet = load(code, lock=True)
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    if sheet.rematch_code:
+        db.session.rollback()
+        flash("The rematch is already on: here it is.")
+        return redirect(url_for(".sheet", code=sheet.rematch_code))
     ctx = context(sheet)
     if not ctx["over"]:
+        db.session.rollback()
         flash(f"A rematch starts once this game is over: finish the last {ctx['word']}.", "error")
         return redirect(url_for(".sheet", code=sheet.code)), 303
     again = ScoreSheet(
@@ -833,10 +840,20 @@ def rematch(code: str):
         options=dict(sheet.options),
     )
     db.session.add(again)
+    sheet.rematch_code = again.code
     db.session.commit()
+    live.publish(channel(sheet), str(len(ctx["rows"])))  # its share pages follow
     remember(again.code)
     flash(f"Rematch: a new sheet for {', '.join(again.players)}.")
     return redirect(url_for(".sheet", code=again.code))
+
+
+def rematch_watch(sheet: ScoreSheet) -> str | None:
+    """The share page of the rematch a sheet started (None before one is)."""
+    if not sheet.rematch_code:
+        return None
+    again = db.session.scalar(select(ScoreSheet).where(ScoreSheet.code == sheet.rematch_code))
+    return url_for(".watch", watch=watch_code_of(again)) if again is not None else None
 
 
 def watched(watch: str) -> ScoreSheet:
@@ -857,7 +874,9 @@ def watch(watch: str):
         "scorekeeper/_watch_live.html" if request.args.get("part") else "scorekeeper/watch.html"
     )
     events = None if request.args.get("part") else sheet_events_url(watch)
-    response = Response(render_template(template, watch=watch, watch_events=events, **ctx))
+    follow = rematch_watch(sheet)
+    html = render_template(template, watch=watch, watch_events=events, follow=follow, **ctx)
+    response = Response(html)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

@@ -416,6 +416,12 @@ function follow(firstUrl, refresh) {
   open(firstUrl);
 }
 
+// A rematch started from the watched sheet: its share page takes over (as Play's does).
+function followRematch(root) {
+  const link = root.querySelector("a[data-follow]");
+  if (link) window.location.assign(link.href);
+}
+
 // The watch page (a share link): fetch the changing part again whenever the sheet says it
 // changed (server-sent events), and every 20 seconds as well in case the stream is down.
 const watchPage = document.querySelector("[data-watch-part]");
@@ -433,6 +439,7 @@ if (watchPage) {
         // Our own server's HTML, escaped by its templates.
         live.innerHTML = await response.text();
         localTimes(live);
+        followRematch(live);
       }
     } catch {
       // Offline for a moment: the next event or poll tries again.
@@ -441,6 +448,7 @@ if (watchPage) {
     }
   };
   if (state) state.textContent = "It updates by itself.";
+  followRematch(live);
   if ("EventSource" in window) follow(watchPage.dataset.watchEvents, refresh);
   setInterval(refresh, 20000);
 }
