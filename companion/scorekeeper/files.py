@@ -1,7 +1,7 @@
-"""A sheet as files: the CSV and the printable sheet with every fact, and a JSON copy for
-backup that "Import" reads back in as a new sheet (its own code; the original is not
-touched). Views only: the writing out is :mod:`.exports`; the sheet's loading and a new
-sheet's codes are score mode's own (:mod:`.routes`)."""
+"""A sheet as files: the printable sheet with every fact, and a JSON copy for backup that
+"Import" reads back in as a new sheet (its own code; the original is not touched). Views
+only: the writing out is :mod:`.exports`, the import a use case of :mod:`.book`. (The CSV
+is :func:`.views.export`.)"""
 
 from __future__ import annotations
 
@@ -10,52 +10,42 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
-from ..extensions import db
-from ..games import IllegalAction
-from ..models import ScoreEntry, ScoreSheet
-from . import exports
-from .routes import context, load, new_code, new_watch_code, remember, utc_iso
+from . import book, exports
+from .blueprint import utc_iso
+from .errors import Refused
+from .pages import SheetPage
+from .views import remember
 
 bp = Blueprint("sheet_files", __name__, url_prefix="/score")
-
-
-def download(body: str, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-@bp.get("/<code>/export.csv")
-def export_csv(code: str):
-    """Every fact of every round, one column per fact per player, and the totals."""
-    ctx = context(load(code))
-    body = exports.facts_csv(ctx["keeper"], ctx["rows"], ctx["summary"])
-    return download(body, "text/csv", f"{ctx['spec'].slug}-{ctx['sheet'].code}.csv")
 
 
 @bp.get("/<code>/export.json")
 def export_json(code: str):
     """The sheet's JSON copy (game, players, options, every round's facts)."""
-    sheet = load(code)
-    ctx = context(sheet)
+    state = book.read(code)
+    sheet = state.sheet
     body = exports.sheet_json(
         sheet.game,
         sheet.players,
         sheet.options,
-        ctx["rows"],
+        state.rows,
         started=utc_iso(sheet.created_at),
         changed=utc_iso(sheet.updated_at),
     )
-    return download(body, "application/json", f"{sheet.game}-{sheet.code}.json")
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{sheet.game}-{sheet.code}.json"'
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/<code>/print")
 def print_sheet(code: str):
     """The printable sheet: every fact in one table, the standings when the game is over."""
-    ctx = context(load(code), keeping=False)
-    table = ctx["keeper"].fact_table(ctx["rows"], ctx["summary"])
-    return render_template("scorekeeper/print.html", table=table, **ctx)
+    page = SheetPage(book.read(code), keeping=False)
+    table = page.keeper.fact_table(page.rows, page.summary)
+    return render_template("scorekeeper/print.html", table=table, **page.args())
 
 
 class ImportForm(FlaskForm):
@@ -72,23 +62,13 @@ def import_sheet():
         upload = request.files.get("file")
         text = upload.read(exports.MAX_JSON + 1) if upload and upload.filename else form.text.data
         try:
-            game, players, options, rounds = exports.read_sheet_json(text or "")
-        except IllegalAction as error:
+            code = book.import_sheet(text or "")
+        except Refused as error:
             form.form_errors.append(error.message)
         else:
-            sheet = ScoreSheet(
-                code=new_code(),
-                watch_code=new_watch_code(),
-                game=game,
-                players=players,
-                options=options,
-            )
-            sheet.entries = [ScoreEntry(position=i, facts=f) for i, f in enumerate(rounds)]
-            db.session.add(sheet)
-            db.session.commit()
-            remember(sheet.code)
-            flash(f"Sheet imported as {sheet.code}.")
-            return redirect(url_for("scorekeeper.sheet", code=sheet.code))
+            remember(code)
+            flash(f"Sheet imported as {code}.")
+            return redirect(url_for("scorekeeper.sheet", code=code))
     if request.method == "POST":
         status = 422
     return render_template("scorekeeper/import.html", form=form), status

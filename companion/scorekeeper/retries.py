@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy import select
-
-from ..extensions import db
 from ..models import ScoreRequest, ScoreSheet
+from . import store
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -29,16 +27,10 @@ def key_of(headers) -> str | None:
 
 def answered(sheet: ScoreSheet, key: str | None) -> ScoreRequest | None:
     """The answer already given to ``key`` on this sheet, if any."""
-    if key is None:
-        return None
-    return db.session.scalar(
-        select(ScoreRequest).where(ScoreRequest.sheet_id == sheet.id, ScoreRequest.key == key)
-    )
+    return None if key is None else store.request_of(sheet, key)
 
 
 def note(sheet: ScoreSheet, key: str | None, message: str, anchor: str) -> None:
-    """Store the answer to ``key`` with the change being made (the caller commits)."""
+    """Store the answer to ``key`` with the change being made (its transaction commits)."""
     if key is not None:
-        db.session.add(
-            ScoreRequest(sheet_id=sheet.id, key=key, message=message[:300], anchor=anchor[:40])
-        )
+        store.keep_request(sheet, key, message[:300], anchor[:40])

@@ -64,7 +64,7 @@ def test_a_correction_sent_again_is_recognised(app, client):
     code = new_sheet(client, ["Ada", "Bo"])
     assert add(client, code, [2, 1], 0).status_code == 302
     data = {"tricks-0": "0", "tricks-1": "3", "position": "0"}
-    from companion.scorekeeper.routes import fingerprint
+    from companion.scorekeeper.rounds import fingerprint
 
     data["version"] = fingerprint(0, {"tricks": [2, 1]})
     path = f"/score/{code}/rounds/1/edit"
