@@ -434,7 +434,9 @@ function render() {
   cueTurn(myTurn);
   const cardsInPlay = renderInPlay(env, names, gameModule, faces);
   inPlay.hidden = !cardsInPlay;
-  inPlay.replaceChildren(...(cardsInPlay ? [cardsInPlay] : []));
+  // A hidden h2 above the game's h3s keeps the headings in order (axe-core: heading-order).
+  const heading = el("h2", { class: "visually-hidden", text: "Cards in play" });
+  inPlay.replaceChildren(...(cardsInPlay ? [heading, cardsInPlay] : []));
   board.replaceChildren(env.started ? renderBoard(env, names, gameModule, faces, root.dataset.scoreWord, true) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
   renderHand();
   renderChoices();

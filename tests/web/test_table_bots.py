@@ -370,7 +370,7 @@ def test_a_bot_is_never_asked_for_nor_played_by_a_token(bot_app):
     table = BotTable(bot_app, slug, [None] + ["easy"] * (players - 1))
     table.join("Ann")
     url = f"/api/tables/{table.code}/seats/1/requests"
-    answer = table.client.post(url, json={"name": "Bot (easy)"})
+    answer = table.client.post(url, json={"name": "Cat"})
     assert answer.status_code == 409 and "bot" in answer.get_json()["error"]
 
 
