@@ -16,10 +16,13 @@ from .bots import strength as bot_strength
 from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
 from .extensions import compress, csrf, db, migrate
 from .games import GAMES
+from .groups import bp as groups_bp
 from .main import bp as main_bp
 from .main.errors import handle_http_error, register
 from .rules import bp as rules_bp
 from .scorekeeper import bp as scorekeeper_bp
+from .scorekeeper.files import bp as sheet_files_bp
+from .scorekeeper.standings import standings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,7 +131,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(main_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(scorekeeper_bp)
+    app.register_blueprint(sheet_files_bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(groups_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
@@ -188,6 +193,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(nav_items)
     app.add_template_global(GAMES, "GAMES")
     app.add_template_global(bot_strength, "bot_strength")
+    app.add_template_global(standings)
 
 
 def register_commands(app: Flask) -> None:

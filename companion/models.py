@@ -46,6 +46,9 @@ class ScoreSheet(db.Model):
     # The round being entered step by step, apart from the complete rounds (entries):
     # {"position": n, "done": [step names], "boxes": {box key: text}}; None when none is.
     pending: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The code of the sheet its rematch started (None until one is): a second Rematch
+    # opens that sheet, and the share page follows it.
+    rematch_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
@@ -72,6 +75,22 @@ class ScoreEntry(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     sheet: Mapped[ScoreSheet] = relationship(back_populates="entries")
+
+
+class ScoreRequest(db.Model):
+    """A change a phone sent with an idempotency key, and what it was answered: the same
+    key sent again (a kept entry retried after its answer was lost) gets that answer
+    again, never a second change or a conflict."""
+
+    __tablename__ = "score_request"
+    __table_args__ = (UniqueConstraint("sheet_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheet.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    message: Mapped[str] = mapped_column(String(300))
+    anchor: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ScoreChange(db.Model):

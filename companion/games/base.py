@@ -52,7 +52,18 @@ from contextvars import ContextVar
 from typing import Any, ClassVar
 
 from .errors import IllegalAction, SheetError
-from .spec import PLAY, SCORE, Field, Spec, Step, check_options, read_fields, winners
+from .spec import (
+    PLAY,
+    SCORE,
+    Field,
+    Spec,
+    Step,
+    box_indices,
+    check_options,
+    is_whole,
+    read_fields,
+    winners,
+)
 
 Action = dict[str, Any]
 
@@ -1000,3 +1011,62 @@ class Sheet:
         """What the table needs to know about the next round, in words ("Bea deals, 7 cards
         each"); a hook, "" by default."""
         return ""
+
+    # -- every fact, for the CSV and the printed sheet -----------------------------------
+
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Every fact of every round in the game's own words: ``columns`` (one title per
+        fact, a player's facts titled with the player's name), ``rows`` (per round, one
+        cell per column: a number or a short text, "" where a fact does not apply) and
+        ``totals`` (a last row, aligned to the columns). ``rows`` are the checked facts and
+        ``summary`` their :meth:`summary`.
+
+        This default reads the spec: each field's boxes (per player or side when the field
+        repeats so) as :meth:`values_of` gives them, then each side's running total under
+        the game's ``score_word``. A game whose figures say more (points per round, a
+        ledger) gives its own table."""
+        sides = self.side_names()
+        columns: list[str] = [self.spec.round_word.capitalize()]
+        getters = []
+        for f in self.spec.sheet_fields:
+            shape = f.shape(self.players, len(sides))
+            for index in box_indices(shape):
+                who = [
+                    self.names[i] if r == "players" else sides[i] if r == "sides" else str(i + 1)
+                    for r, i in zip(f.repeat, index, strict=True)
+                ]
+                columns.append(" ".join([*who, f.label.lower() if who else f.label]))
+                getters.append((f, index))
+        for side in sides:
+            columns.append(f"{side} {self.spec.score_word.lower()}")
+        out_rows = []
+        running = summary.get("running") or []
+        for number, facts in enumerate(rows, start=1):
+            values = self.values_of(facts)
+            line: list[Any] = [number]
+            for f, index in getters:
+                value = values.get(f.name)
+                for i in index:
+                    value = value[i] if isinstance(value, list) and i < len(value) else None
+                line.append(self.fact_text(f, value))
+            totals = running[number - 1] if number - 1 < len(running) else []
+            line += [totals[side[0]] if totals else "" for side in self.sides()]
+            out_rows.append(line)
+        final: list[Any] = ["Total"] + [""] * len(getters)
+        final += [summary["totals"][side[0]] for side in self.sides()]
+        return {"columns": columns, "rows": out_rows, "totals": final}
+
+    def fact_text(self, field: Field, value: Any) -> Any:
+        """One box's value for the fact table: numbers as they are, a choice by its label,
+        a seat or side by its name, a yes/no box in words, "" for an empty box."""
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if field.kind == "seat" and is_whole(value) and 0 <= value < self.players:
+            return self.names[value]
+        if field.kind == "side" and is_whole(value) and 0 <= value < len(self.sides()):
+            return self.side_names()[value]
+        if field.kind == "choice":
+            return dict(self.choices(field)).get(str(value), str(value))
+        return value

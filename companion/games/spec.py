@@ -284,7 +284,8 @@ def field_key(name: str, *index: int) -> str:
     return "-".join([name, *map(str, index)])
 
 
-def _indices(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+def box_indices(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every index of a field's boxes, in order: ``(2, 2)`` -> (0, 0), (0, 1), (1, 0) …"""
     out: list[tuple[int, ...]] = [()]
     for size in shape:
         out = [(*prefix, i) for prefix in out for i in range(size)]
@@ -323,7 +324,7 @@ def read_fields(
         shape = f.shape(players, sides)
         read: dict[tuple[int, ...], Any] = {}
         offered = None
-        for index in _indices(shape):
+        for index in box_indices(shape):
             key = field_key(f.name, *index)
             raw = form.get(key)
             text = "" if raw is None else str(raw).strip()

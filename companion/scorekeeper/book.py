@@ -24,7 +24,7 @@ from ..events import announce, sheet_changed
 from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
 from ..models import ScoreChange, ScoreSheet
-from . import store
+from . import retries, store
 from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
 from .rounds import apply, fingerprint, first_broken, pending_of
 
@@ -98,6 +98,7 @@ class Shown:
 
     position: int | None
     version: str | None = None
+    key: str | None = None  # a kept entry's idempotency key (:mod:`.retries`)
 
 
 @dataclass(frozen=True)
@@ -219,10 +220,20 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def _added(state: State, rows: list[Any]) -> Done:
+def _added(state: State, rows: list[Any], key: str | None = None) -> Done:
     number = len(rows)
+    # The last round opens the page on the standings (the end of the game).
+    anchor = "#standings" if state.keeper.summary(rows)["over"] else "#totals"
+    message = f"{state.word.capitalize()} {number} added."
+    retries.note(state.sheet, key, message, anchor)
     _commit(state, rows, "add", number - 1, None, rows[-1], f"{state.word} {number} added")
-    return Done(state.sheet.code, f"{state.word.capitalize()} {number} added.", "#totals")
+    return Done(state.sheet.code, message, anchor)
+
+
+def _answered(state: State, shown: Shown) -> Done | None:
+    """The answer already given to this kept entry (same key), if it was sent before."""
+    prior = retries.answered(state.sheet, shown.key)
+    return None if prior is None else Done(state.sheet.code, prior.message, prior.anchor)
 
 
 # -- the use cases --------------------------------------------------------------------------
@@ -243,24 +254,33 @@ def new_sheet(slug: str, names: list[str], options: dict[str, Any]) -> str:
 def add_round(code: str, shown: Shown, boxes: Mapping[str, Any]) -> Done:
     """Add the round entered in ``boxes`` (the form's fields) as round ``shown.position``."""
     with _changing(code) as state:
+        prior = _answered(state, shown)
+        if prior is not None:
+            return prior
         rows, keeper, word = state.rows, state.keeper, state.word
-        _fresh(
-            shown,
-            len(rows),
-            f"The sheet changed on another phone: it now has {len(rows)} {word}s. "
-            f"Check it, then enter this {word} again.",
-        )
+        # An entry kept on a phone (it has a key) adds its round at the end, whatever
+        # another phone added meanwhile: every entry is kept, in the order it arrives.
+        if shown.key is None:
+            _fresh(
+                shown,
+                len(rows),
+                f"The sheet changed on another phone: it now has {len(rows)} {word}s. "
+                f"Check it, then enter this {word} again.",
+            )
         try:
             new_rows = keeper.add(rows, keeper.read(boxes))
         except IllegalAction as error:
             raise Refused(error) from None
-        done = _added(state, new_rows)
+        done = _added(state, new_rows, shown.key)
     return done
 
 
 def edit_round(code: str, number: int, shown: Shown, boxes: Mapping[str, Any]) -> Done:
     """Correct round ``number`` (from 1) to what ``boxes`` hold."""
     with _changing(code) as state:
+        prior = _answered(state, shown)
+        if prior is not None:
+            return prior
         keeper, Word = state.keeper, state.word.capitalize()
         index, facts = round_of(state, number)
         _fresh(
@@ -279,6 +299,7 @@ def edit_round(code: str, number: int, shown: Shown, boxes: Mapping[str, Any]) -
             raise Refused(error) from None
         if changed:
             label = f"{state.word} {number} corrected"
+            retries.note(state.sheet, shown.key, f"{Word} {number} corrected.", f"#round-{number}")
             _commit(state, new_rows, "edit", index, facts, new_rows[index], label)
         done = Done(
             code=state.sheet.code,
@@ -366,6 +387,9 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
     """Save step ``name`` of the round in progress from its boxes ``sent`` (form keys to
     text); the last step adds the round."""
     with _changing(code) as state:
+        prior = _answered(state, shown)
+        if prior is not None:
+            return prior
         keeper, rows, word = state.keeper, state.rows, state.word
         step = keeper.step_named(name)
         if step is None:
@@ -391,10 +415,11 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
             raise Refused(error) from None
         if new_rows is not None:
             store.save_pending(state.sheet, None)
-            result = _added(state, new_rows)
+            result = _added(state, new_rows, shown.key)
         else:
             store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
             message = f"{word.capitalize()} {len(rows) + 1}: {step.label} saved."
+            retries.note(state.sheet, shown.key, message, "#entry-heading")
             result = Done(state.sheet.code, message, "#entry-heading")
     return result
 
@@ -410,10 +435,39 @@ def clear_steps(code: str) -> Done:
 
 
 def rematch(code: str) -> Done:
-    """A new sheet with the same players and options, once this one is finished."""
-    state = read(code)
-    if not state.over:
-        raise WrongMoment(f"A rematch starts once this game is over: finish the last {state.word}.")
-    sheet = state.sheet
-    again = store.add_sheet(sheet.game, sheet.players, sheet.options)
-    return Done(again.code, f"Rematch: a new sheet for {', '.join(again.players)}.")
+    """A new sheet with the same players and options, once this one is finished. The
+    sheet remembers it (under its lock), so a second Rematch (another phone, a double tap)
+    opens the same one, and the sheet's share pages are told, to follow it."""
+    with store.writing(code) as sheet:
+        sheet = _scored(sheet)
+        if sheet.rematch_code:
+            return Done(sheet.rematch_code, "The rematch is already on: here it is.")
+        state = state_of(sheet)
+        if not state.over:
+            raise WrongMoment(
+                f"A rematch starts once this game is over: finish the last {state.word}."
+            )
+        again = store.add_sheet(sheet.game, sheet.players, sheet.options, commit=False)
+        sheet.rematch_code = again.code
+        old, rounds = sheet.code, len(state.rows)
+        done = Done(again.code, f"Rematch: a new sheet for {', '.join(again.players)}.")
+    announce(sheet_changed, old, rounds=rounds)
+    return done
+
+
+def rematch_watch(sheet: ScoreSheet) -> str | None:
+    """The watch code of the rematch a sheet started (None before one is)."""
+    again = store.find(sheet.rematch_code) if sheet.rematch_code else None
+    return store.watch_code_of(again) if again is not None else None
+
+
+def import_sheet(text: str | bytes) -> str:
+    """A new sheet from a JSON copy (:mod:`.exports`); its code. :class:`Refused` when
+    the text is not a sheet this app can take."""
+    from .exports import read_sheet_json
+
+    try:
+        game, players, options, rounds = read_sheet_json(text)
+    except IllegalAction as error:
+        raise Refused(error) from None
+    return store.add_sheet(game, players, options, rounds).code

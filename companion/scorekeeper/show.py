@@ -1,14 +1,12 @@
-"""Showing a sheet: the chart of running totals and the CSV export.
+"""Showing a sheet: the chart of running totals (the CSV and the printed sheet: .exports).
 
 Generic over the summary's common block: ``sides``, ``side_names`` and ``running`` (the
-per-seat totals after each round). One line, and one pair of CSV columns, per side; a
-side's figure is its first seat's (partners show their side's total).
+per-seat totals after each round). One line per side; a side's figure is its first
+seat's (partners show their side's total).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from typing import Any
 
@@ -89,47 +87,3 @@ def chart(summary: dict[str, Any]) -> dict[str, Any] | None:
         "low": low,
         "high": high,
     }
-
-
-UNSAFE_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def cell(value: Any) -> Any:
-    """A CSV cell a spreadsheet will not run: text that could start a formula gets a
-    leading apostrophe; numbers stay numbers."""
-    if isinstance(value, int):
-        return value
-    text = str(value)
-    return "'" + text if text.startswith(UNSAFE_START) else text
-
-
-def export_csv(summary: dict[str, Any], round_word: str) -> str:
-    """Header, a "Start" row when the game does not start from 0, one row per round
-    (each side's points and running total), a totals row: each points column sums to the
-    side's total."""
-    running = side_running(summary)
-    names = summary["side_names"]
-    header = [round_word.capitalize()]
-    for name in names:
-        header += [f"{name} points", f"{name} total"]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([cell(c) for c in header])
-    before = by_side(summary, summary["start"])
-    sums = list(before)
-    if any(before):
-        writer.writerow(["Start", *(v for total in before for v in (total, total))])
-    for number, row in enumerate(running, start=1):
-        line: list[Any] = [number]
-        for side, total in enumerate(row):
-            points = total - before[side]
-            sums[side] += points
-            line += [points, total]
-        writer.writerow(line)
-        before = row
-    totals = [summary["totals"][side[0]] for side in summary["sides"]]
-    last: list[Any] = ["Total"]
-    for side in range(len(names)):
-        last += [sums[side], totals[side]]
-    writer.writerow(last)
-    return out.getvalue()

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from .. import codes
 from ..database import locked
 from ..extensions import db
-from ..models import ScoreChange, ScoreEntry, ScoreSheet, utcnow
+from ..models import ScoreChange, ScoreEntry, ScoreRequest, ScoreSheet, utcnow
 from .errors import Busy, NotFound, ScoreError
 
 
@@ -144,8 +144,15 @@ def new_watch_code() -> str:
     return secrets.token_urlsafe(12)
 
 
-def add_sheet(game: str, players: list[str], options: dict[str, Any]) -> ScoreSheet:
-    """Store a new, empty sheet under a fresh code and commit."""
+def add_sheet(
+    game: str,
+    players: list[str],
+    options: dict[str, Any],
+    rounds: list[Any] = (),
+    commit: bool = True,
+) -> ScoreSheet:
+    """Store a new sheet (empty, or holding ``rounds``) under a fresh code; commit unless
+    the caller's transaction (``commit=False``) does."""
     sheet = ScoreSheet(
         code=codes.new_code(lambda code: find(code) is not None),
         watch_code=new_watch_code(),
@@ -153,8 +160,10 @@ def add_sheet(game: str, players: list[str], options: dict[str, Any]) -> ScoreSh
         players=list(players),
         options=dict(options),
     )
+    sheet.entries = [ScoreEntry(position=i, facts=facts) for i, facts in enumerate(rounds)]
     db.session.add(sheet)
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return sheet
 
 
@@ -181,3 +190,15 @@ def let_go() -> None:
     """Give the request's database connection back to the pool (a long event stream
     must not hold one)."""
     db.session.remove()
+
+
+def request_of(sheet: ScoreSheet, key: str) -> ScoreRequest | None:
+    """The answer stored for idempotency key ``key`` on this sheet (:mod:`.retries`)."""
+    return db.session.scalar(
+        select(ScoreRequest).where(ScoreRequest.sheet_id == sheet.id, ScoreRequest.key == key)
+    )
+
+
+def keep_request(sheet: ScoreSheet, key: str, message: str, anchor: str) -> None:
+    """Store the answer to ``key`` (committed with the change it names)."""
+    db.session.add(ScoreRequest(sheet_id=sheet.id, key=key, message=message, anchor=anchor))

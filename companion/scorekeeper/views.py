@@ -18,7 +18,7 @@ from wtforms import ValidationError
 from .. import codes
 from ..games import IllegalAction
 from ..network import base_url
-from . import book
+from . import book, retries
 from .blueprint import bp
 from .book import Done, Shown, State
 from .entry import (
@@ -33,6 +33,7 @@ from .entry import (
     step_form,
 )
 from .errors import Refused, Stale, WrongMoment
+from .exports import facts_csv
 from .forms import (
     ChangeForm,
     ConfirmForm,
@@ -44,7 +45,6 @@ from .forms import (
 )
 from .pages import SheetPage, listed
 from .rounds import ENTER, has_choose
-from .show import export_csv
 
 RECENT = 20
 
@@ -67,8 +67,10 @@ def int_or_none(value: Any) -> int | None:
 
 
 def shown(form) -> Shown:
-    """What the page showed when it made ``form`` (its hidden position and version)."""
-    return Shown(int_or_none(form.position.data), form.version.data)
+    """What the page showed when it made ``form`` (its hidden position and version), and
+    the kept entry's idempotency key when the phone sent one."""
+    key = retries.key_of(request.headers)
+    return Shown(int_or_none(form.position.data), form.version.data, key)
 
 
 def back(done: Done):
@@ -285,9 +287,10 @@ def repair(code: str):
 
 @bp.get("/<code>/export.csv")
 def export(code: str):
-    """The rounds and totals as CSV: each side's points and running total per round."""
+    """Every fact of every round, one column per fact per player, and the totals."""
     state = book.read(code)
-    response = Response(export_csv(state.summary, state.word), mimetype="text/csv")
+    body = facts_csv(state.keeper, state.rows, state.summary)
+    response = Response(body, mimetype="text/csv")
     filename = f"{state.keeper.spec.slug}-{state.sheet.code}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.headers["Cache-Control"] = "no-store"

@@ -35,7 +35,9 @@ def watch(watch: str):
     part = bool(request.args.get("part"))
     template = "scorekeeper/_watch_live.html" if part else "scorekeeper/watch.html"
     events = None if part else events_url(watch)
-    html = render_template(template, watch=watch, watch_events=events, **page.args())
+    again = book.rematch_watch(page.sheet)  # a rematch started: the page follows it
+    follow = url_for(".watch", watch=again) if again else None
+    html = render_template(template, watch=watch, watch_events=events, follow=follow, **page.args())
     return no_store(Response(html))
 
 

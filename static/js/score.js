@@ -94,6 +94,11 @@ function swap(html, response) {
   document.title = doc.title;
   if (response.redirected) window.history.replaceState(null, "", response.url);
   start(document.querySelector("main"));
+  // The next entry where the thumb is (a refused one, or the standings, are shown by
+  // showOutcome instead).
+  if (!document.querySelector(".field-error, .form-errors, #standings")) {
+    document.getElementById("entry-heading")?.scrollIntoView({ block: "start" });
+  }
 }
 
 // One sender at a time, across this phone's tabs too (Web Locks where the page is a secure
@@ -103,23 +108,28 @@ function exclusively(task) {
   return navigator.locks ? navigator.locks.request("tc-kept", task) : task();
 }
 
+// Sends one kept entry; true when the server has answered it (saved or refused), false
+// when it is still kept (no connection, or the server failed) and what follows must wait.
+// Each entry carries its id as an idempotency key (the Idempotency-Key header), so a
+// server that already saved it can say so rather than call it a conflict.
 async function send(entry) {
-  await exclusively(async () => {
-    if (localStorage.getItem(KEPT + entry.id) === null) return;
+  return exclusively(async () => {
+    if (localStorage.getItem(KEPT + entry.id) === null) return true;
     let response;
     try {
       response = await fetch(entry.action, {
         method: "POST",
         body: new URLSearchParams(entry.fields),
         credentials: "same-origin",
+        headers: { "Idempotency-Key": entry.id },
       });
     } catch {
       say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
-      return;
+      return false;
     }
     if (response.status >= 500) {
       say(`${entry.label} was not saved yet (the server answered ${response.status}); it is kept on this phone and sent again when you reload.`);
-      return;
+      return false;
     }
     forget(entry);
     if (response.status === 400) {
@@ -128,6 +138,7 @@ async function send(entry) {
       return;
     }
     swap(await response.text(), response);
+    return true;
   });
 }
 
@@ -138,31 +149,200 @@ function sendKept(root) {
     say(`No connection: ${entries.map((e) => e.label).join(", ")} kept on this phone, to be sent when the connection is back.`);
     return;
   }
-  for (const entry of entries) send(entry);
+  sendInOrder(entries);
+}
+
+// Kept entries go one at a time, oldest first; one still kept stops the rest, so they
+// reach the server in the order they were made.
+let sending = false;
+async function sendInOrder(entries) {
+  if (sending) return;
+  sending = true;
+  try {
+    for (const entry of entries) {
+      if (!(await send(entry))) break;
+    }
+  } finally {
+    sending = false;
+  }
+}
+
+// -- with no connection: whole rounds queued on this phone -----------------------------
+//
+// A round added with no connection is kept (above) and the whole-round form is made ready
+// for the next round at once (its position and number one further), so a table can go on
+// entering rounds. The kept rounds are listed as waiting: "Change" puts one back in the
+// form (saved again, it keeps its place in the queue), "Undo" drops the newest. A step
+// form needs the server's answer to show the next step, so with no connection the page
+// asks for whole rounds instead. When the connection is back they are sent in order.
+
+function addForm(root) {
+  return [...root.querySelectorAll("form[data-keep]")].find((form) => /\/rounds$/.test(new URL(form.action).pathname));
+}
+
+function fieldOf(entry, name) {
+  return entry.fields.find(([key]) => key === name)?.[1];
+}
+
+function lastNumber(text, number) {
+  return text.replace(/\d+(?!.*\d)/, String(number));
+}
+
+// The add form set for round ``position`` (from 0), or for changing a kept entry.
+function setRound(form, position, editing = null) {
+  form.querySelector("[name=position]").value = String(position);
+  form.dataset.keep = lastNumber(form.dataset.keep, position + 1);
+  if (editing) form.dataset.editing = editing;
+  else delete form.dataset.editing;
+  for (const button of form.querySelectorAll("button[type=submit]")) {
+    button.disabled = false;
+    button.textContent = lastNumber(button.textContent, position + 1).replace(/^Add|^Save/, editing ? "Save" : "Add");
+  }
+  const heading = document.getElementById("entry-heading");
+  if (heading && !heading.classList.contains("step-prompt")) heading.textContent = lastNumber(heading.textContent, position + 1);
+}
+
+function nextPosition(form, entries) {
+  const kept = entries.filter((e) => e.action === form.action).map((e) => Number(fieldOf(e, "position")));
+  return Math.max(Number(form.dataset.firstPosition), ...kept.map((p) => p + 1));
+}
+
+function showWaiting(root) {
+  const form = addForm(root);
+  const entries = keptEntries(sheetOf(document));
+  let list = root.querySelector(".waiting-entries");
+  if (!entries.length) {
+    list?.remove();
+    return;
+  }
+  if (!list) {
+    list = document.createElement("section");
+    list.className = "waiting-entries";
+    list.setAttribute("aria-label", "Waiting to be sent");
+    (root.querySelector(".entry") || root.querySelector(".score-page") || root).prepend(list);
+  }
+  const items = entries.map((entry, i) => {
+    const li = document.createElement("li");
+    li.textContent = `${entry.label}: kept on this phone, sent when the connection is back `;
+    const button = (word, act) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "secondary";
+      b.textContent = word;
+      b.setAttribute("aria-label", `${word} ${entry.label}`);
+      b.addEventListener("click", act);
+      li.append(b);
+    };
+    if (form && entry.action === form.action) {
+      button("Change", () => {
+        form.closest("details")?.setAttribute("open", "");
+        refill(entry);
+        setRound(form, Number(fieldOf(entry, "position")), entry.id);
+        form.scrollIntoView({ block: "start" });
+      });
+    }
+    if (i === entries.length - 1) {
+      button("Undo", () => {
+        forget(entry);
+        if (form) setRound(form, nextPosition(form, keptEntries(sheetOf(document))));
+        showWaiting(root);
+      });
+    }
+    return li;
+  });
+  // While rounds wait, the next one is entered whole (a step needs the server's answer).
+  if (form) {
+    form.closest("details")?.setAttribute("open", "");
+    for (const part of root.querySelectorAll(".step-form, .step-prompt, .steps-saved, .discard-form")) part.hidden = true;
+  }
+  const heading = document.createElement("h2");
+  heading.textContent = "Waiting to be sent";
+  const ul = document.createElement("ul");
+  ul.append(...items);
+  list.replaceChildren(heading, ul);
 }
 
 function keepForms(root) {
+  const whole = addForm(root);
+  if (whole) whole.dataset.firstPosition = whole.querySelector("[name=position]").value;
   for (const form of root.querySelectorAll("form[data-keep]")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
+      if (!navigator.onLine && whole && form !== whole) {
+        say("No connection: enter the whole round below. It is kept on this phone and sent when the connection is back.");
+        whole.closest("details")?.setAttribute("open", "");
+        whole.scrollIntoView({ block: "start" });
+        return;
+      }
       const fields = [...new FormData(form, event.submitter)].filter(([, v]) => typeof v === "string");
-      const id = `${Date.now().toString().padStart(15, "0")}-${Math.random().toString(36).slice(2)}`;
+      const editing = form.dataset.editing && keptEntries(sheetOf(document)).find((e) => e.id === form.dataset.editing);
+      const id = editing ? editing.id : `${Date.now().toString().padStart(15, "0")}-${Math.random().toString(36).slice(2)}`;
       const entry = { id, action: form.action, label: form.dataset.keep, sheet: sheetOf(document), fields };
       keep(entry);
       for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = true;
       if (!navigator.onLine) {
         say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
+        if (form === whole) {
+          form.reset();
+          setRound(form, nextPosition(form, keptEntries(entry.sheet)));
+        }
+        showWaiting(document.querySelector("main"));
         return;
       }
-      send(entry);
+      sendInOrder(keptEntries(entry.sheet));
     });
   }
+  showWaiting(root);
+}
+
+// The grid: a tap on a round (its number, or anywhere on its row) opens its facts and its
+// Edit / Delete; another tap closes them. Without this script the number is a link to
+// #round-N, which opens the row by CSS (:target).
+function roundDetails(root) {
+  for (const link of root.querySelectorAll(".round-line .round-no")) {
+    const row = link.closest("tr");
+    const toggle = () => {
+      const open = !(row.classList.contains("open") || row.matches(":target"));
+      if (row.matches(":target")) window.history.replaceState(null, "", window.location.pathname + window.location.search);
+      row.classList.toggle("open", open);
+      link.setAttribute("aria-expanded", String(open));
+    };
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      toggle();
+    });
+    row.addEventListener("click", (event) => {
+      if (!event.target.closest("a, button, input, select, label")) toggle();
+    });
+  }
+}
+
+// A refused entry: its message (beside the box, or above the form) is brought into view
+// and the box at fault gets the focus, so Save never seems to do nothing. At the end of a
+// game the standings come first.
+function showOutcome(root) {
+  const problem = root.querySelector(".field-error, .form-errors");
+  const target = problem || root.querySelector("#standings");
+  if (!target) return;
+  const show = () => {
+    target.scrollIntoView({ block: problem ? "center" : "start" });
+    root.querySelector("[aria-invalid='true']")?.focus({ preventScroll: true });
+  };
+  show();
+  // The browser may still scroll to the address's #fragment after this script has run.
+  window.addEventListener("load", () => requestAnimationFrame(show), { once: true });
 }
 
 function start(root) {
   tricksCounts(root);
   steppers(root);
   keepForms(root);
+  roundDetails(root);
+  localTimes(root);
+  showOutcome(root);
+  // A game's own sheet script (static/js/games/) enhances the new page part too.
+  document.dispatchEvent(new CustomEvent("score:page", { detail: root }));
 }
 
 start(document);
@@ -181,7 +361,6 @@ export function localTimes(root = document) {
     if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
   }
 }
-localTimes();
 
 // The share page's live stream: the first address carries the ticket the page came with;
 // after an error or a silence longer than three keep-alives the stream is closed and
@@ -237,6 +416,12 @@ function follow(firstUrl, refresh) {
   open(firstUrl);
 }
 
+// A rematch started from the watched sheet: its share page takes over (as Play's does).
+function followRematch(root) {
+  const link = root.querySelector("a[data-follow]");
+  if (link) window.location.assign(link.href);
+}
+
 // The watch page (a share link): fetch the changing part again whenever the sheet says it
 // changed (server-sent events), and every 20 seconds as well in case the stream is down.
 const watchPage = document.querySelector("[data-watch-part]");
@@ -254,6 +439,7 @@ if (watchPage) {
         // Our own server's HTML, escaped by its templates.
         live.innerHTML = await response.text();
         localTimes(live);
+        followRematch(live);
       }
     } catch {
       // Offline for a moment: the next event or poll tries again.
@@ -262,6 +448,7 @@ if (watchPage) {
     }
   };
   if (state) state.textContent = "It updates by itself.";
+  followRematch(live);
   if ("EventSource" in window) follow(watchPage.dataset.watchEvents, refresh);
   setInterval(refresh, 20000);
 }

@@ -3,7 +3,8 @@
  * - Versioned static files (…?v=<hash>): cache first; their URL changes with their content.
  *   Unversioned ones: network first, falling back to any stored version of the file.
  * - Pages: network first, so an open game is never shown stale; when the network fails,
- *   the copy kept from an earlier visit, else the offline page.
+ *   the copy kept from an earlier visit (home, the rules, a score sheet opened before),
+ *   else the offline page.
  * - Install stores only the offline page and the shell it needs (SHELL_URLS). The page that
  *   opened then sends the versioned files it loaded ("STORE"): they come from the browser's
  *   HTTP cache, not the network. When that page is first idle it sends "STORE_RULES": home,
@@ -20,7 +21,15 @@ const STATIC_URLS = {{ static_urls|tojson }};
 const SHELL_URLS = {{ shell_urls|tojson }};
 const PAGE_URLS = {{ page_urls|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
-const KEEP = [/^\/$/, /^\/rules(\/.*)?$/];
+// Kept for offline use: home, the rules, and each score sheet a phone has opened (network
+// first, so the kept copy only shows with no connection; its entries are then kept on the
+// phone and sent when the connection is back, static/js/score.js).
+const KEEP = [
+  /^\/$/,
+  /^\/rules(\/.*)?$/,
+  /^\/score\/[A-Z0-9]{4,32}$/,
+  /^\/score\/watch\/[\w-]+\/qr\.svg$/,
+];
 const SLOW_NETWORK_MS = 4000;
 
 function fresh(url) {

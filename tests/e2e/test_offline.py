@@ -87,6 +87,17 @@ def test_rules_work_offline_after_the_first_visit(server, browser):
     # A score page, opened online: the worker must not keep it (it would go stale).
     page.goto(server.url + "/score")
     assert page.locator("h1").inner_text() != "You are offline"
+    # A score sheet, opened online: kept, so it still opens with no connection.
+    client = server.app.test_client()
+    started = client.get("/score/new/shoot")
+    token = started.get_data(as_text=True).split('name="csrf_token" type="hidden" value="')[1]
+    names = {"players-0": "Ann", "players-1": "Bo", "players-2": "Cy"}
+    made = client.post(
+        "/score/new/shoot",
+        data={**names, "opt_schedule": "0", "opt_dealer": "0", "csrf_token": token.split('"')[0]},
+    )
+    sheet = made.headers["Location"].rsplit("/", 1)[1]
+    page.goto(server.url + f"/score/{sheet}")
     page.goto(server.url + "/rules/pull")
 
     # The network goes away: the browser is offline and the server is gone.
@@ -114,6 +125,10 @@ def test_rules_work_offline_after_the_first_visit(server, browser):
     # Nor an old copy of a page whose figures change during a game.
     page.goto(server.url + "/score")
     assert page.locator("h1").inner_text() == "You are offline"
+    # A score sheet opened before is kept (issue 27): it opens as last loaded.
+    page.goto(server.url + f"/score/{sheet}")
+    assert "Shoot!" in page.locator("h1").inner_text()
+    assert page.locator("#entry-heading").is_visible()
 
     assert errors == [], errors
     context.close()

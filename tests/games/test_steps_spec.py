@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import GAMES
-from companion.games.spec import _indices, field_key
+from companion.games.spec import box_indices, field_key
 
 STEPPED = [slug for slug, game in GAMES.items() if game.spec.sheet_steps]
 
@@ -26,7 +26,7 @@ def test_each_box_of_the_round_belongs_to_exactly_one_step(slug):
     every = [
         field_key(f.name, *index)
         for f in spec.sheet_fields
-        for index in _indices(f.shape(keeper.players, len(keeper.sides())))
+        for index in box_indices(f.shape(keeper.players, len(keeper.sides())))
     ]
     for key in every:
         owners = [s.name for s in spec.sheet_steps if s.takes(key)]

@@ -145,6 +145,21 @@ class CallTheShotSheet(Sheet):
         shot = facts["shot"]
         return {"challenger": facts["challenger"], "shot": NOBODY if shot is None else str(shot)}
 
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Per duel: who challenged, who was shot (nobody on a tie), then the shots each
+        player has taken so far (fewer is better)."""
+        columns = ["Duel", "Challenger", "Shot", *(f"{name} shots taken" for name in self.names)]
+        out = [
+            [
+                row["duel"],
+                self.names[row["challenger"]],
+                "nobody (a tie)" if row["shot"] is None else self.names[row["shot"]],
+                *row["shots"],
+            ]
+            for row in summary["rows"]
+        ]
+        return {"columns": columns, "rows": out, "totals": ["Total", "", "", *summary["totals"]]}
+
     def round_intro(self, summary: dict[str, Any]) -> str:
         """Who challenges the next duel (the table tosses for the first)."""
         nxt = summary.get("next")

@@ -484,25 +484,51 @@ class PirateTricksSheet(Sheet):
         return _Round(self.players, self.names, self.catalog, index + 1, start, drawn).check(facts)
 
     def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
-        """The steps of round ``index`` saved so far: the score cards (real cards of this
-        game, not drawn before, two different recruitment cards) and the bids (somebody
-        took the free row)."""
+        """The steps of round ``index`` saved so far, each checked against what the earlier
+        steps fix: the score cards (real cards of this game, not drawn before, two
+        different recruitment cards); the bids (none above the loon the player holds, and
+        somebody took the free row); the predictions, made before recruitment (each player
+        predicts under a prediction card, nobody without one); recruitment (no more than
+        the two recruitment cards pay for a hand of ten)."""
         limit = self.options["rounds"]
         if index >= limit:
             raise SheetError(f"This game has only {limit} rounds.", round=index + 1)
         loon, drawn, _ = self._walk(before)
         start = loon if index == 0 else rules.top_up(loon)
         check = _Round(self.players, self.names, self.catalog, index + 1, start, drawn)
+        recruitment: list[dict] = []
+        predicting = False
         if "treasure" in values:
             recruit = values["recruitment"]
             if recruit[0] == recruit[1]:
                 check.fail("the two recruitment cards must be different.", field="recruitment-1")
-            for i, card_id in enumerate(recruit):
+            recruitment = [
                 check.card(card_id, "recruitment", field_key("recruitment", i))
+                for i, card_id in enumerate(recruit)
+            ]
             check.card(values["treasure"], "treasure", "treasure")
             check.card(values["capture"], "capture", "capture")
-        if "bid" in values and not any(bid == 0 for bid in values["bid"]):
-            check.fail("the last row is taken free, so somebody's bid is 0.", field="bid-0")
+            predicting = self.predicting([values["treasure"], values["capture"]])
+        if "bid" in values:
+            for p, bid in enumerate(values["bid"]):
+                if bid is not None and bid > start[p]:
+                    check.fail(f"bid {bid} loon but had only {start[p]}.", p, "bid")
+            if not any(bid == 0 for bid in values["bid"]):
+                check.fail("the last row is taken free, so somebody's bid is 0.", field="bid-0")
+        for p, said in enumerate(values.get("prediction") or []):
+            if predicting and said is None:
+                check.fail("a prediction card is in play: enter the prediction.", p, "prediction")
+            if not predicting and said is not None:
+                check.fail("no prediction card is in play this round.", p, "prediction")
+        most = sum(rules.recruitment_most(card, self.players) for card in recruitment)
+        for p, crew in enumerate(values.get("crew") or []):
+            if recruitment and crew is not None and crew > most:
+                names = " and ".join(card["name"] for card in recruitment)
+                check.fail(
+                    f"recruitment {crew} loon, but {names} pay at most {most} for a hand of ten.",
+                    p,
+                    "crew",
+                )
 
     def summary(self, rows: list) -> dict[str, Any]:
         """Every round's ledger, the loon after each, the next round's starting loon and
@@ -537,6 +563,63 @@ class PirateTricksSheet(Sheet):
             card_boxes=self.card_boxes(),
             crew_deck=rules.crew_deck(self.players),
         )
+
+    # -- every fact ------------------------------------------------------------------------
+
+    LEDGER = (
+        ("start", "loon at the start"),
+        ("top_up", "top-up"),
+        ("bid", "bid"),
+        ("row_loon", "row loon"),
+        ("recruitment", "recruitment"),
+        ("prediction", "prediction"),
+        ("tricks", "tricks"),
+        ("counts", "captured counts"),
+        ("treasure", "treasure"),
+        ("capture", "capture"),
+        ("paid", "settled"),
+        ("end", "loon at the end"),
+    )
+
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Per round: the four score cards, then each player's loon ledger — loon at the
+        start, top-up, bid, the row's loon, recruitment, prediction, tricks, the captured
+        counts, the treasure and capture payouts, what was settled (after the pay-all-you-
+        have floor) and the loon at the end."""
+        columns = ["Round", "Recruitment cards", "Treasure card", "Capture card"]
+        columns += [f"{name} {label}" for name in self.names for _, label in self.LEDGER]
+        out = []
+        for facts, row in zip(rows, summary["rows"], strict=True):
+            cards = row["cards"]
+            line: list[Any] = [
+                row["round"],
+                " + ".join(card["name"] for card in cards["recruitment"]),
+                cards["treasure"]["name"],
+                cards["capture"]["name"],
+            ]
+            for entry, ledger in zip(facts["players"], row["players"], strict=True):
+                for key, _ in self.LEDGER:
+                    if key == "counts":
+                        line.append(self._counts_text(entry))
+                    elif key == "prediction":
+                        line.append("" if ledger["prediction"] is None else ledger["prediction"])
+                    else:
+                        line.append(ledger[key])
+            out.append(line)
+        final: list[Any] = ["Total", "", "", ""]
+        for p in range(self.players):
+            final += [""] * (len(self.LEDGER) - 1) + [summary["totals"][p]]
+        return {"columns": columns, "rows": out, "totals": final}
+
+    def _counts_text(self, entry: dict) -> str:
+        """A player's captured cards (or their counts) in words, "" when none matter."""
+        if "captured" in entry:
+            return " ".join(entry["captured"])
+        parts = []
+        for card_id, counts in (entry.get("counts") or {}).items():
+            name = self.index[card_id][1]["name"] if card_id in self.index else card_id
+            parts.append(f"{name} {', '.join(map(str, counts))}")
+        return "; ".join(parts)
 
     # -- the round form ------------------------------------------------------------------
 

@@ -188,12 +188,13 @@ SPEC = Spec(
             anchor="special-cards",
         ),
     ),
-    # A round as the table plays it: the score cards turned up, rows taken with bids,
-    # recruitment, then tricks and captures; the last step adds the round, settled.
+    # A round as the table plays it: the score cards turned up, rows taken with bids (and,
+    # under a prediction card, the predictions the table makes after the ditch, before
+    # recruitment), recruitment, then tricks and captures; the last step adds the round.
     sheet_steps=(
         Step("cards", "score cards", ("recruitment", "treasure", "capture")),
-        Step("rows", "rows and bids", ("bid", "row_loon")),
+        Step("rows", "rows and bids", ("bid", "row_loon", "prediction")),
         Step("recruitment", "recruitment", ("crew",)),
-        Step("tricks", "tricks and captures", ("prediction", "tricks", "count")),
+        Step("tricks", "tricks and captures", ("tricks", "count")),
     ),
 )

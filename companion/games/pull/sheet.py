@@ -232,7 +232,8 @@ class PullSheet(Sheet):
         ``winning_sides``, ``hands_played``, ``next_dealer`` (None once over), ``changes``
         (the group's target values: card, label, left and what changed); each row holds
         ``hand``, ``dealer`` and per side ``points``, ``doubles``, ``fouls``,
-        ``foul_total``, ``penalty``, ``score``, ``total`` and ``quick``.
+        ``foul_total``, ``penalty``, ``score``, ``total`` and ``quick``; ``target_rows``
+        (the 24 targets with the values in force, for the round step's tap panel).
         """
         derived = self._derive(self.check(rows))
         side_totals, over = derived["totals"], derived["over"]
@@ -259,6 +260,7 @@ class PullSheet(Sheet):
             hands_played=len(derived["rows"]),
             next_dealer=None if over else derived["dealer"],
             next=None if over else {"hand": len(derived["rows"]) + 1, "dealer": derived["dealer"]},
+            target_rows=list(labels.values()),
             changes=[
                 {
                     "card": card,
@@ -377,6 +379,41 @@ class PullSheet(Sheet):
         count = len(self.sides())
         full = {"points": [None] * count, "fouls": [None] * count, **values}
         self.check_row(index, self.facts_from_values(full), before)
+
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Per hand: the dealer, then for each side the targets it took round by round
+        (or "quick entry"), its target points, doubles, fouls (this hand and so far), the
+        foul penalty, the hand's score and the running total."""
+        labels = {row["card"]: row for row in summary.get("target_rows") or []}
+        facts = ["targets", "points", "doubles", "fouls", "fouls so far", "penalty"]
+        facts += ["score", "total"]
+        sides = self.side_names()
+        columns = ["Hand", "Dealer", *(f"{side} {fact}" for side in sides for fact in facts)]
+        out = []
+        for facts_of, record in zip(rows, summary["rows"], strict=True):
+            line: list[Any] = [record["hand"], self.names[record["dealer"]]]
+            for side, figures in zip(facts_of["sides"], record["sides"], strict=True):
+                if "points" in side:
+                    taken = "quick entry"
+                else:
+                    taken = "; ".join(
+                        f"round {r + 1}: "
+                        + " + ".join(
+                            labels[card]["label"] if card in labels else card for card in got
+                        )
+                        + (" (double)" if len(got) == 2 else "")
+                        for r, got in enumerate(side["rounds"])
+                        if got
+                    )
+                line += [taken, figures["points"], figures["doubles"], figures["fouls"]]
+                line += [figures["foul_total"], figures["penalty"], figures["score"]]
+                line.append(figures["total"])
+            out.append(line)
+        final: list[Any] = ["Total", ""]
+        for side in range(len(sides)):
+            final += ["", "", "", "", summary["fouls"][side], "", ""]
+            final.append(summary["side_totals"][side])
+        return {"columns": columns, "rows": out, "totals": final}
 
     def round_intro(self, summary: dict[str, Any]) -> str:
         nxt = summary.get("next")

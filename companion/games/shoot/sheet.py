@@ -177,6 +177,28 @@ class ShootSheet(Sheet):
                         field=field_key(field, seat),
                     )
 
+    def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:
+        """Per deal: its cards and dealer, then each player's bid, tricks taken, points
+        and running total (and chips when the group plays for them)."""
+        chips = summary.get("chips") is not None
+        facts = ["bid", "tricks", "points", "total", *(["chips"] if chips else [])]
+        columns = ["Deal", "Cards", "Dealer"]
+        columns += [f"{name} {fact}" for name in self.names for fact in facts]
+        out = []
+        for row in summary["rows"]:
+            line: list[Any] = [row["deal"], row["cards"], self.names[row["dealer"]]]
+            for p in range(self.players):
+                line += [row["bids"][p], row["tricks"][p], row["points"][p], row["totals"][p]]
+                if chips:
+                    line.append(row["chips"]["stacks"][p])
+            out.append(line)
+        final: list[Any] = ["Total", "", ""]
+        for p in range(self.players):
+            final += ["", "", "", summary["totals"][p]]
+            if chips:
+                final.append(summary["chips"]["stacks"][p])
+        return {"columns": columns, "rows": out, "totals": final}
+
     def round_intro(self, summary: dict[str, Any]) -> str:
         nxt = summary.get("next")
         if not nxt:

@@ -123,8 +123,8 @@ def test_duels_shots_and_the_loser(app, client):
     text = visible_text(html)
     assert "Winner: Bo — Ann was shot 2 times." in text
     assert "Shots taken 2 0" in text
-    assert "1 Bo challenged · shot: Ann Edit duel 1 Delete duel 1 +1 1 0" in text
-    assert "2 Ann challenged · shot: nobody (tie) Edit duel 2 Delete duel 2 1 0" in text
+    assert "1 +1 1 0 Bo challenged · shot: Ann Edit duel 1 Delete duel 1" in text
+    assert "2 1 0 Ann challenged · shot: nobody (tie) Edit duel 2 Delete duel 2" in text
     assert f'action="/score/{code}/rounds' not in html
     late = add(client, code, duel(0, 1, 3))
     assert late.status_code == 422

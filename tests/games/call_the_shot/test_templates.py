@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import jinja2
@@ -59,7 +60,7 @@ def test_status_and_table_once_over(render):
     assert "Winner: <strong>Ada</strong> — Bo was shot 2 times." in status
     table = render("sheet_table.html", rows)
     assert '<th scope="col">Duel</th>' in table and "Shots taken" in table
-    assert "nobody (tie)" in table and table.count('id="round-') == 3
+    assert "nobody (tie)" in table and len(re.findall(r'id="round-\d+"', table)) == 3
 
 
 def test_fields(render):

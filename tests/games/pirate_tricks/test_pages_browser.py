@@ -76,6 +76,7 @@ def test_a_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
     shown(page, ".flashes", "Round 2 added.")
     assert "Next: round 3 of 3." in page.inner_text("#status")
     check(page, "pirate-sheet")
+    page.get_by_role("link", name="Round 1: details").click()  # the grid opens the round
     page.get_by_role("link", name="Edit round 1").click()
     assert page.input_value("#bid-0") == "3"
     check(page, "pirate-edit")

@@ -81,3 +81,64 @@ def test_each_phase_is_checked_as_it_is_entered(app, client):
     assert short.status_code == 422
     assert any("add up to 9" in m for m in messages(short.get_data(as_text=True)))
     assert stored_sheet(app, code)[2] == []
+
+
+def test_a_bid_above_the_loon_in_hand_is_refused_at_the_bids_step(app, client):
+    code = start(client)  # everybody starts with 12 loon (rules.STARTING_LOON)
+    assert enter_step(client, code, "cards", CARDS).status_code == 302
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert "(12 loon in hand)" in visible_text(html)
+    over = enter_step(client, code, "rows", {**ROWS, "bid-1": 20})
+    assert over.status_code == 422
+    message = message_at(over.get_data(as_text=True), "step-bid-1")
+    assert message == "Round 1: Luke: bid 20 loon but had only 12."
+    assert pending(app, code)["done"] == ["cards"]  # nothing saved
+    just = enter_step(client, code, "rows", {**ROWS, "bid-1": 12})
+    assert just.status_code == 302, messages(just.get_data(as_text=True))
+
+
+PREDICTING = {**CARDS, "treasure": "tempt_fortune"}
+SAID = {f"prediction-{p}": n for p, n in enumerate([3, 3, 2, 2])}
+
+
+def test_predictions_are_made_with_the_rows_before_recruitment(app, client):
+    code = start(client)
+    assert enter_step(client, code, "cards", PREDICTING).status_code == 302
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert "Round 1: enter the rows and bids" in visible_text(html)
+    assert 'name="step-prediction-0"' in html  # asked here, before recruitment
+    missing = enter_step(client, code, "rows", {**ROWS, **SAID, "prediction-2": ""})
+    assert missing.status_code == 422
+    assert "a prediction card is in play" in message_at(
+        missing.get_data(as_text=True), "step-prediction-2"
+    )
+    assert enter_step(client, code, "rows", {**ROWS, **SAID}).status_code == 302
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert "Round 1: enter the recruitment" in visible_text(html)
+    assert enter_step(client, code, "recruitment", CREW).status_code == 302
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert 'name="step-prediction-0"' not in html  # not asked again with the tricks
+    done = enter_step(client, code, "tricks", TRICKS)
+    assert done.status_code == 302, messages(done.get_data(as_text=True))
+    rows = stored_sheet(app, code)[2]
+    assert [entry["prediction"] for entry in rows[0]["players"]] == [3, 3, 2, 2]
+
+
+def test_no_prediction_without_a_prediction_card(app, client):
+    code = start(client)
+    assert enter_step(client, code, "cards", CARDS).status_code == 302
+    html = client.get(f"/score/{code}").get_data(as_text=True)
+    assert 'name="step-prediction-0"' not in html
+    sent = enter_step(client, code, "rows", {**ROWS, "prediction-0": 4})
+    assert sent.status_code == 422
+    assert "no prediction card" in message_at(sent.get_data(as_text=True), "step-prediction-0")
+
+
+def test_recruitment_above_what_the_cards_pay_is_refused_at_its_step(app, client):
+    code = start(client)
+    assert enter_step(client, code, "cards", CARDS).status_code == 302
+    assert enter_step(client, code, "rows", ROWS).status_code == 302
+    over = enter_step(client, code, "recruitment", {**CREW, "crew-2": 150})
+    assert over.status_code == 422
+    assert "pay at most" in message_at(over.get_data(as_text=True), "step-crew-2")
+    assert pending(app, code)["done"] == ["cards", "rows"]

@@ -53,7 +53,8 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
     page.select_option("#taker-0-1", "1")
     page.get_by_role("button", name="Add hand 2").click()
     shown(page, ".flashes", "Hand 2 added.")
-    # Bo & Dee took a Double: 9 + 15 points.
+    # Bo & Dee took a Double: 9 + 15 points (the hand's facts open on a tap in the grid).
+    page.get_by_role("link", name="Hand 2: details").click()
     assert "24 pts, 1 double" in page.inner_text("main")
     check(page, "pull-sheet")
 

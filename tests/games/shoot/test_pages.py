@@ -148,7 +148,8 @@ def test_totals_dealers_and_hand_sizes_match_the_sheet(app, client):
         )
         dealt = f"{row['cards']} cards · {names[row['dealer']]} dealt"
         number = row["deal"]
-        assert f"{number} {dealt} Edit deal {number} Delete deal {number} {cells}" in text
+        # The grid: the number (a tap opens the rest), the cells, then the detail line.
+        assert f"{number} {cells} {dealt} Edit deal {number} Delete deal {number}" in text
     nxt = expected["next"]
     assert f"Next: deal 4 of 10 · {nxt['cards']} cards each · {names[nxt['dealer']]} deals." in (
         text

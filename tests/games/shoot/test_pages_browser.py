@@ -55,6 +55,7 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
     page.fill("#bids-1", "")
     page.get_by_role("button", name="Add deal 3").click()
     assert page.inner_text("#bids-1-error") == "Enter Bo's bid."
+    page.get_by_role("link", name="Deal 2: details").click()  # the grid opens the deal
     page.get_by_role("link", name="Edit deal 2").click()
     assert page.input_value("#tricks-1") == "4"
     check(page, "shoot-edit")
