@@ -26,6 +26,7 @@ from ..games.base import Sheet
 from ..models import ScoreChange, ScoreSheet
 from . import retries, store
 from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
+from .exports import read_sheet_json
 from .rounds import apply, fingerprint, first_broken, pending_of
 
 
@@ -464,8 +465,6 @@ def rematch_watch(sheet: ScoreSheet) -> str | None:
 def import_sheet(text: str | bytes) -> str:
     """A new sheet from a JSON copy (:mod:`.exports`); its code. :class:`Refused` when
     the text is not a sheet this app can take."""
-    from .exports import read_sheet_json
-
     try:
         game, players, options, rounds = read_sheet_json(text)
     except IllegalAction as error:
