@@ -9,4 +9,4 @@ from flask import Blueprint
 
 bp = Blueprint("tables", __name__)
 
-from . import api, routes  # noqa: E402,F401  (the views register themselves on bp)
+from . import api, log, routes  # noqa: E402,F401  (the views register themselves on bp)

@@ -8,6 +8,7 @@ import { adoptToken, api, ApiError, fetchView, joinRematch, LiveTable, showUndo,
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, renderInPlay, seatName, statusText, whoText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 import { ruleHelp } from "./rule-sheet.js";
+import { GameLog, ResultWatch, showFinal, showResult } from "./moments.js";
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
@@ -47,6 +48,21 @@ const askWaitText = document.getElementById("ask-wait-text");
 const askAgain = document.getElementById("ask-again");
 const changes = new ChangeWatch();
 const ASKING = `companion.table.${code}.asking`;
+const moment = document.getElementById("moment");
+const finalPanel = document.getElementById("final");
+const results = new ResultWatch(code);
+const gameLog = new GameLog(document.getElementById("game-log"), {
+  url: root.dataset.log,
+  replayUrl: root.dataset.replay,
+  faces,
+  gameModule,
+  scoreWord: root.dataset.scoreWord,
+});
+const backButton = document.createElement("button");
+backButton.type = "button";
+backButton.className = "secondary";
+backButton.textContent = "Back to the table";
+backButton.addEventListener("click", () => document.getElementById("summary-heading").scrollIntoView({ block: "start" }));
 
 let asking = readAsking(); // {id, ticket, name} while this phone waits for an answer
 let shownAsk = null;
@@ -426,6 +442,11 @@ function render() {
   const names = namesOf(env);
   const news = changes.news(env);
   if (news.length) notify(news.join(" "));
+  // At the end the seat notices are old news: the standings take the top.
+  if (env.over && !news.length) notify("");
+  showFinal(finalPanel, env, names, root.dataset.scoreWord, [rematchButton, backButton]);
+  showResult(moment, results, env, names, faces, gameModule);
+  gameLog.update(env, names);
   renderRequests();
   const myTurn = legalOf(env).length > 0;
   stripWho.textContent = whoText(env, names);
@@ -440,7 +461,7 @@ function render() {
   renderChoices();
   wake.set(env.started && !env.over);
   showUndo(undoNotice, env);
-  rematchBar.hidden = !env.over;
+  rematchBar.hidden = true; // its button sits in the game-over panel
   if (env.rematch) rematch();
 }
 
@@ -506,6 +527,7 @@ confirmButton.addEventListener("click", async () => {
   confirmButton.disabled = true;
   try {
     const next = await api(root.dataset.actions, { token, method: "POST", body: { action: chosen, version: env.version } });
+    if (results.shownId) results.dismiss(results.shownId); // acting puts the result away
     chosen = null;
     picked = null;
     pickedSet = new Set();

@@ -65,6 +65,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import rng, shuffled
 from . import rules
@@ -73,6 +74,13 @@ from .sheet import CallTheShotSheet
 from .spec import SPEC
 
 PLAYING = "playing"
+#: Why the duel went as it did, in a sentence's words (the result card).
+_REASONS = {
+    "coward": "the other still held the Coward",
+    "honour": "a Man of Honour beats a Headshot or Shoot to Kill",
+    "higher": "the higher value wins",
+    "tie": "equal values",
+}
 OVER = "over"
 
 CALL: Action = {"type": "call"}
@@ -443,6 +451,56 @@ class CallTheShotState(State):
         if kind == "play" and action.get("card") in CARDS and action.get("claim") in CARDS:
             return f"Play {rules.name(action['card'])}, say “{rules.name(action['claim'])}”"
         return super().describe(action)
+
+    # -- the moments every screen shows (companion/games/moments.py) -----------------------
+
+    def result(self) -> dict[str, Any] | None:
+        """The last duel's reveal: both last cards, any Deadly Aim and Coward, who was shot
+        and why, and the shots so far."""
+        if not self.results:
+            return None
+        last = self.results[-1]
+        shot, caller = last["shot"], last["caller"]
+        if shot is None:
+            headline: list[Any] = ["Nobody is shot: the cards are equal"]
+        else:
+            headline = [m.seat(shot), " is shot"]
+        why = _REASONS[last["reason"]]
+        lines = [[m.seat(caller), " called the shot."]]
+        if shot is not None:
+            lines.append([m.seat(1 - shot), " wins the duel: ", why, "."])
+        out = self.options["shots_to_lose"]
+        rows = []
+        for seat, shown in enumerate(last["revealed"]):
+            how = "shown from hand" if shown["from_hand"] else "last card"
+            if shown["deadly_aim"]:
+                how += ", doubled by a Deadly Aim"
+            rows.append(
+                m.row(
+                    [seat],
+                    [rules.name(shown["card"]), how, shown["value"], f"{last['shots'][seat]} of {out}"],
+                    mark=seat != shot,
+                )
+            )
+        return m.result_card(
+            f"duel-{last['duel']}",
+            "duel",
+            f"Duel {last['duel']}: the reveal",
+            headline,
+            cards=[[seat, shown["card"]] for seat, shown in enumerate(last["revealed"])],
+            columns=["Card", "How", "Value", "Shots"],
+            rows=rows,
+            lines=lines,
+        )
+
+    def chapter(self) -> str:
+        return f"Duel {self.duel + 1}"
+
+    def public_words(self, seat: int, action: Action) -> str | None:
+        """A play is face down: the table hears only the claim."""
+        if action.get("type") == "play":
+            return f"Plays a card face down, says “{rules.name(action['claim'])}”"
+        return self.describe(action)
 
     # -- what a seat sees ----------------------------------------------------------------
 
