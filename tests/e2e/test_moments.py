@@ -16,7 +16,6 @@ import os
 import pytest
 
 from companion.extensions import db
-from companion.games import GAMES
 from companion.tables import service
 
 from ..browser import PHONE, Server, wait_until
@@ -87,7 +86,9 @@ class Table:
 
     def state(self):
         with self.server.app.app_context():
-            table = db.session.scalar(db.select(service.Table).where(service.Table.code == self.code))
+            table = db.session.scalar(
+                db.select(service.Table).where(service.Table.code == self.code)
+            )
             return service.full_state(table)
 
     def phones(self, browser):

@@ -478,7 +478,12 @@ class CallTheShotState(State):
             rows.append(
                 m.row(
                     [seat],
-                    [rules.name(shown["card"]), how, shown["value"], f"{last['shots'][seat]} of {out}"],
+                    [
+                        rules.name(shown["card"]),
+                        how,
+                        shown["value"],
+                        f"{last['shots'][seat]} of {out}",
+                    ],
                     mark=seat != shot,
                 )
             )

@@ -1219,7 +1219,10 @@ class PirateTricksState(State):
             f"round-{done['round']}",
             "round",
             f"Round {done['round']} of {self.rounds} is over",
-            [*m.joined([m.seat(s) for s in gainers]), f" gain{'s' if len(gainers) == 1 else ''} the most: {best:+d} loon"],
+            [
+                *m.joined([m.seat(s) for s in gainers]),
+                f" gain{'s' if len(gainers) == 1 else ''} the most: {best:+d} loon",
+            ],
             cards=last["plays"] if ended else [],
             columns=columns,
             rows=rows,

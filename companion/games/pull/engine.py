@@ -741,7 +741,13 @@ class PullState(State):
         for target in last["targets"]:
             name = rules.target_name(target["card"])
             if target["seat"] is not None:
-                lines.append([m.seat(target["seat"]), f" takes the {name} with ", m.card(target["winning_shot"])])
+                lines.append(
+                    [
+                        m.seat(target["seat"]),
+                        f" takes the {name} with ",
+                        m.card(target["winning_shot"]),
+                    ]
+                )
             elif target["void"]:
                 lines.append([f"The {name} is void: opponents' shots tied."])
             else:
@@ -753,7 +759,11 @@ class PullState(State):
             headline = [self._who(last["double"]), " take both targets: a Double!"]
         else:
             takers = [t["side"] for t in last["targets"] if t["side"] is not None]
-            headline = m.joined([self._who(side) for side in takers]) + [" score"] if takers else ["Nobody takes a target"]
+            headline = (
+                m.joined([self._who(side) for side in takers]) + [" score"]
+                if takers
+                else ["Nobody takes a target"]
+            )
             if len(takers) == 1:
                 headline[-1] = " scores"
         if not (self.history and self.history[-1]["hand"] == hand and round_no == ROUNDS_PER_HAND):

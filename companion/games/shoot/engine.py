@@ -60,8 +60,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from ..base import Action, ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
 from .. import moments as m
+from ..base import Action, ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
 from ..cards import (
     CARD_IDS,
     CARD_INDEX,
@@ -653,7 +653,10 @@ class ShootState(State):
 
     def shown(self) -> list[Any] | None:
         """The bids, shown together once the last is in."""
-        parts = ["Bids shown: ", *m.joined([[m.seat(s), f" {bid}"] for s, bid in enumerate(self.bids)], "; ")]
+        parts = [
+            "Bids shown: ",
+            *m.joined([[m.seat(s), f" {bid}"] for s, bid in enumerate(self.bids)], "; "),
+        ]
         total = sum(self.bids)
         tricks = f"{self.hand_size} trick{'s' if self.hand_size != 1 else ''}"
         parts.append(f" ({total} bid for {tricks})")
