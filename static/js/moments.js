@@ -5,17 +5,9 @@
 // Words come as parts: strings, {seat}, {side}, {card}. Text only, never HTML.
 
 import { api, el } from "./table-live.js";
-import { makeKit, renderBoard, seatName } from "./board.js";
+import { makeKit, renderBoard, seatName, teamClass } from "./board.js";
 
 // Parts as nodes: seats by name (in their side's colour), cards drawn from the faces.
-// The colour class of a seat's side in a team game ("team-1"), "" without teams.
-export function teamClass(view, seat) {
-  const sides = (view && view.sides) || [];
-  if (!sides.some((side) => side.length > 1)) return "";
-  const side = sides.findIndex((members) => members.includes(seat));
-  return side < 0 ? "" : `team-${side}`;
-}
-
 export function wordsNode(parts, names, view, kit) {
   const box = el("span", { class: "words" });
   const sides = (view && view.sides) || [];

@@ -75,12 +75,13 @@ class Table:
         return answer.get_json()
 
     def first_moves_until(self, done, limit=2000):
-        """The first legal action of the first seat to act, until ``done(public env)``."""
-        for _ in range(limit):
+        """The first legal action of a seat to act (in turn when several may: a bid may
+        change until the last is in), until ``done(public env)``."""
+        for step in range(limit):
             env = self.env()
             if done(env):
                 return env
-            seat = env["to_act"][0]
+            seat = env["to_act"][step % len(env["to_act"])]
             self.act(seat, self.env(seat)["legal"][0])
         raise AssertionError("never reached")
 
@@ -172,3 +173,172 @@ def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
     phones[0].locator("#moment .result-dismiss").click()
     wait_until(phones[0], "document.getElementById('moment').hidden")
     assert phones[1].locator('#moment .result-card[data-result="deal-1"]').is_visible()
+
+
+def test_the_host_is_a_shared_screen_in_large_type(server, browser):
+    table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
+    phone = table.phones(browser)[0]
+    host = table.host(browser)
+    wait_until(host, "document.getElementById('host').classList.contains('is-playing')")
+    size = "parseFloat(getComputedStyle(document.querySelector('#board td, #board dd')).fontSize)"
+    wait_until(phone, "document.querySelector('#board td, #board dd') !== null")
+    wait_until(host, "document.querySelector('#board td, #board dd') !== null")
+    assert host.evaluate(size) >= 1.5 * phone.evaluate(size), (
+        host.evaluate(size),
+        phone.evaluate(size),
+    )
+    # The join line: address and code in large letters on the first screen; the seats
+    # fold away behind a button.
+    code = host.locator("#join-bar .join-code")
+    assert code.inner_text() == table.code
+    box = code.bounding_box()
+    assert box["y"] + box["height"] <= HOST["height"]
+    assert (
+        host.evaluate("parseFloat(getComputedStyle(document.querySelector('.join-code')).fontSize)")
+        >= 24
+    )
+    assert "/join" in host.locator("#join-bar").inner_text()
+    assert host.locator("#seat-list").is_hidden()
+    host.locator("#seats-button").click()
+    assert host.locator("#seat-list").is_visible()
+    # The seat list says what each seat is doing in the game's own word.
+    assert host.locator("#seat-list .acting-mark").first.inner_text() == "◀ to bid"
+    host.locator("#seats-button").click()
+    shot(host, "moment-host-playing")
+
+
+# -- Call the Shot: the reveal --------------------------------------------------------------
+
+CTS_DEAL = {
+    "challenger": 0,
+    "hands": [
+        ["deadly_aim", "headshot", "shoot_to_wound", "man_of_honour", "man_of_honour"],
+        ["shoot_to_kill", "shoot_to_wound", "deadly_aim", "man_of_honour", "headshot"],
+    ],
+    "face_up": ["shoot_to_wound", "shoot_to_kill"],
+    "face_down": ["deadly_aim", "coward"],
+}
+
+
+def test_call_the_shot_reveal_on_both_phones_and_a_log_without_the_face_down_card(server, browser):
+    table = Table(server, "call_the_shot", 2, deal=CTS_DEAL, seed=5)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    table.act(0, {"type": "play", "card": "deadly_aim", "claim": "headshot"})
+    table.act(1, {"type": "play", "card": "shoot_to_wound", "claim": "shoot_to_kill"})
+    table.act(0, {"type": "play", "card": "headshot", "claim": "headshot"})
+    # Before the call: the log on each phone says only what was claimed.
+    for page in phones:
+        page.locator("#game-log summary").click()
+        wait_until(page, "document.querySelectorAll('#game-log .log-move').length === 3")
+        text = page.locator("#game-log .log-list").inner_text()
+        assert "says “Headshot”" in text and "Deadly" not in text and "Wound" not in text, text
+    table.act(1, {"type": "call"})
+    for page in phones:
+        page.evaluate("window.scrollTo(0, 0)")  # back from the log at the bottom
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "duel-1")
+        assert "Bo is shot" in text and "18" in text and "doubled by a Deadly Aim" in text, text
+        assert "Headshot" in text and "Shoot to Wound" in text, text
+    shot(phones[1], "moment-call-the-shot-reveal-phone")
+    shot(host, "moment-call-the-shot-reveal-host")
+    logs = []
+    for page in phones:
+        wait_until(page, "document.querySelector('#game-log .log-result') !== null")
+        logs.append(page.locator("#game-log .log-list").inner_text())
+    assert logs[0] == logs[1]  # one public log, the same on every phone
+    assert "Duel 1: the reveal: Bo is shot" in logs[0]
+
+
+# -- PULL!: a target round, then the hand, teams in colour ----------------------------------
+
+
+def test_pull_target_card_in_team_colours_then_the_hand(server, browser):
+    table = Table(server, "pull", 4, {"hands": 2}, seed=21)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    env = table.first_moves_until(lambda env: env["view"]["result"] is not None)
+    card = env["view"]["result"]
+    last = env["view"]["last_round"]
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, card["id"])
+        for target in last["targets"]:
+            if target["seat"] is not None:
+                assert f"{NAMES[target['seat']]} takes the" in text, text
+    # Names carry their side's colour: Ada & Cy one, Bo & Di the other.
+    colours = phones[0].evaluate(
+        """[...document.querySelectorAll('#moment .who')].map(e => [e.textContent, e.className])"""  # noqa: E501
+    )
+    for name, classes in colours:
+        side = 0 if name.split(" & ")[0] in ("Ada", "Cy") else 1
+        assert f"team-{side}" in classes, colours
+    shot(phones[0], "moment-pull-target-phone")
+    env = table.first_moves_until(lambda env: env["view"]["result"]["kind"] == "hand")
+    done = env["view"]["history"][-1]
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "hand-1")
+        assert "Hand 1 is over" in text
+        rows = page.locator("#moment .result-table tbody tr")
+        totals = [rows.nth(i).inner_text().split("\t")[-1] for i in range(2)]
+        assert totals == [str(t) for t in done["totals"]], totals
+    shot(phones[2], "moment-pull-hand-phone")
+    shot(host, "moment-pull-hand-host")
+
+
+# -- Pirate Tricks: the round ---------------------------------------------------------------
+
+
+def test_pirate_tricks_round_card_with_the_loon_paid(server, browser):
+    table = Table(server, "pirate_tricks", 3, {"rounds": 3}, seed=8)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    env = table.first_moves_until(
+        lambda env: (env["view"]["result"] or {}).get("kind") == "round", limit=400
+    )
+    paid = env["view"]["history"][-1]["paid"]
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "round-1")
+        assert "Round 1 of 3 is over" in text
+        rows = page.locator("#moment .result-table tbody tr")
+        cells = [rows.nth(i).inner_text().split("\t")[-1] for i in range(3)]
+        assert cells == [f"{p:+d}" for p in paid], cells
+    shot(phones[0], "moment-pirate-tricks-round-phone")
+
+
+# -- game over: standings at the top of every screen ----------------------------------------
+
+GAME_OVER = {
+    "shoot": (3, {"schedule": [2, 1]}),
+    "call_the_shot": (2, {"shots_to_lose": 1}),
+    "pull": (4, {"hands": 1}),
+    "pirate_tricks": (3, {"rounds": 3}),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(GAME_OVER))
+def test_game_over_standings_on_every_first_screen(server, browser, slug):
+    players, options = GAME_OVER[slug]
+    table = Table(server, slug, players, options, seed=3)
+    table.client.post(  # a seat change long before the end: its notice must not stay on top
+        f"/api/tables/{table.code}/seats/0/release",
+        headers={"Authorization": f"Bearer {table.host_token}"},
+        json={},
+    )
+    answer = table.client.post(f"/api/tables/{table.code}/seats", json={"name": "Ada", "seat": 0})
+    table.tokens[0] = answer.get_json()["token"]
+    phones = table.phones(browser)
+    host = table.host(browser)
+    env = table.first_moves_until(lambda env: env["over"], limit=3000)
+    view = env["view"]
+    winners = [NAMES[s] for s in view["winners"]]
+    for page in [*phones, host]:
+        text = final_on_first_screen(page)
+        first = page.locator("#final .standing").first.inner_text()
+        assert any(name in first for name in winners), (first, winners)
+        for name in NAMES[:players]:
+            assert name in text
+        assert page.locator("#notice").is_hidden()
+    assert phones[0].locator("#final #rematch-button").is_visible()
+    assert host.locator("#final #rematch-button").is_visible()
+    shot(phones[view["winners"][0]], f"moment-game-over-{slug}-phone")
+    shot(host, f"moment-game-over-{slug}-host")

@@ -161,9 +161,12 @@ def test_call_the_shot_reveal_card_and_a_log_that_keeps_played_cards_face_down()
     card = state.view(1)["result"]
     assert card["id"] == "duel-1" and card["headline"] == [{"seat": 1}, " is shot"]
     assert card["cards"] == [[0, "headshot"], [1, "shoot_to_wound"]]
-    assert [r["cells"] for r in card["rows"]] == [
-        ["Headshot", "last card, doubled by a Deadly Aim", 18, "0 of 3"],
-        ["Shoot to Wound", "last card", 3, "1 of 3"],
+    assert [r["cells"] for r in card["rows"]] == [[18, "0 of 3"], [3, "1 of 3"]]
+    names = ["Ada", "Bo"]
+    assert [words_text(line, names) for line in card["lines"]] == [
+        "Bo called the shot.",
+        "Ada's Headshot is doubled by a Deadly Aim under it.",
+        "Ada wins the duel: the higher value wins.",
     ]
     assert public_log(game, state)[-1]["result"] == card
 

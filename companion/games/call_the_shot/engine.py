@@ -467,34 +467,26 @@ class CallTheShotState(State):
             headline = [m.seat(shot), " is shot"]
         why = _REASONS[last["reason"]]
         lines = [[m.seat(caller), " called the shot."]]
+        for seat, shown in enumerate(last["revealed"]):
+            name = rules.name(shown["card"])
+            if shown["deadly_aim"]:
+                lines.append([m.seat(seat), f"'s {name} is doubled by a Deadly Aim under it."])
+            if shown["from_hand"]:
+                lines.append([m.seat(seat), " still held the Coward and had to show it."])
         if shot is not None:
             lines.append([m.seat(1 - shot), " wins the duel: ", why, "."])
         out = self.options["shots_to_lose"]
-        rows = []
-        for seat, shown in enumerate(last["revealed"]):
-            how = "shown from hand" if shown["from_hand"] else "last card"
-            if shown["deadly_aim"]:
-                how += ", doubled by a Deadly Aim"
-            rows.append(
-                m.row(
-                    [seat],
-                    [
-                        rules.name(shown["card"]),
-                        how,
-                        shown["value"],
-                        f"{last['shots'][seat]} of {out}",
-                    ],
-                    mark=seat != shot,
-                )
-            )
         return m.result_card(
             f"duel-{last['duel']}",
             "duel",
             f"Duel {last['duel']}: the reveal",
             headline,
             cards=[[seat, shown["card"]] for seat, shown in enumerate(last["revealed"])],
-            columns=["Card", "How", "Value", "Shots"],
-            rows=rows,
+            columns=["Value", "Shots"],
+            rows=[
+                m.row([seat], [shown["value"], f"{last['shots'][seat]} of {out}"], seat != shot)
+                for seat, shown in enumerate(last["revealed"])
+            ],
             lines=lines,
         )
 

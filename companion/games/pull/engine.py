@@ -808,6 +808,11 @@ class PullState(State):
     def chapter(self) -> str:
         return f"Hand {self.hand_no}"
 
+    def _winning(self, index: int) -> int | None:
+        """The seat that takes target ``index`` if the round ended on the shots shown."""
+        won = take(self.targets[index], self.shots[index], self.side_of)
+        return None if won is None else won[0]
+
     def public_words(self, seat: int, action: dict) -> str | None:
         if self.sealed_step() is not None:
             return "Picks a second shot face down"
@@ -866,6 +871,8 @@ class PullState(State):
                         }
                         for s, c in self.shots[i]
                     ],
+                    # Who would take it on the shots shown so far (None: nobody yet).
+                    "winning": self._winning(i),
                 }
                 for i, card in enumerate(self.targets)
             ],
