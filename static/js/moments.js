@@ -144,7 +144,7 @@ export function standings(env, names, scoreWord = "Score") {
   const ranked = sides
     .map((side) => ({ side, score: scores[side[0]], won: winners.has(side[0]) }))
     .sort((a, b) => (b.won - a.won) || (lowerWins ? a.score - b.score : b.score - a.score));
-  const list = el("ol", { class: "standings" });
+  const list = el("ol", { class: "standings", "aria-label": `Standings (${scoreWord})` });
   let place = 0;
   ranked.forEach((entry, i) => {
     const prev = ranked[i - 1];
@@ -155,7 +155,7 @@ export function standings(env, names, scoreWord = "Score") {
       { class: `standing${entry.won ? " is-winner" : ""}${entry.side.includes(env.seat) ? " is-you" : ""}` },
       el("span", { class: "place", text: ordinal(place) }),
       el("span", { class: "standing-name", text: who }),
-      el("span", { class: "standing-score", text: `${entry.score === null || entry.score === undefined ? "—" : entry.score} ${scoreWord.toLowerCase()}` }),
+      el("span", { class: "standing-score", text: entry.score === null || entry.score === undefined ? "—" : String(entry.score) }),
     );
     list.append(item);
   });
@@ -194,7 +194,7 @@ export function showFinal(panel, env, names, scoreWord, buttons) {
   panel.replaceChildren(
     party,
     el("h2", { class: "final-title", id: "final-title", text: title }),
-    mine ? el("p", { class: "final-sub", text: who }) : null,
+    ...(mine ? [el("p", { class: "final-sub", text: who })] : []),
     standings(env, names, scoreWord),
     el("div", { class: "final-actions" }, ...buttons.filter(Boolean)),
   );

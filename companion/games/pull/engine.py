@@ -753,19 +753,20 @@ class PullState(State):
             else:
                 lines.append([f"Nobody shot at the {name}."])
             if target["cancelled"]:
-                lines[-1].append(f" (a Distraction cancelled {len(target['cancelled'])} eight)")
+                count = len(target["cancelled"])
+                eights = "an eight" if count == 1 else f"{count} eights"
+                lines[-1].append(f" (a Distraction cancelled {eights})")
         cards = [[t["seat"], t["winning_shot"]] for t in last["targets"] if t["seat"] is not None]
         if last["double"] is not None:
             headline = [self._who(last["double"]), " take both targets: a Double!"]
         else:
-            takers = [t["side"] for t in last["targets"] if t["side"] is not None]
-            headline = (
-                m.joined([self._who(side) for side in takers]) + [" score"]
-                if takers
-                else ["Nobody takes a target"]
-            )
-            if len(takers) == 1:
-                headline[-1] = " scores"
+            takers = [m.seat(t["seat"]) for t in last["targets"] if t["seat"] is not None]
+            if len(takers) == 2:
+                headline = [*m.joined(takers, " and "), " each take a target"]
+            elif takers:
+                headline = [takers[0], " takes a target"]
+            else:
+                headline = ["Nobody takes a target"]
         if not (self.history and self.history[-1]["hand"] == hand and round_no == ROUNDS_PER_HAND):
             return m.result_card(
                 f"round-{hand}-{round_no}",
