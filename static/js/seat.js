@@ -526,8 +526,9 @@ confirmButton.addEventListener("click", async () => {
   sending = true;
   confirmButton.disabled = true;
   try {
+    const seen = results.shownId; // the card on screen when the player acted, not a newer one
     const next = await api(root.dataset.actions, { token, method: "POST", body: { action: chosen, version: env.version } });
-    if (results.shownId) results.dismiss(results.shownId); // acting puts the result away
+    if (seen) results.dismiss(seen); // acting puts the result away
     chosen = null;
     picked = null;
     pickedSet = new Set();
