@@ -13,8 +13,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from companion.games import register, unregister
-from companion.games import moments
+from companion.games import moments, register, unregister
 from companion.games.base import Game, Sheet, State
 from companion.games.errors import SheetError
 from companion.games.spec import Field, Option, Spec
