@@ -212,6 +212,17 @@ export function winnersWords(view, names) {
 
 // -- the game log and its replay ------------------------------------------------------------
 
+// The page's game log (its #game-log panel, the URLs on its root element).
+export function gameLogOf(root, faces, gameModule) {
+  return new GameLog(document.getElementById("game-log"), {
+    url: root.dataset.log,
+    replayUrl: root.dataset.replay,
+    faces,
+    gameModule,
+    scoreWord: root.dataset.scoreWord,
+  });
+}
+
 // The public log in a <details> panel: fetched when opened and again on each new version
 // while open; grouped by chapter (deal, round, duel). After the game, a replay steps
 // through the public events and shows the table as it was at each one.

@@ -8,7 +8,7 @@ import { adoptToken, api, ApiError, fetchView, joinRematch, LiveTable, showUndo,
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, renderInPlay, seatName, statusText, whoText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 import { ruleHelp } from "./rule-sheet.js";
-import { GameLog, ResultWatch, showFinal, showResult } from "./moments.js";
+import { gameLogOf, ResultWatch, showFinal, showResult } from "./moments.js";
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
@@ -51,13 +51,7 @@ const ASKING = `companion.table.${code}.asking`;
 const moment = document.getElementById("moment");
 const finalPanel = document.getElementById("final");
 const results = new ResultWatch(code);
-const gameLog = new GameLog(document.getElementById("game-log"), {
-  url: root.dataset.log,
-  replayUrl: root.dataset.replay,
-  faces,
-  gameModule,
-  scoreWord: root.dataset.scoreWord,
-});
+const gameLog = gameLogOf(root, faces, gameModule);
 const backButton = document.createElement("button");
 backButton.type = "button";
 backButton.className = "secondary";

@@ -6,7 +6,7 @@
 import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
-import { GameLog, ResultWatch, showFinal, showResult } from "./moments.js";
+import { gameLogOf, ResultWatch, showFinal, showResult } from "./moments.js";
 
 const root = document.getElementById("host");
 const code = root.dataset.code;
@@ -33,13 +33,7 @@ const botLevels = JSON.parse(root.dataset.botLevels || "[]");
 const moment = document.getElementById("moment");
 const finalPanel = document.getElementById("final");
 const results = new ResultWatch(`${code}.host`);
-const gameLog = new GameLog(document.getElementById("game-log"), {
-  url: root.dataset.log,
-  replayUrl: root.dataset.replay,
-  faces,
-  gameModule,
-  scoreWord: root.dataset.scoreWord,
-});
+const gameLog = gameLogOf(root, faces, gameModule);
 const seatsButton = document.getElementById("seats-button");
 const fullButton = document.getElementById("fullscreen-button");
 const backButton = el("button", { type: "button", class: "secondary", text: "Back to the table" });

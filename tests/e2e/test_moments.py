@@ -19,6 +19,7 @@ from companion.extensions import db
 from companion.tables import service
 
 from ..browser import PHONE, Server, wait_until
+from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
 
 pytestmark = pytest.mark.e2e
 
@@ -134,12 +135,6 @@ def final_on_first_screen(page) -> str:
 
 # -- Shoot!: a trick, then the deal it ends, with its figures -----------------------------
 
-SHOOT_DEAL = {
-    "dealer": 0,
-    "hands": [["AS", "KS"], ["2H", "3H"], ["QD", "JD"]],
-    "trump": "7C",
-}
-
 
 def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
     table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
@@ -167,6 +162,11 @@ def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
             ["2", "2", "+7", "7"],
             ["0", "0", "+5", "5"],
         ], cells
+    # The highlight where the eye should go, left out under prefers-reduced-motion.
+    animation = "getComputedStyle(document.querySelector('#moment .result-card')).animationName"
+    assert phones[1].evaluate(animation) == "result-in"
+    phones[2].emulate_media(reduced_motion="reduce")
+    assert phones[2].evaluate(animation) == "none"
     shot(phones[1], "moment-shoot-deal-phone")
     shot(host, "moment-shoot-deal-host")
     # The card stays through the next deal's bidding until the player puts it away.
@@ -208,16 +208,6 @@ def test_the_host_is_a_shared_screen_in_large_type(server, browser):
 
 
 # -- Call the Shot: the reveal --------------------------------------------------------------
-
-CTS_DEAL = {
-    "challenger": 0,
-    "hands": [
-        ["deadly_aim", "headshot", "shoot_to_wound", "man_of_honour", "man_of_honour"],
-        ["shoot_to_kill", "shoot_to_wound", "deadly_aim", "man_of_honour", "headshot"],
-    ],
-    "face_up": ["shoot_to_wound", "shoot_to_kill"],
-    "face_down": ["deadly_aim", "coward"],
-}
 
 
 def test_call_the_shot_reveal_on_both_phones_and_a_log_without_the_face_down_card(server, browser):
@@ -341,4 +331,18 @@ def test_game_over_standings_on_every_first_screen(server, browser, slug):
     assert phones[0].locator("#final #rematch-button").is_visible()
     assert host.locator("#final #rematch-button").is_visible()
     shot(phones[view["winners"][0]], f"moment-game-over-{slug}-phone")
+    # After the game: the log's replay steps through the public events, with the table.
+    page = phones[-1]
+    page.locator("#game-log summary").click()
+    page.locator("#game-log .replay").wait_for(state="visible")
+    wait_until(page, "document.querySelector('#game-log .replay-board').textContent.length > 0")
+    first = page.locator("#game-log .replay-caption").inner_text()
+    assert first.startswith("1 of "), first
+    page.locator("#game-log .replay-controls button", has_text="Next").click()
+    wait_until(
+        page, "document.querySelector('#game-log .replay-caption').textContent.startsWith('2 of ')"
+    )
+    if slug == "call_the_shot":
+        page.locator("#game-log").scroll_into_view_if_needed()
+        shot(page, "moment-replay-phone")
     shot(host, f"moment-game-over-{slug}-host")

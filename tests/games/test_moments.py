@@ -98,10 +98,13 @@ def test_the_log_holds_every_result_once_in_order_and_only_public_cards(slug):
         json.dumps(event)
 
 
+#: Bo (seat 1) holds the only hearts: leading them, he takes both tricks of the first deal.
+SHOOT_DEAL = {"dealer": 0, "hands": [["AS", "KS"], ["2H", "3H"], ["QD", "JD"]], "trump": "7C"}
+
+
 def test_shoot_bids_are_sealed_in_the_log_until_all_are_in():
     game = GAMES["shoot"]
-    deal = {"dealer": 0, "hands": [["AS", "KS"], ["2H", "3H"], ["QD", "JD"]], "trump": "7C"}
-    state = game.new_state(3, {"schedule": [2, 1]}, seed=3, deal=deal)
+    state = game.new_state(3, {"schedule": [2, 1]}, seed=3, deal=SHOOT_DEAL)
     state.apply(0, {"type": "bid", "bid": 0})
     state.apply(1, {"type": "bid", "bid": 1})
     state.apply(1, {"type": "bid", "bid": 2})  # a change: nobody saw it
@@ -115,8 +118,7 @@ def test_shoot_bids_are_sealed_in_the_log_until_all_are_in():
 
 def test_shoot_result_cards_trick_then_deal():
     game = GAMES["shoot"]
-    deal = {"dealer": 0, "hands": [["AS", "KS"], ["2H", "3H"], ["QD", "JD"]], "trump": "7C"}
-    state = game.new_state(3, {"schedule": [2, 1]}, seed=3, deal=deal)
+    state = game.new_state(3, {"schedule": [2, 1]}, seed=3, deal=SHOOT_DEAL)
     assert state.result() is None
     for seat, bid in ((0, 0), (1, 2), (2, 0)):
         state.apply(seat, {"type": "bid", "bid": bid})
