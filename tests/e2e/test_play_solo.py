@@ -53,7 +53,7 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
     rng = random.Random(7)
     moves = 0
     for _ in range(3000):
-        if phone.evaluate("document.getElementById('rematch-bar').hidden === false"):
+        if phone.evaluate("document.getElementById('final').hidden === false"):
             break
         if my_turn(phone):
             if moves == 2:
@@ -69,9 +69,9 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
         else:
             phone.wait_for_timeout(50)
     assert moves > 0
-    wait_until(phone, "document.getElementById('rematch-bar').hidden === false", timeout=30)
+    wait_until(phone, "document.getElementById('final').hidden === false", timeout=30)
     board = phone.locator("#board").inner_text()
-    assert re.search(r"Game over: (Ann|Bot \(easy\)) won", board), board
+    assert re.search(r"Game over: (Ann|Juno · bot) won", board), board
     shot(phone, "solo-over")
 
     code = phone.locator("#seat-page").get_attribute("data-code")
@@ -98,7 +98,7 @@ def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
     shot(host, "new-table-bots")
     host.locator("form.table-form button[type=submit]").click()
     host.wait_for_url("**/t/*")
-    wait_until(host, "document.getElementById('seat-list').textContent.includes('Juno · bot')")
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Milo · bot')")
     pickers = host.locator("#seat-list .bot-picker")
     wait_until(host, "document.querySelectorAll('#seat-list .bot-picker').length === 2")
     pickers.first.locator("select").select_option("easy")
@@ -109,7 +109,7 @@ def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
     remove = host.locator("#seat-list button", has_text="Remove bot").last
     remove.click()
     host.locator("#seat-list button", has_text="Tap again").click()
-    wait_until(host, "!document.getElementById('seat-list').textContent.includes('Juno · bot')")
+    wait_until(host, "!document.getElementById('seat-list').textContent.includes('Milo · bot')")
     assert errors == [], errors
 
 
