@@ -523,6 +523,7 @@ confirmButton.addEventListener("click", async () => {
     const seen = results.shownId; // the card on screen when the player acted, not a newer one
     const next = await api(root.dataset.actions, { token, method: "POST", body: { action: chosen, version: env.version } });
     if (seen) results.dismiss(seen); // acting puts the result away
+    notify(""); // and the seat notices, read by now
     chosen = null;
     picked = null;
     pickedSet = new Set();
