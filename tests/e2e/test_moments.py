@@ -230,6 +230,8 @@ def test_call_the_shot_reveal_on_both_phones_and_a_log_without_the_face_down_car
         text = card_on_first_screen(page, "duel-1")
         assert "Bo is shot" in text and "18" in text and "doubled by a Deadly Aim" in text, text
         assert "Headshot" in text and "Shoot to Wound" in text, text
+        # The game's own part of the card (its board module): the claims on the way.
+        assert "Claimed — Ada: Headshot (9), Headshot (9) · Bo: Shoot to Kill (5)" in text, text
     shot(phones[1], "moment-call-the-shot-reveal-phone")
     shot(host, "moment-call-the-shot-reveal-host")
     logs = []

@@ -170,6 +170,7 @@ def test_call_the_shot_reveal_card_and_a_log_that_keeps_played_cards_face_down()
         "Ada's Headshot is doubled by a Deadly Aim under it.",
         "Ada wins the duel: the higher value wins.",
     ]
+    assert card["own"] == {"claims": [["headshot", "headshot"], ["shoot_to_kill"]]}
     assert public_log(game, state)[-1]["result"] == card
 
 

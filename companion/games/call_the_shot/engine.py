@@ -488,6 +488,9 @@ class CallTheShotState(State):
                 for seat, shown in enumerate(last["revealed"])
             ],
             lines=lines,
+            # The game's own part (static/js/games/call_the_shot.js, resultPart): what
+            # each player claimed on the way, now that the bluffs can be judged.
+            own={"claims": last["claims"]},
         )
 
     def chapter(self) -> str:
