@@ -728,15 +728,15 @@ class SeededTables:
     def new(self) -> dict:
         from companion.extensions import db
         from companion.games import GAMES
-        from companion.tables import service
+        from companion.tables import lifecycle, seats
 
         self.seed += 1
         with self.app.app_context():
-            table, _host = service.create_table(self.game, self.players, seed=self.seed)
+            table, _host = lifecycle.create_table(self.game, self.players, seed=self.seed)
             code = table.code
             tokens, version = [], 0
             for seat in range(self.players):
-                _seat, token, version = service.join(code, f"P{seat}", seat)
+                _seat, token, version = seats.join(code, f"P{seat}", seat)
                 tokens.append(token)
             db.session.remove()
         state = GAMES[self.game].new_state(self.players, seed=self.seed)

@@ -7,10 +7,18 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request, url_for
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from werkzeug.exceptions import ServiceUnavailable
 
-from . import config, limits, live, streams
+from . import config, limits, live, models, streams, tables
 from .assets import IMMUTABLE, compressed_static, import_map, static_url
+from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
 from .extensions import compress, csrf, db, migrate
+from .games import GAMES
+from .main import bp as main_bp
+from .main.errors import handle_http_error, register
+from .rules import bp as rules_bp
+from .scorekeeper import bp as scorekeeper_bp
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,8 +93,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_commands(app)
 
     if app.config["AUTO_MIGRATE"]:
-        from .database import upgrade_schema
-
         upgrade_schema(app)
     register_bots(app)
     return app
@@ -95,17 +101,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def register_bots(app: Flask) -> None:
     """Who plays the bot seats (a thread here, or RQ workers), and a job for every bot
     that was to act when the app last stopped."""
-    from .tables import bots
-
-    bots.init_app(app)
+    tables.bots.init_app(app)
     if app.config["BOT_RESUME"]:
-        bots.resume(app)
+        tables.bots.resume(app)
 
 
 def register_extensions(app: Flask) -> None:
-    from . import models  # noqa: F401  (register the tables with the metadata)
-    from .database import MIGRATIONS, tune_sqlite
-
+    assert models.Table  # imported above: its tables are in the metadata
     db.init_app(app)
     tune_sqlite(app)
     migrate.init_app(app, db, directory=MIGRATIONS)
@@ -113,29 +115,17 @@ def register_extensions(app: Flask) -> None:
     compress.init_app(app)
     live.init_app(app)
     streams.init_app(app)
-    from .tables import cache
-
-    cache.init_app(app)
+    tables.init_app(app)  # the kept tables, and the listeners of a table's changes
 
 
 def register_blueprints(app: Flask) -> None:
-    from .main import bp as main_bp
-    from .rules import bp as rules_bp
-    from .scorekeeper import bp as scorekeeper_bp
-    from .tables import bp as tables_bp
-
     app.register_blueprint(main_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(scorekeeper_bp)
-    app.register_blueprint(tables_bp)
+    app.register_blueprint(tables.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
-    from sqlalchemy.exc import TimeoutError as PoolTimeout
-    from werkzeug.exceptions import ServiceUnavailable
-
-    from .main.errors import handle_http_error, register
-
     register(app)
 
     @app.errorhandler(PoolTimeout)
@@ -186,8 +176,6 @@ def nav_items() -> list[dict[str, Any]]:
 
 
 def register_template_helpers(app: Flask) -> None:
-    from .games import GAMES
-
     app.add_template_global(static_url)
     app.add_template_global(import_map)
     app.add_template_global(nav_items)
@@ -195,6 +183,4 @@ def register_template_helpers(app: Flask) -> None:
 
 
 def register_commands(app: Flask) -> None:
-    from .database import init_db_command
-
     app.cli.add_command(init_db_command)

@@ -16,7 +16,7 @@ blinker; connect module-level functions (``weak=False`` is not needed for those)
 Signals and their keyword arguments:
 
 ``table_changed`` (sender: the table's code, ``str``)
-    ``facts``: the table as this process now keeps it (``tables.cache.TableFacts``),
+    ``facts``: the table as this process now keeps it (``tables.kept.TableFacts``),
     ``with_bots``: whether a bot sits at the table (so the scheduler may wake it).
 
 ``sheet_changed`` (sender: the sheet's code, ``str``)

@@ -20,7 +20,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from .extensions import db
 
@@ -130,15 +130,22 @@ class Table(db.Model):
 
 
 class Seat(db.Model):
-    """A player's (or a bot's) seat at a table; the bearer token is stored hashed."""
+    """A player's (or a bot's) seat at a table; the bearer token is stored hashed. Two
+    seats of a table never have names that differ only in case: ``name_key`` (the name
+    case-folded, set with the name) is unique per table, so two phones joining at once as
+    "Ann" and "ANN" cannot both be stored."""
 
     __tablename__ = "seat"
-    __table_args__ = (UniqueConstraint("table_id", "index"),)
+    __table_args__ = (
+        UniqueConstraint("table_id", "index"),
+        UniqueConstraint("table_id", "name_key", name="uq_seat_table_id_name_key"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("game_table.id", ondelete="CASCADE"))
     index: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(160))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     # A bot's level ("easy", "normal", "strong"; None for a person) and its own seed: the
     # bot plays this seat through the same service path (companion.tables.bots). Nobody
@@ -148,6 +155,11 @@ class Seat(db.Model):
     joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     table: Mapped[Table] = relationship(back_populates="seats")
+
+    @validates("name")
+    def _fold_name(self, _key: str, name: str) -> str:
+        self.name_key = name.casefold()
+        return name
 
 
 class Action(db.Model):

@@ -18,7 +18,7 @@ from typing import Any
 from flask import request
 
 from ..games import GAMES
-from .service import TableError
+from .errors import TableError
 
 MAX_JSON_DEPTH = 16
 

@@ -1,4 +1,5 @@
-"""The public game log of a table and the replay of a finished game (issue 26).
+"""Use cases: the public game log of a table and the replay of a finished game (issue 26;
+the views are in :mod:`.api`).
 
 ``GET /api/tables/<code>/log`` answers ``{"version", "events"}``: every public event so
 far (:func:`companion.games.moments.public_log`: actions in the words everybody could read
@@ -17,12 +18,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import jsonify, request
-
 from ..games import moments
-from . import bp, service
-from .api import no_store
-from .service import TableError
+from . import store
+from .errors import TableError
 
 _KEEP = 64
 _kept: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
@@ -31,13 +29,13 @@ _lock = threading.Lock()
 
 def public_log(code: str) -> dict[str, Any]:
     """The table's public events so far (see the module docstring)."""
-    table = service.get_table(code, read_only=True)
+    table = store.get_table(code, read_only=True)
     key = (table.code, table.version)
     with _lock:
         events = _kept.get(key)
     if events is None:
-        state = service.full_state(table)
-        events = moments.public_log(service.game_of(table), state)
+        state = store.full_state(table)
+        events = moments.public_log(store.game_of(table), state)
         with _lock:
             _kept[key] = events
             while len(_kept) > _KEEP:
@@ -49,22 +47,12 @@ def replay_view(code: str, step: Any) -> dict[str, Any]:
     """The public view after ``step`` actions of a finished game."""
     if isinstance(step, bool) or not isinstance(step, int):
         raise TableError(400, "The step is a whole number of moves.")
-    table = service.get_table(code, read_only=True)
-    state = service.full_state(table)
+    table = store.get_table(code, read_only=True)
+    state = store.full_state(table)
     if not state.is_over():
         raise TableError(409, "The replay opens once the game is over.")
     steps = len(state.log or [])
     if not 0 <= step <= steps:
         raise TableError(422, f"This game has {steps} moves: choose a step from 0 to {steps}.")
-    view = moments.replay_view(service.game_of(table), state, step)
+    view = moments.replay_view(store.game_of(table), state, step)
     return {"step": step, "steps": steps, "view": view}
-
-
-@bp.get("/api/tables/<code>/log")
-def api_log(code: str):
-    return no_store(jsonify(public_log(code)))
-
-
-@bp.get("/api/tables/<code>/replay")
-def api_replay(code: str):
-    return no_store(jsonify(replay_view(code, request.args.get("step", type=int))))

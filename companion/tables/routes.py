@@ -14,19 +14,19 @@ from pathlib import Path
 
 from flask import Response, abort, current_app, redirect, render_template, request, session, url_for
 from markupsafe import Markup
-from sqlalchemy import select
 from wtforms import ValidationError
 
-from .. import codes
 from ..assets import static_url
-from ..extensions import db
+from ..bots import LEVELS, has_bot
 from ..games import GAMES, IllegalAction
-from ..models import Table
-from ..network import qr_svg, unreachable_reason
-from . import bots, bp, service
+from ..games.base import Game
+from ..network import base_url, qr_svg, unreachable_reason
+from . import lifecycle, reads, seats, store
 from .api import remember_table
+from .blueprint import bp
+from .envelope import join_url, levels_of
+from .errors import TableError
 from .forms import chosen_options, option_fields, table_form
-from .service import TableError
 
 
 def board_module_url(slug: str) -> str | None:
@@ -50,8 +50,8 @@ def board_context(table) -> dict:
         "table": table,
         "game": game,
         "spec": game.spec,
-        "names": service.seat_names(table),
-        "seat_bots": bots.levels_of(table),
+        "names": store.seat_names(table),
+        "seat_bots": levels_of(table),
         "faces": faces_json(game, table.options),
         "board_url": board_module_url(game.slug),
     }
@@ -59,21 +59,21 @@ def board_context(table) -> dict:
 
 def table_or_404(code: str):
     try:
-        return service.get_table(code)
+        return store.get_table(code)
     except TableError:
         abort(404, "There is no table with that code. Check the code, or start a new table.")
 
 
 @bp.get("/play")
 def index(solo_errors: dict[str, str] | None = None):
-    records = service.records_of([str(code) for code in session.get("tables", [])])
+    records = store.records_of([str(code) for code in session.get("tables", [])])
     return render_template(
         "tables/index.html",
         games=list(GAMES.values()),
         records=records,
         all_games=GAMES,
-        solo_games=bots.solo_games(),
-        bot_levels=bots.LEVELS,
+        solo_games=seats.solo_games(),
+        bot_levels=LEVELS,
         solo_errors=solo_errors or {},
     )
 
@@ -82,10 +82,9 @@ def index(solo_errors: dict[str, str] | None = None):
 def solo(game: str):
     """Play solo: the player in seat 1, bots of the level chosen in every other seat; the
     player lands on their seat page (its token in the fragment) and the game runs."""
-    if game not in GAMES:
-        abort(404, "There is no such game here.")
+    game_or_404(game)
     try:
-        code, token = bots.start_solo(
+        code, token = lifecycle.start_solo(
             game, request.form.get("name"), request.form.get("players"), request.form.get("level")
         )
     except TableError as problem:
@@ -94,43 +93,52 @@ def solo(game: str):
     return redirect(url_for("tables.seat", code=code) + f"#token={token}", 303)
 
 
+def game_or_404(slug: str) -> Game:
+    if slug not in GAMES:
+        abort(404, "There is no such game here.")
+    return GAMES[slug]
+
+
+def create_from_form(game: Game, form) -> tuple[str, str]:
+    """The table the Play form asks for (its options, its bots): its code and host token.
+    An option the engine refuses is a :class:`TableError` 422 with the engine's words."""
+    try:
+        options = chosen_options(form, game, request.form)
+    except (ValidationError, IllegalAction) as problem:
+        raise TableError(422, str(problem)) from None
+    seated = seats.levels_from_form(request.form, form.players.data)
+    table, token = lifecycle.create_table(game.slug, form.players.data, options, bot_seats=seated)
+    remember_table(table.code)
+    return table.code, token
+
+
 @bp.route("/play/<game>", methods=["GET", "POST"])
 def new(game: str):
-    if game not in GAMES:
-        abort(404, "There is no such game here.")
-    chosen = GAMES[game]
+    chosen = game_or_404(game)
     form = table_form(chosen, request.form if request.method == "POST" else None)
     error = None
     if form.validate_on_submit():
         try:
-            options = chosen_options(form, chosen, request.form)
-            seated = bots.levels_from_form(request.form, form.players.data)
-            table, token = service.create_table(game, form.players.data, options, bot_seats=seated)
-            remember_table(table.code)
-        except (ValidationError, IllegalAction) as problem:
-            error = str(problem)
+            code, token = create_from_form(chosen, form)
         except TableError as problem:
             error = problem.message
         else:
             # The fragment never reaches a server: the host screen keeps it in storage.
-            return redirect(url_for("tables.host", code=table.code) + f"#host={token}", 303)
+            return redirect(url_for("tables.host", code=code) + f"#host={token}", 303)
     if request.method == "POST" and form.errors and error is None:
         error = "Some options need a change: see the messages below."
-    status = 422 if request.method == "POST" else 200
-    return (
-        render_template(
-            "tables/new.html",
-            game=chosen,
-            form=form,
-            spec=chosen.spec,
-            option_rows=option_fields(form),
-            mode="play",
-            error=error,
-            bot_levels=bots.LEVELS if bots.has_bot(chosen) else (),
-            chosen_bots=[request.form.get(f"bot-{seat}", "") for seat in range(chosen.max_players)],
-        ),
-        status,
+    page = render_template(
+        "tables/new.html",
+        game=chosen,
+        form=form,
+        spec=chosen.spec,
+        option_rows=option_fields(form),
+        mode="play",
+        error=error,
+        bot_levels=LEVELS if has_bot(chosen) else (),
+        chosen_bots=[request.form.get(f"bot-{seat}", "") for seat in range(chosen.max_players)],
     )
+    return page, 422 if request.method == "POST" else 200
 
 
 @bp.get("/t/<code>")
@@ -138,12 +146,12 @@ def host(code: str):
     table = table_or_404(code)
     if table.code != code:
         return redirect(url_for("tables.host", code=table.code))
-    join_url = service.join_url(table.code, request.host_url)
+    url = join_url(table.code, request.host_url)
     return render_template(
         "tables/host.html",
-        join_url=join_url,
-        unreachable=unreachable_reason(join_url, request.environ),
-        bot_levels=list(bots.LEVELS) if bots.has_bot(GAMES[table.game]) else [],
+        join_url=url,
+        unreachable=unreachable_reason(url, request.environ),
+        bot_levels=list(LEVELS) if has_bot(GAMES[table.game]) else [],
         **board_context(table),
     )
 
@@ -177,15 +185,13 @@ def qr_response(url: str) -> Response:
 @bp.get("/t/<code>/watch.svg")
 def watch_qr(code: str):
     table = table_or_404(code)
-    return qr_response(
-        service.base_url(request.host_url) + url_for("tables.watch", code=table.code)
-    )
+    return qr_response(base_url(request.host_url) + url_for("tables.watch", code=table.code))
 
 
 @bp.get("/t/<code>/join.svg")
 def join_qr(code: str):
     table = table_or_404(code)
-    return qr_response(service.join_url(table.code, request.host_url))
+    return qr_response(join_url(table.code, request.host_url))
 
 
 @bp.get("/join")
@@ -194,18 +200,7 @@ def join_page():
     typed = request.args.get("code")
     if typed is None:
         return render_template("tables/join.html", typed="", error=None)
-    guesses = codes.candidates(typed[:40])
-    found = (
-        db.session.scalars(select(Table.code).where(Table.code.in_(guesses))).all()
-        if guesses
-        else []
-    )
-    if len(found) == 1:
-        return redirect(url_for("tables.seat", code=found[0]), 303)
-    if not guesses:
-        error = "A table code has 6 letters and digits, like K7MZP2. Check it on the host screen."
-    elif found:
-        error = "That code could be more than one table: check each letter on the host screen."
-    else:
-        error = "There is no table with that code. Check it on the host screen."
+    found, error = reads.find_code(typed)
+    if found is not None:
+        return redirect(url_for("tables.seat", code=found), 303)
     return render_template("tables/join.html", typed=typed[:40], error=error), 404

@@ -15,8 +15,7 @@ import os
 
 import pytest
 
-from companion.extensions import db
-from companion.tables import service
+from companion.tables import lifecycle
 
 from ..browser import PHONE, Server, wait_until
 from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
@@ -48,7 +47,7 @@ class Table:
         self.server = server
         self.client = server.app.test_client()
         with server.app.app_context():
-            table, self.host_token = service.create_table(
+            table, self.host_token = lifecycle.create_table(
                 game, players, options or {}, seed=seed, deal=deal
             )
             self.code = table.code
@@ -85,13 +84,6 @@ class Table:
             seat = env["to_act"][step % len(env["to_act"])]
             self.act(seat, self.env(seat)["legal"][0])
         raise AssertionError("never reached")
-
-    def state(self):
-        with self.server.app.app_context():
-            table = db.session.scalar(
-                db.select(service.Table).where(service.Table.code == self.code)
-            )
-            return service.full_state(table)
 
     def phones(self, browser):
         pages = []

@@ -118,7 +118,7 @@ def test_a_late_answer_never_takes_the_phone_back_to_an_older_version(make_app, 
     that the bot's move caused has arrived. The phone keeps the newer version."""
     import time
 
-    from companion.tables import service
+    from companion.tables import store
 
     server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(0.0, 0.0)))
     try:
@@ -144,10 +144,10 @@ def test_a_late_answer_never_takes_the_phone_back_to_an_older_version(make_app, 
         ui_move(phone, random.Random(1))
         with server.app.app_context():
             for _ in range(50):  # the bot's reply is stored
-                if service.get_table(code).version >= sent + 2:
+                if store.get_table(code).version >= sent + 2:
                     break
                 time.sleep(0.1)
-            latest = service.get_table(code).version
+            latest = store.get_table(code).version
         assert latest >= sent + 2
         phone.wait_for_timeout(2500)  # the held-back answer (version sent + 1) has arrived
         shown = int(phone.locator("#seat-page").get_attribute("data-version"))
@@ -186,12 +186,12 @@ def test_a_friend_takes_over_from_the_bot_on_their_phone(server, browser):
     choice.check()
     second.locator("#join-form button[type=submit]").click()
     second.locator("#play").wait_for(state="visible")
-    from companion.tables import service
+    from companion.tables import store
 
     with server.app.app_context():
-        table = service.get_table(code)
+        table = store.get_table(code)
         assert [s.bot for s in table.seats] == [None, None]  # the bot left; Bea has its seat
-        hand = service.state_of(table).view(1)["hand"]
+        hand = store.state_of(table).view(1)["hand"]
     wait_until(
         second, f"document.querySelectorAll('#hand button.hand-card').length === {len(hand)}"
     )

@@ -47,10 +47,10 @@ def play_first_card(phone) -> tuple[str, str]:
 def table_state(server, code):
     """The engine's state of the table, and the card faces its pages embed."""
     from companion.games import GAMES
-    from companion.tables import service
+    from companion.tables import store
 
     with server.app.app_context():
-        table = service.get_table(code)
+        table = store.get_table(code)
         game = GAMES[table.game]
         return game.state_from_dict(table.state), game.card_faces(table.options)
 
@@ -345,12 +345,12 @@ def test_every_game_is_playable_with_the_phone_buttons_alone(server, browser, ga
         for junk in ("undefined", "NaN", "[object", "null"):
             assert junk not in text, (junk, text)
     with server.app.app_context():
-        from companion.tables import service
+        from companion.tables import store
 
-        table = service.get_table(code)
-        state = service.full_state(table)
+        table = store.get_table(code)
+        state = store.full_state(table)
         assert len(state.log) == moves  # every confirmed tap is exactly one engine action
-        assert service.replay_log(table).to_dict() == table.state
+        assert store.replay_log(table).to_dict() == table.state
         kinds = {action["type"] for _, action in state.log}
     assert kinds >= EXPRESSED[game], kinds
     for phone in phones:

@@ -137,11 +137,13 @@ def test_a_move_on_the_kept_table_is_one_round_trip(pg_app, traced):
     assert replayed_from_log(pg_app, table.code) == table.row().state
 
 
-def test_a_move_with_nothing_kept_is_four_round_trips(pg_app, traced):
-    """Nothing kept in this process (another worker served the views): BEGIN, the table
-    and its seats locked and read in one statement, the snapshot's UPDATE and the log's
-    INSERT in one statement (a data-modifying WITH), COMMIT; nothing else reaches the
-    database (no lazy load of the seats, no read after the commit)."""
+def test_a_move_with_nothing_kept_is_five_round_trips(pg_app, traced):
+    """Nothing kept in this process (another worker served the views): BEGIN, the table's
+    row locked and read, its seats read by a statement of their own once the lock is held
+    (so that a change that waited for the lock sees the seats the one before it left:
+    ``store.lock_table``), the snapshot's UPDATE and the log's INSERT in one statement (a
+    data-modifying WITH), COMMIT; nothing else reaches the database (no read after the
+    commit)."""
     table = TablePlayers(pg_app, "shoot", 4).join_all()
     for move in range(10):  # the first 8 prepare the statements of this way
         seat, action, version = first_legal(table)
@@ -151,8 +153,8 @@ def test_a_move_with_nothing_kept_is_four_round_trips(pg_app, traced):
             continue
         traced.start()
         assert table.act(seat, action, version).status_code == 200
-        assert traced.round_trips() == 4
-        assert traced.statements == 2  # SELECT … FOR UPDATE OF game_table; WITH … INSERT
+        assert traced.round_trips() == 5
+        assert traced.statements == 3  # SELECT … FOR UPDATE; SELECT … FROM seat; WITH … INSERT
         traced.file.seek(0)
         sent = traced.file.read()
         assert '"INSERT 0 1"' in sent and '"UPDATE 1"' not in sent  # one statement
@@ -224,13 +226,13 @@ def test_a_move_inside_an_open_transaction_goes_the_locked_way(pg_app):
     """Called with a transaction already open, a move on the kept table must not write
     inside it (the caller might never commit, while the phones were told): it goes the
     locked way, which commits."""
-    from companion.tables import service
+    from companion.tables import moves
 
     table = TablePlayers(pg_app, "shoot", 4).join_all()
     seat, action, version = first_legal(table)
     with pg_app.app_context():
         db.session.execute(db.text("SELECT 1"))  # the session's transaction begins
-        answer = service.act(table.code, table.tokens[seat], action, version)
+        answer = moves.act(table.code, table.tokens[seat], action, version)
         db.session.remove()  # rolls back whatever was left open
     assert answer["version"] == version + 1
     assert table.envelope(None)["version"] == version + 1

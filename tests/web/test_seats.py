@@ -10,7 +10,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Table, Ticket
-from companion.tables import service
+from companion.tables import store, tickets, tokens
 
 from .test_tables_api import TablePlayers
 
@@ -115,8 +115,8 @@ def test_one_pending_request_per_seat_and_requests_expire(table, monkeypatch):
     second = ask(table, 1, "Bob")
     assert second.status_code == 409 and "already asked" in second.get_json()["error"]
 
-    later = datetime.now(UTC) + timedelta(minutes=service.REQUEST_MINUTES, seconds=1)
-    monkeypatch.setattr(service, "now", lambda: later)
+    later = datetime.now(UTC) + timedelta(minutes=tickets.REQUEST_MINUTES, seconds=1)
+    monkeypatch.setattr(store, "now", lambda: later)
     assert ask(table, 2, "Cy").status_code == 201
     assert [r["seat"] for r in table.view(None, table.host_token).get_json()["requests"]] == [2]
     assert table.envelope(1)["requests"] == []
@@ -229,7 +229,7 @@ def test_tickets_are_stored_hashed(table, app):
     body = ask(table, 1).get_json()
     with app.app_context():
         row = db.session.get(Ticket, body["request"]["id"])
-        assert row.ticket_hash == service.hash_token(body["ticket"])
+        assert row.ticket_hash == tokens.hash_token(body["ticket"])
         assert body["ticket"] not in str([getattr(row, c.name) for c in Ticket.__table__.columns])
 
 

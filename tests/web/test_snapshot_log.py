@@ -12,7 +12,7 @@ from companion.extensions import db
 from companion.games import GAMES
 from companion.games.base import plain_copy
 from companion.models import Action, Table
-from companion.tables import service
+from companion.tables import store
 
 from .test_tables_api import TablePlayers
 
@@ -24,8 +24,8 @@ def stored(app, code: str) -> tuple[dict, dict, int]:
         table = db.session.scalar(db.select(Table).where(Table.code == code))
         return (
             plain_copy(table.state),
-            service.replay_log(table).to_dict(),
-            len(service.log_of(table)),
+            store.replay_log(table).to_dict(),
+            len(store.log_of(table)),
         )
 
 
@@ -77,7 +77,7 @@ def test_a_row_saved_with_its_log_still_loads_plays_and_undoes(app):
     with app.app_context():
         table = db.session.scalar(db.select(Table).where(Table.code == players.code))
         old = plain_copy(table.state)
-        log = service.log_of(table)
+        log = store.log_of(table)
         del old["state"]["moves"], old["state"]["last_action"]
         old["state"]["log"] = log
         table.state = old

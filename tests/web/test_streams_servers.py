@@ -50,7 +50,7 @@ def stop(process: subprocess.Popen) -> None:
     process.stderr.close()
 
 
-def wait_up(process: subprocess.Popen, port: int, seconds: float = 30) -> None:
+def wait_up(process: subprocess.Popen, port: int, seconds: float = 90) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -71,10 +71,12 @@ def call(port: int, method: str, path: str, body=None, token: str | None = None)
         headers["Authorization"] = f"Bearer {token}"
     if body is not None:
         headers["Content-Type"] = "application/json"
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    response = conn.getresponse()
-    data = response.read()
-    conn.close()
+    try:  # closed even when a slow server times the request out (an unclosed socket fails)
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        response = conn.getresponse()
+        data = response.read()
+    finally:
+        conn.close()
     try:
         return response.status, json.loads(data)
     except ValueError:

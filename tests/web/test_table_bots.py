@@ -15,7 +15,7 @@ from companion import bots as botcore
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Action, GameRecord, Seat, Table
-from companion.tables import bots, service
+from companion.tables import bots, store, stream
 
 BOT_GAMES = [slug for slug, game in GAMES.items() if botcore.has_bot(game)]
 FAST = {"normal": {"iterations": 4}, "strong": {"iterations": 12}}
@@ -157,8 +157,8 @@ def test_a_whole_game_with_bot_seats_through_the_api(bot_app, slug):
     assert movers == set(range(players)), "every seat, bots included, moved"
     # The bots' moves are ordinary log rows: replaying the log gives the stored state.
     with bot_app.app_context():
-        stored = service.get_table(table.code)
-        assert service.replay_log(stored).to_dict() == stored.state
+        stored = store.get_table(table.code)
+        assert store.replay_log(stored).to_dict() == stored.state
         record = db.session.scalar(db.select(GameRecord).where(GameRecord.code == table.code))
         assert record is not None and record.names[1] == "Juno · bot"
     final = table.view(table.tokens[0])
@@ -190,7 +190,7 @@ def test_a_person_takes_over_a_bot_mid_game(bot_app):
     before = table.view()
     assert not before["over"]
     with bot_app.app_context():
-        hand = service.state_of(service.get_table(table.code)).view(1)
+        hand = store.state_of(store.get_table(table.code)).view(1)
 
     answer = table.join("Bea", seat=1)
     assert answer.status_code == 201, answer.get_json()
@@ -425,7 +425,7 @@ def test_a_bot_move_is_announced_to_the_phones_like_any_move(bot_app):
     players = GAMES[slug].min_players
     table = BotTable(bot_app, slug, [None] + ["easy"] * (players - 1))
     with bot_app.app_context():
-        subscription = live.subscribe(service.channel(table.code))
+        subscription = live.subscribe(stream.channel(table.code))
     try:
         table.join("Ann")
         table.play_people(random.Random(8), moves=3)

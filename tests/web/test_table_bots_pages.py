@@ -10,7 +10,7 @@ from companion import bots as botcore
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import Seat, Table
-from companion.tables import service
+from companion.tables import tokens
 
 from .pages import page
 
@@ -79,7 +79,7 @@ def test_play_solo_lands_on_the_seat_with_its_token_and_the_bots_play(make_app):
     assert env["legal"] and 0 in env["to_act"]  # the bots played up to Ann's turn
     with app.app_context():
         seat = db.session.scalar(db.select(Seat).where(Seat.name == "Ann"))
-        assert seat.token_hash == service.hash_token(token)
+        assert seat.token_hash == tokens.hash_token(token)
 
 
 def test_play_solo_needs_csrf(make_app):

@@ -18,7 +18,7 @@ import pytest
 from companion.extensions import db
 from companion.games import GAMES, IllegalAction, base
 from companion.models import Action, Seat, Table
-from companion.tables import service
+from companion.tables import store, tokens
 
 
 class TablePlayers:
@@ -117,7 +117,7 @@ class TablePlayers:
         """The stored state with its log (read from the action table)."""
         with self.app.app_context():
             table = db.session.scalar(db.select(Table).where(Table.code == self.code))
-            return service.full_state(table)
+            return store.full_state(table)
 
     def snapshot(self) -> tuple[int, dict, int, int]:
         """Everything an accepted change would alter: version, state, log and seats."""
@@ -179,8 +179,8 @@ def table_players(app):
 
 def replayed_from_log(app, code: str) -> dict:
     with app.app_context():
-        table = service.get_table(code)
-        return service.replay_log(table).to_dict()
+        table = store.get_table(code)
+        return store.replay_log(table).to_dict()
 
 
 # -- create, join, view, act ----------------------------------------------------------
@@ -411,7 +411,7 @@ def test_tokens_are_stored_only_as_hashes(table_players):
     with players.app.app_context():
         seats = db.session.scalars(db.select(Seat).where(Seat.table_id == table.id)).all()
         stored = {seat.token_hash for seat in seats} | {table.host_token_hash}
-    assert stored == {service.hash_token(t) for t in players.tokens + [players.host_token]}
+    assert stored == {tokens.hash_token(t) for t in players.tokens + [players.host_token]}
     assert not set(players.tokens + [players.host_token]) & stored
 
 
@@ -528,7 +528,7 @@ def test_undo_is_for_the_host_only_and_replays_the_rest(app, table_players):
     assert players.row().state == expected.to_dict()
     # The log is append-only: the undo is a row of its own; replaying it gives the snapshot.
     with app.app_context():
-        table = service.get_table(players.code)
+        table = store.get_table(players.code)
         rows = db.session.scalars(
             db.select(Action).where(Action.table_id == table.id).order_by(Action.version)
         ).all()
@@ -757,12 +757,13 @@ def test_the_host_frees_a_lost_phones_seat_and_a_new_phone_gets_its_hand(table_p
 def test_an_action_reads_the_table_row_once(app, table_players, kept):
     """A move locks the table's row and reads it once, then writes; nothing is read again
     after the commit (announcing the new version uses what was already loaded). When this
-    process keeps the table at its current version (``cache.locked_kept``: the views just
+    process keeps the table at its current version (``store.locked_kept``: the views just
     read it), the lock reads the version alone; when it keeps nothing, or an older version
-    (another process moved meanwhile), the row and its seats are loaded in one statement."""
+    (another process moved meanwhile), the row is locked and loaded, then its seats (a
+    second statement, after the lock: ``store.lock_table``)."""
     from sqlalchemy import event
 
-    from companion.tables import cache
+    from companion.tables.kept import TableFacts
 
     players = table_players("call_the_shot").join_all()
     seat = players.envelope(None)["to_act"][0]
@@ -773,7 +774,7 @@ def test_an_action_reads_the_table_row_once(app, table_players, kept):
             facts = tables.peek(players.code)
             tables.clear()
             if kept == "stale":  # kept by this process at the version before
-                older = cache.TableFacts(**{**vars(facts), "version": facts.version - 1})
+                older = TableFacts(**{**vars(facts), "version": facts.version - 1})
                 tables.put(players.code, older)
     statements: list[str] = []
 
@@ -791,19 +792,22 @@ def test_an_action_reads_the_table_row_once(app, table_players, kept):
     assert answer.get_json()["version"] == env["version"] + 1
     assert players.envelope(seat) == answer.get_json()
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
-    loads = [s for s in reads if "JOIN seat" in s]  # the row and its seats, together
     versions = [s for s in reads if s.startswith("SELECT version FROM game_table")]
-    assert (len(versions), len(loads)) == {"current": (1, 0), "none": (0, 1), "stale": (1, 1)}[
-        kept
-    ], reads
-    assert len(reads) == len(versions) + len(loads), reads
+    loads = [s for s in reads if "FROM game_table" in s and s not in versions]  # the row
+    seats = [s for s in reads if "FROM seat" in s and "game_table" not in s]  # then its seats
+    assert (len(versions), len(loads), len(seats)) == {
+        "current": (1, 0, 0),
+        "none": (0, 1, 1),
+        "stale": (1, 1, 1),
+    }[kept], reads
+    assert len(reads) == len(versions) + len(loads) + len(seats), reads
     # Everything a move sends: the write lock, those reads, the snapshot, the log's row
     # (a stale copy's version read is given up, and the lock taken again with the load).
     kinds = [s.split()[0].upper() for s in statements]
     expected = {
         "current": ["BEGIN", "SELECT", "UPDATE", "INSERT"],
-        "none": ["BEGIN", "SELECT", "UPDATE", "INSERT"],
-        "stale": ["BEGIN", "SELECT", "BEGIN", "SELECT", "UPDATE", "INSERT"],
+        "none": ["BEGIN", "SELECT", "SELECT", "UPDATE", "INSERT"],
+        "stale": ["BEGIN", "SELECT", "BEGIN", "SELECT", "SELECT", "UPDATE", "INSERT"],
     }
     assert kinds == expected[kept], statements
 
@@ -872,7 +876,7 @@ def test_a_move_stores_its_snapshot_version_and_log_row(app, table_players):
         table = db.session.scalar(select(Table).where(Table.code == players.code))
         assert table.version == version + 1 == answer.get_json()["version"]
         assert table.updated_at > updated
-        assert service.state_of(table).view(seat) == answer.get_json()["view"]
+        assert store.state_of(table).view(seat) == answer.get_json()["view"]
         rows = db.session.scalars(select(Action).where(Action.table_id == table.id)).all()
         assert [(r.version, r.seat, r.action) for r in rows] == [
             (version + 1, seat, env["legal"][0])

@@ -13,7 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from companion.tables.service import Who, envelope  # noqa: F401 - the shape under test
+from companion.tables.envelope import envelope  # noqa: F401 - the shape under test
+from companion.tables.tokens import Who  # noqa: F401 - the shape under test
 
 from .. import fifth_game
 from ..conftest import unavailable

@@ -12,7 +12,7 @@ from companion import network
 from companion.extensions import db
 from companion.games import GAMES, IllegalAction
 from companion.models import Table
-from companion.tables import service
+from companion.tables import tokens
 
 from .pages import page
 from .test_tables_api import TablePlayers
@@ -67,7 +67,7 @@ def test_the_create_form_starts_a_table_and_hands_the_host_token_in_the_fragment
         table = db.session.scalar(db.select(Table))
         assert table.players == 3
         assert table.options["chips"] is True and table.options["schedule"] == [3, 2, 1]
-        assert table.host_token_hash == service.hash_token(fragment.removeprefix("host="))
+        assert table.host_token_hash == tokens.hash_token(fragment.removeprefix("host="))
         assert path.endswith(f"/t/{table.code}")
 
 

@@ -1,4 +1,4 @@
-"""What a move leaves for the views that follow it (companion/tables/cache.py)."""
+"""What a move leaves for the views that follow it (companion/tables/kept.py)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ class Statements:
 
 def test_a_view_of_a_table_read_before_reads_only_its_version(make_app):
     """After a move, every phone's view of the new version reads one column of one row:
-    the table as the move left it is kept (companion.tables.cache.TableFacts)."""
+    the table as the move left it is kept (companion.tables.kept.TableFacts)."""
     app = make_app()
     players = TablePlayers(app, "shoot", 3).join_all()
     players.random_move(random.Random(3))

@@ -85,7 +85,7 @@ def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(make_app, bro
     """The generic phone page expresses the bids and the two-card ditch; host and phones
     show the round's score cards and the bids of each settled row."""
     from companion.games import GAMES
-    from companion.tables import service
+    from companion.tables import store
 
     server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
     errors: list[str] = []
@@ -110,10 +110,10 @@ def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(make_app, bro
             check(phone, f"pirate-seat-{shot}")
 
         with server.app.app_context():
-            table = service.get_table(code)
-            state = service.full_state(table)
+            table = store.get_table(code)
+            state = store.full_state(table)
             assert len(state.log) == moves  # every confirmed tap is exactly one action
-            assert service.replay_log(table).to_dict() == table.state
+            assert store.replay_log(table).to_dict() == table.state
             assert {action["type"] for _, action in state.log} >= {"bid", "ditch"}
             view = state.view(None)
         cards = view["score_cards"]

@@ -59,7 +59,7 @@ def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
 
 
 def test_a_pull_table_with_a_house_value_and_fixed_hands_played_by_buttons(server, browser):
-    from companion.tables import service
+    from companion.tables import store
 
     errors: list[str] = []
     host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
@@ -93,8 +93,8 @@ def test_a_pull_table_with_a_house_value_and_fixed_hands_played_by_buttons(serve
         phone.console_errors = []
         check(phone, f"pull-seat-{index}")
     with server.app.app_context():
-        table = service.get_table(code)
-        state = service.full_state(table)
+        table = store.get_table(code)
+        state = store.full_state(table)
         assert len(state.log) == moves  # every confirmed tap is exactly one engine action
         assert {action["type"] for _, action in state.log} >= {"shoot"}
         assert state.options["hands"] == 3 and state.options["goal"] is None

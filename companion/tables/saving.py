@@ -1,0 +1,124 @@
+"""The store's writes of a game: a new table's row, and a move's snapshot and log row
+(the hot path), with the record of a finished game. Part of the store layer
+(:mod:`.store`): nothing above it writes SQL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import literal, select
+from sqlalchemy.orm.attributes import set_committed_value
+
+from .. import codes
+from ..database import autocommit, retry_if_disconnected
+from ..extensions import db
+from ..games.base import State, shared_json
+from ..models import Action, GameRecord, Table, utcnow
+from .errors import changed_meanwhile
+from .store import seat_names
+
+
+def new_code() -> str:
+    return codes.new_code(
+        lambda code: db.session.scalar(select(Table.id).where(Table.code == code)) is not None
+    )
+
+
+def new_table_row(game: str, state: State, deal: dict | None, host_hash: str) -> Table:
+    """A new table (added to the session) holding ``state``, the first one of a game."""
+    table = Table(
+        code=new_code(),
+        game=game,
+        players=state.players,
+        options=state.options,
+        seed=state.seed,
+        deal=deal,
+        state=state.to_dict(),
+        version=0,
+        host_token_hash=host_hash,
+    )
+    db.session.add(table)
+    return table
+
+
+def save(table: Any, state: State, seat: int | None, action: dict, unlocked: bool = False) -> None:
+    """Store ``state``'s snapshot (without its log: the new ``Action`` row extends the
+    log) and the next version, as plain statements (an UPDATE of the table's row, an
+    INSERT into the log; on PostgreSQL one ``WITH … UPDATE … INSERT``) sent now: the hot
+    path skips the ORM's unit of work, which compared every loaded object's attributes at
+    the flush. Both write only if the table is still at ``table.version``; when it is
+    not, nothing is written and the 409 of ``changed_meanwhile`` is raised. Under the
+    caller's lock and transaction that cannot happen; ``unlocked`` (PostgreSQL only, see
+    ``moves.act_unlocked``): no lock was taken, and the one statement is its own
+    transaction, committed when it returns.
+    The snapshot shares its lists with the state and is serialised here, before the state
+    could change again. The table object then holds the stored values as its own (nothing
+    left for the flush to write), so the caller's envelope shows the new version."""
+    with shared_json():
+        snapshot = state.to_dict()
+    version, moment = table.version + 1, utcnow()
+    rows, log = Table.__table__, Action.__table__
+    stored = (
+        rows.update()
+        .where(rows.c.id == table.id, rows.c.version == table.version)
+        .values(state=snapshot, version=version, updated_at=moment)
+    )
+    if db.session.get_bind().dialect.name == "postgresql":
+        # One statement, one round trip (PostgreSQL runs a data-modifying WITH once): the
+        # log's row is inserted from the row the UPDATE returns, so from none when the
+        # table has moved on.
+        if unlocked:
+            autocommit()
+        stored = stored.returning(rows.c.id).cte("stored")
+        values = [(version, log.c.version), (seat, log.c.seat), (action, log.c.action)]
+        logged = log.insert().from_select(
+            ["table_id", "version", "seat", "action", "created_at"],
+            select(
+                stored.c.id,
+                *(literal(value, column.type) for value, column in values),
+                literal(moment, log.c.created_at.type),
+            ),
+        )
+        written = db.session.execute(logged.returning(log.c.id)).first() is not None
+    else:
+        written = db.session.execute(stored).rowcount == 1
+        if written:
+            db.session.execute(
+                log.insert().values(
+                    table_id=table.id, version=version, seat=seat, action=action, created_at=moment
+                )
+            )
+    if not written:
+        raise changed_meanwhile(None)
+    if isinstance(table, Table):
+        set_committed_value(table, "state", snapshot)
+        set_committed_value(table, "version", version)
+        set_committed_value(table, "updated_at", moment)
+    else:  # a kept table (``kept.KeptTable``): a plain copy
+        table.state, table.version, table.updated_at = snapshot, version, moment
+    if state.is_over() or seat is None:  # only an undo can take a finished game back
+        keep_record(table, state)
+
+
+def save_unlocked(table: Any, state: State, seat: int | None, action: dict) -> None:
+    """:func:`save` as one statement of its own, no lock (PostgreSQL: ``moves.act_unlocked``),
+    sent again on a fresh connection if the pooled one was dead."""
+    retry_if_disconnected(lambda: save(table, state, seat, action, unlocked=True))
+
+
+def keep_record(table: Any, state: State) -> None:
+    """In the same transaction as the move: a finished game gets its one record; a game
+    the host's undo took back from its end loses it again."""
+    record = db.session.scalar(select(GameRecord).where(GameRecord.table_id == table.id))
+    if not state.is_over():
+        if record is not None:
+            db.session.delete(record)
+        return
+    if record is None:
+        record = GameRecord(table_id=table.id, code=table.code, game=table.game)
+        db.session.add(record)
+    record.names = [name or f"Seat {seat + 1}" for seat, name in enumerate(seat_names(table))]
+    record.scores = list(state.scores())
+    record.winners = list(state.winners())
+    record.moves = state.moves

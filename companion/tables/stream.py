@@ -1,0 +1,187 @@
+"""Live streams of a table: every committed change is published on the table's channel
+(:func:`on_table_changed`, a receiver of ``events.table_changed``), and each open stream
+turns the message into a ``version`` event carrying the public envelope and, on a seat's
+or the host's stream, that viewer's own part of it under ``"mine"``.
+
+The message is the new version, followed by the table as it now is (``TableFacts`` as
+JSON) when the broker reaches other processes, which then need not read it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+
+from .. import events, live, streams
+from . import kept, store
+from .envelope import kept_envelope, private_part
+from .errors import TableError
+from .kept import TableFacts
+from .tokens import Who, hash_token, holder_mark, identify, same_hash
+
+
+def channel(code: str) -> str:
+    return f"table:{code}"
+
+
+def publish(code: str, version: int, facts: TableFacts | None = None) -> None:
+    """Tell every live listener of this table that it changed (after the commit). The
+    change is already stored, so a broker that is down (Redis unreachable) must not turn
+    its answer into an error: it is logged, and the phones catch up by polling."""
+    message = str(version)
+    if facts is not None and live.broker().crosses_processes:
+        message = f"{version} {facts.to_json()}"
+    try:
+        live.publish(channel(code), message)
+    except Exception:
+        current_app.logger.exception("Could not announce version %d of table %s", version, code)
+
+
+def on_table_changed(code: str, facts: TableFacts, **_: Any) -> None:
+    """``events.table_changed``: publish the new version with the table's facts."""
+    publish(code, facts.version, facts)
+
+
+def connect() -> None:
+    events.table_changed.connect(on_table_changed)
+
+
+@dataclass(frozen=True)
+class StreamHolder:
+    """The host or a seat (``who``) whose stream carries its own view, and the mark of the
+    token it opened the stream with (``tokens.holder_mark``)."""
+
+    who: Who
+    mark: str
+
+    def holds(self, table: TableFacts) -> bool:
+        """Whether that token still holds the role or the seat at ``table``'s version."""
+        if self.who.host:
+            stored = table.host_token_hash
+        else:
+            stored = next((s.token_hash for s in table.seats if s.index == self.who.seat), "")
+        return bool(stored) and same_hash(holder_mark(stored), self.mark)
+
+
+def stream_ticket(code: str, token: str | None) -> tuple[str, str, int]:
+    """A short-lived ticket that opens the table's stream, for the holder of ``token``
+    (a spectator's without one), with the table's code and the seconds it is good for."""
+    table = store.current_table(code)
+    who = identify(table, token)
+    role = "host" if who.host else "seat" if who.seat is not None else "watch"
+    holder = None if token is None or role == "watch" else holder_mark(hash_token(token))
+    ticket = streams.issue("table", table.code, role, who.seat, holder)
+    return ticket, table.code, streams.ticket_seconds()
+
+
+def credential(code: str, ticket: str | None, token: str | None) -> StreamHolder | None:
+    """A stream needs a ticket or a seat's or the host's token; without one it is refused
+    at once (401), before any query or subscription. Returns whose own view the stream may
+    carry: None for a spectator (or a ticket without a holder's mark), whose stream
+    carries only what every phone may see."""
+    if ticket is not None or token is None:
+        claims = streams.check("table", code, ticket)
+        mark, role, seat = claims.get("h"), claims.get("r"), claims.get("s")
+        if not isinstance(mark, str):
+            return None
+        if role == "host":
+            return StreamHolder(Who(host=True), mark)
+        if role == "seat" and isinstance(seat, int):
+            return StreamHolder(Who(seat=seat), mark)
+        return None
+    who = identify(store.current_table(code), token)
+    if not who.host and who.seat is None:  # pragma: no cover - identify refuses first
+        raise TableError(401, "Send a seat or host token, or a stream ticket.")
+    return StreamHolder(who, holder_mark(hash_token(token)))
+
+
+def public_event(
+    code: str, version: int | None = None, facts: str | None = None
+) -> tuple[TableFacts, str]:
+    """The event's data: the spectator's envelope (what every phone may see) of the
+    table at ``version`` (its current version when None) as JSON text, with the table it
+    was built from, built and encoded once per version in this process however many of its
+    streams follow the table. The table is this process's kept copy of ``version``, else
+    the copy the announcement carried (``facts``, JSON), else read from the database."""
+
+    def build() -> tuple[TableFacts, str]:
+        table = None if version is None else kept.kept(code, version)
+        if table is None and facts:
+            table = TableFacts.from_json(facts)
+            kept.keep(table)
+        table = table or store.current_table(code)
+        env = kept_envelope(table, Who())
+        found = (table, json.dumps(env, separators=(",", ":")))
+        kept.envelopes().put((code, table.version, "event"), found)
+        if version is not None and version != table.version:
+            kept.envelopes().put((code, version, "event"), found)
+        return found
+
+    if version is None:
+        return build()
+    # One read and encoding per version in this process: its other streams of the table,
+    # woken by the same event, wait for it instead of each reading the table again.
+    return live.once(
+        ("event", code, version), lambda: kept.envelopes().peek((code, version, "event")), build
+    )
+
+
+def own_event(table: TableFacts, public_body: str, holder: StreamHolder) -> str:
+    """A holder's event: ``public_body`` (the public envelope's JSON of ``table``) with,
+    under ``"mine"``, what the holder's own view adds to it (as ``?private=`` answers), so
+    its phone needs no refetch. :data:`live.END` when the token no longer holds the seat
+    or the role (the stream closes; the phone's next ticket or view is refused and says
+    why)."""
+    if not holder.holds(table):
+        return live.END
+    mine = kept_envelope(table, holder.who, keep=False)
+    part = private_part(kept_envelope(table, Who()), mine)
+    if part is None:
+        return public_body
+    return f'{public_body[:-1]},"mine":{json.dumps(part, separators=(",", ":"))}}}'
+
+
+def open_stream(code: str, holder: StreamHolder | None) -> Any:
+    """Server-sent events of the table (see ``api.api_events``): subscribed before the
+    table is read, so that a change committed in between is either in the first event or
+    announced to this subscription."""
+    release = streams.admit(f"table:{code}")
+    app = current_app._get_current_object()
+    try:
+        subscription = live.subscribe(channel(code))
+    except BaseException:
+        release()
+        raise
+    try:
+        table, first = public_event(code)
+        if holder is not None:
+            first = own_event(table, first, holder)
+            if first is live.END:
+                raise TableError(401, "That seat has passed to another phone; take it again.")
+    except BaseException:
+        subscription.close()
+        release()
+        raise
+    store.let_go()  # do not hold a pooled connection for the life of the stream
+    sent = {"version": table.version}
+
+    def data(message: str) -> str | None:
+        # The version, then (from another process) the table as it now is.
+        head, _, facts = message.partition(" ")
+        try:
+            announced = int(head)
+        except ValueError:
+            return None
+        if announced <= sent["version"]:
+            return None  # already sent (a later version was read meanwhile)
+        with app.app_context():
+            table, body = public_event(code, announced, facts)
+            if table.version <= sent["version"]:
+                return None
+            sent["version"] = table.version
+            return body if holder is None else own_event(table, body, holder)
+
+    return live.event_stream(subscription, "version", first, data=data, on_close=release)

@@ -1,0 +1,96 @@
+"""Tokens and who holds them: host and seat tokens are ``secrets.token_urlsafe(32)``;
+only their SHA-256 is stored and a presented token is compared in constant time with
+every stored hash. A token that stopped working (its seat moved, was freed, or the host
+role moved) is answered 401 with the reason, read from the seat change that retired it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..models import SeatChange
+from . import store
+from .errors import TableError
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def holder_mark(token_hash: str) -> str:
+    """A short mark of a stored token hash, put in a stream ticket (which travels in an
+    address) to name the credential it was issued for without carrying that hash."""
+    return hashlib.sha256(b"stream-holder:" + token_hash.encode()).hexdigest()[:16]
+
+
+def same_hash(presented: str, stored: str) -> bool:
+    return hmac.compare_digest(presented.encode(), stored.encode())
+
+
+@dataclass(frozen=True)
+class Who:
+    """Who presented a token: the host, a seat, or nobody (public)."""
+
+    host: bool = False
+    seat: int | None = None
+
+    @property
+    def viewer(self) -> tuple[bool, int | None]:
+        """The viewer's part of a kept envelope's key."""
+        return self.host, self.seat
+
+
+def identify(table: Any, token: str | None) -> Who:
+    """The holder of ``token`` at ``table``; :class:`TableError` 401 for an unknown one."""
+    if token is None:
+        return Who()
+    digest = hash_token(token)
+    # Compare with every stored hash (no early exit), so timing tells nothing.
+    host = same_hash(digest, table.host_token_hash)
+    seat = None
+    for s in table.seats:
+        if same_hash(digest, s.token_hash):
+            seat = s.index
+    if host:
+        return Who(host=True)
+    if seat is not None:
+        return Who(seat=seat)
+    change = store.latest_change(table, digest)
+    if change is not None:
+        raise TableError(401, gone_message(change), moved=change.how, seat=change.seat)
+    raise TableError(401, "That token does not belong to this table. Join it again.")
+
+
+def the_host(table: Any, token: str | None, doing: str) -> Who:
+    """The host, or 401 (no token) / 403 (another's) saying what only the host can do
+    (``doing``: "free a seat")."""
+    if token is None:
+        raise TableError(401, f"Send the host token (Authorization: Bearer …) to {doing}.")
+    who = identify(table, token)
+    if not who.host:
+        raise TableError(403, f"Only the host can {doing}.")
+    return who
+
+
+def holder(table: Any, token: str | None, asking: str) -> Who:
+    """The host or a seat holding ``token``; 401 without one (``asking``: what to send)."""
+    if token is None:
+        raise TableError(401, asking)
+    return identify(table, token)
+
+
+def gone_message(change: SeatChange) -> str:
+    """What a phone whose token stopped working is told."""
+    if change.seat is None:
+        return "The host role moved to another device. This screen now only watches the table."
+    if change.how == "freed":
+        return f"The host freed your seat ({change.name}). Take a seat again to play."
+    return f"Your seat ({change.name}) moved to another phone. This phone is no longer playing it."
