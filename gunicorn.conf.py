@@ -10,18 +10,60 @@ options still win over it). Why gevent: docs/architecture.md, "Live streams".
   gunicorn refuses to start (``on_starting`` below), and the app itself answers 503 to
   every request if a multi-process server starts it anyway (``companion.live``).
 
+* Each worker holds at most ``CONNECTIONS_PER_ADDRESS`` connections (default 500) from
+  one client address (``BoundedGeventWorker`` below, ``companion/connections.py``); one
+  more is answered 429 with ``Retry-After`` and closed, so one client cannot take every
+  connection of a worker and leave the others unanswered.
+
 Environment: ``WEB_CONCURRENCY`` (workers, default 2), ``WORKER_CONNECTIONS`` (open
-connections per worker, default 4000), ``BIND`` (default ``0.0.0.0:8000``).
+connections per worker, default 4000), ``CONNECTIONS_PER_ADDRESS`` (per worker and client
+address, default 500; 0 for none; off by default with ``PROXY_HOPS``: bound them at the
+proxy), ``BIND`` (default ``0.0.0.0:8000``).
 """
 
 import gc
+import importlib.util
 import os
 import sys
 from pathlib import Path
 
+from gunicorn.workers.ggevent import GeventWorker
+
+
+def _connections():
+    """``companion/connections.py`` alone (standard library only): importing the
+    ``companion`` package here would import the app before gevent patches the worker."""
+    path = Path(__file__).resolve().parent / "companion" / "connections.py"
+    spec = importlib.util.spec_from_file_location("companion_connections", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+connections = _connections()
+
+
+class BoundedGeventWorker(GeventWorker):
+    """gunicorn's gevent worker, counting its open connections per client address."""
+
+    def init_process(self):
+        self.per_address = connections.PerAddress(connections.per_address(os.environ))
+        super().init_process()
+
+    def handle(self, listener, client, addr):
+        address = connections.address_of(addr)
+        if not self.per_address.enter(address):
+            connections.refuse(client)
+            return
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.per_address.leave(address)
+
+
 bind = [os.environ.get("BIND", "0.0.0.0:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gevent"
+worker_class = BoundedGeventWorker
 # Each phone holds one stream and opens a few short requests: several thousand per worker.
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
 # Seconds an idle keep-alive connection (not a stream) is kept. A phone's stream carries

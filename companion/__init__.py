@@ -10,7 +10,7 @@ from flask import Flask, request, url_for
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import ServiceUnavailable
 
-from . import config, limits, live, models, streams, tables
+from . import config, connections, door, limits, live, models, streams, tables
 from .assets import IMMUTABLE, compressed_static, import_map, static_url
 from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
 from .extensions import compress, csrf, db, migrate
@@ -84,9 +84,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         uri = app.config["SQLALCHEMY_DATABASE_URI"]
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.engine_options(uri)
 
+    connections.bound_development_server(
+        int(app.config.get("CONNECTIONS_PER_ADDRESS", connections.PER_ADDRESS)),
+        float(app.config.get("CONNECTION_TIMEOUT", connections.TIMEOUT)),
+    )
     register_extensions(app)
     register_blueprints(app)
     limits.init_app(app)
+    door.init_app(app)
     register_errorhandlers(app)
     register_headers(app)
     register_template_helpers(app)

@@ -11,11 +11,16 @@ Everything can be overridden from the environment:
 ``DB_POOL_SIZE``, ``DB_MAX_OVERFLOW``, ``DB_POOL_TIMEOUT``  each process's pool of
                   database connections (PostgreSQL): 20, 0 and 10 s by default.
 ``RATELIMIT_*``, ``PROXY_HOPS``  rate limits against abuse (see :mod:`companion.limits`).
+``CONNECTIONS_PER_ADDRESS``, ``CONNECTION_TIMEOUT``  open connections a server holds per
+                  client address (default 500; 0 for none; off with ``PROXY_HOPS``) and,
+                  under ``flask run``, seconds a silent connection is kept (default 60).
 ``STREAMS_PER_ADDRESS``, ``STREAMS_PER_TABLE``  open live streams a process allows per
                   client address (default 200) and per table or sheet (default 40).
 ``BOT_DELAY``     a bot's pause before it moves, seconds, ``low,high`` (default ``0.8,1.5``).
 ``BOT_WORKER``    who plays bot seats: ``thread`` (default), ``rq`` (default with
                   ``REDIS_URL``: ``flask --app companion bots`` workers) or ``off``.
+``BOT_THINKING``  seconds of bot thinking one client address may use, as a limit
+                  (default ``30 per minute``; see :mod:`companion.thinking`).
 
 ``BOT_BUDGETS`` (``instance/config.py`` only) the bots' thinking per level, as
 ``companion.bots.BUDGETS``: ``{"normal": {"iterations": n, "seconds": s}, ...}``.
@@ -30,7 +35,7 @@ import os
 import secrets
 from pathlib import Path
 
-from . import limits
+from . import connections, limits
 from .bots import BUDGETS as BOT_BUDGETS
 
 
@@ -148,6 +153,8 @@ def defaults(instance_path: str) -> dict:
         "AUTO_MIGRATE": os.environ.get("AUTO_MIGRATE", "1") != "0",
         "BOT_DELAY": bot_delay(os.environ.get("BOT_DELAY")),
         "BOT_WORKER": os.environ.get("BOT_WORKER") or None,
+        # Seconds of bot thinking one client address may use (companion.thinking).
+        "BOT_THINKING": os.environ.get("BOT_THINKING") or "30 per minute",
         # On start, queue a move for every bot that was to act when the app last stopped.
         "BOT_RESUME": True,
         "SESSION_COOKIE_HTTPONLY": True,
@@ -155,6 +162,9 @@ def defaults(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "STREAMS_PER_ADDRESS": int(os.environ.get("STREAMS_PER_ADDRESS") or 200),
         "STREAMS_PER_TABLE": int(os.environ.get("STREAMS_PER_TABLE") or 40),
+        # Open connections per client address in `flask run` (companion.connections).
+        "CONNECTIONS_PER_ADDRESS": connections.per_address(os.environ),
+        "CONNECTION_TIMEOUT": float(os.environ.get("CONNECTION_TIMEOUT") or connections.TIMEOUT),
         "WTF_CSRF_TIME_LIMIT": None,
         **limits.settings(os.environ),
         **COMPRESSION,

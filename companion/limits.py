@@ -17,18 +17,35 @@ whole room playing, not for one phone:
   refused until the window has moved on, found or not (else a hit among the refusals
   would give the code away);
 * ``join``, ``seat_request``: taking a seat, asking for a taken one;
-* ``claim``: trading a one-time ticket for a token.
+* ``claim``: trading a one-time ticket for a token;
+* ``solo``: Play solo tables (each one starts bots at once, so fewer than ``create``);
+* ``bot_seats``: bot seats made (a solo table's, a new table's ``bots``, the host's "seat
+  a bot"), counted by seat, only when the request made them;
+* ``token``: requests on a table answered 401 (a token or a ticket that is not good
+  there), counted per address *and table*; past the limit every request naming that
+  table from that address is refused, so tokens cannot be tried by the thousand.
+
+A look-up costs one per code it tries: ``/join?code=`` tries each look-alike reading of
+what was typed (O as D or Q…, up to ``codes.MAX_GUESSES``), and each counts (at most a
+whole minute's allowance for one look-up, so such a code can still be found).
+
+The bots' thinking time per client is limited apart from these (it is spent off the
+request path): see ``BOT_THINKING`` in :mod:`companion.tables.bots`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from . import codes
 
 
 @dataclass(frozen=True)
@@ -38,10 +55,60 @@ class Rule:
     methods: tuple[str, ...] | None = None  # None: every method
     deduct_when: Callable | None = None  # None: every request counts
     by_code: bool = False  # also every endpoint whose URL takes a code
+    cost: Callable[[], int] | int = 1  # what one request counts
+    key: Callable[[], str] = get_remote_address  # whom it counts against
 
 
 def not_found(response) -> bool:
     return response.status_code == 404
+
+
+def made(response) -> bool:
+    return response.status_code < 400
+
+
+def unauthorised(response) -> bool:
+    return response.status_code == 401
+
+
+def codes_tried() -> int:
+    """A look-up's cost: how many codes its ``?code=`` tries (one when it names none), at
+    most the smallest allowance of the look-up limit (so that a code typed with many
+    look-alikes can still be looked up, using a whole window's allowance)."""
+    typed = request.args.get("code")
+    tried = max(1, len(codes.candidates(typed[:40]))) if typed else 1
+    allowance = min(item.amount for item in parse_many(current_app.config["RATELIMIT_LOOKUP"]))
+    return min(tried, allowance)
+
+
+# The bot levels of a new table's JSON "bots" list, read on the raw text (the body is
+# checked, depth first, only by the API's own door; it is not parsed here).
+_BOTS_LIST = re.compile(rb'"bots"\s*:\s*\[([^\]]*)\]')
+_LEVEL = re.compile(rb'"[^"]*"')
+
+
+def bot_seats_asked() -> int:
+    """How many bot seats a request asks for (counted once the request made them)."""
+    endpoint = request.endpoint or ""
+    if endpoint.endswith(".api_bot"):
+        return 1
+    if request.is_json:
+        found = _BOTS_LIST.search(request.get_data(cache=True))
+        return len(_LEVEL.findall(found.group(1))) if found else 0
+    form = request.form
+    if "level" in form:  # Play solo: every seat but the player's
+        try:
+            return max(1, int(form.get("players") or 2) - 1)
+        except ValueError:
+            return 1
+    return sum(1 for name, value in form.items() if name.startswith("bot-") and value)
+
+
+def client_and_table() -> str:
+    """The ``token`` limit's key: the client address and the table (a wrong token on one
+    table does not lock its players out of another)."""
+    code = codes.normalise((request.view_args or {}).get("code", ""))
+    return f"{get_remote_address()}/{code}"
 
 
 RULES: dict[str, Rule] = {
@@ -55,10 +122,26 @@ RULES: dict[str, Rule] = {
         ("tables.join_page", "scorekeeper.index"),
         deduct_when=not_found,
         by_code=True,
+        cost=codes_tried,
     ),
     "join": Rule("RATELIMIT_JOIN", ("tables.api_join",)),
     "seat_request": Rule("RATELIMIT_SEAT_REQUEST", ("tables.api_ask",)),
     "claim": Rule("RATELIMIT_CLAIM", ("tables.api_claim",)),
+    "solo": Rule("RATELIMIT_SOLO", ("tables.solo",), methods=("POST",)),
+    "bot_seats": Rule(
+        "RATELIMIT_BOT_SEATS",
+        ("tables.solo", "tables.new", "tables.api_create", "tables.api_bot"),
+        methods=("POST",),
+        deduct_when=made,
+        cost=bot_seats_asked,
+    ),
+    "token": Rule(
+        "RATELIMIT_TOKEN",
+        (),
+        deduct_when=unauthorised,
+        by_code=True,
+        key=client_and_table,
+    ),
 }
 
 # URL arguments that name a table or a score sheet.
@@ -70,6 +153,9 @@ DEFAULTS = {
     "RATELIMIT_JOIN": "300 per minute",
     "RATELIMIT_SEAT_REQUEST": "60 per minute",
     "RATELIMIT_CLAIM": "60 per minute",
+    "RATELIMIT_SOLO": "20 per minute; 120 per hour",
+    "RATELIMIT_BOT_SEATS": "60 per minute; 300 per hour",
+    "RATELIMIT_TOKEN": "60 per minute; 300 per hour",
 }
 
 
@@ -89,7 +175,10 @@ def limited_endpoints(app: Flask, rule: Rule) -> list[str]:
             for url_rule in app.url_map.iter_rules()
             if CODE_ARGUMENTS & set(url_rule.arguments)
         }
-    return sorted(name for name in names if name in app.view_functions)
+    missing = sorted(set(rule.endpoints) - set(app.view_functions))
+    if missing:  # a renamed view must not lose its limit silently
+        raise RuntimeError(f"{rule.config} names views that do not exist: {missing}")
+    return sorted(names)
 
 
 def limit_of(config: str) -> Callable[[], str]:
@@ -119,8 +208,10 @@ def init_app(app: Flask) -> Limiter:
             limit = limiter.shared_limit(
                 limit_of(rule.config),
                 scope=scope,
+                key_func=rule.key,
                 methods=list(rule.methods) if rule.methods else None,
                 deduct_when=rule.deduct_when,
+                cost=rule.cost,
             )
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     app.extensions["companion.limiter"] = limiter  # the limits hold it only weakly

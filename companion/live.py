@@ -81,6 +81,14 @@ class Subscription:
         self.close()
 
 
+class Unavailable(Exception):
+    """The broker cannot take a subscription now (Redis unreachable): a stream is answered
+    503 with ``Retry-After`` (see :mod:`companion.streams`), and the phone polls meanwhile."""
+
+
+RETRY_AFTER = 5  # seconds a refused stream is told to wait
+
+
 class Broker:
     # Whether a message reaches other processes (and so must carry what they cannot share).
     crosses_processes = False
@@ -235,6 +243,7 @@ class RedisBroker(Broker):
         self._fanout = _Fanout()
         self._lock = threading.Lock()
         self._listening = threading.Event()
+        self._failed = threading.Event()  # the listener's last attempt to reach Redis failed
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pid = os.getpid()
@@ -248,9 +257,13 @@ class RedisBroker(Broker):
 
     # subscribing
     def subscribe(self, channel: str, timeout: float = 5.0) -> Subscription:
+        """A subscription once this process's listener is live; :class:`Unavailable` at
+        once when its last attempt to reach Redis failed, or after ``timeout`` seconds."""
         self._ensure_listener()
-        if not self._listening.wait(timeout):
-            raise TimeoutError("Redis did not confirm this process's subscription")
+        deadline = time.monotonic() + timeout
+        while not self._listening.wait(0.05):
+            if self._failed.is_set() or time.monotonic() >= deadline:
+                raise Unavailable("Redis did not confirm this process's subscription")
         return self._fanout.add(channel)
 
     def subscriber_count(self, channel: str | None = None) -> int:
@@ -283,6 +296,7 @@ class RedisBroker(Broker):
                 client_name=self.listener_name,
             )
             pubsub = client.pubsub(ignore_subscribe_messages=False)
+            confirmed = False
             try:
                 pubsub.psubscribe(self.prefix + "*")
                 while not self._stop.is_set():
@@ -291,12 +305,16 @@ class RedisBroker(Broker):
                         continue
                     kind = message["type"]
                     if kind == "psubscribe":
+                        confirmed = True
+                        self._failed.clear()
                         self._listening.set()
                         pause = 0.5
                     elif kind == "pmessage":
                         channel = message["channel"][len(self.prefix) :]
                         self._fanout.deliver(channel, message["data"])
             except Exception:  # the connection dropped: end the streams, then reconnect
+                if not confirmed:  # Redis could not be reached: refuse streams meanwhile
+                    self._failed.set()
                 if not self._stop.is_set():
                     log.warning("Redis subscription lost; reconnecting", exc_info=True)
             finally:
@@ -366,11 +384,24 @@ def broker() -> Broker:
 
 
 def publish(channel: str, message: str) -> None:
-    broker().publish(channel, message)
+    """Tell ``channel``'s listeners; never raises. It is called after a change was
+    committed, so a broker that is down (Redis unreachable) must not turn the change's
+    answer into an error: the message is dropped with a log line, and phones catch up by
+    their next read (a stream that lost Redis has ended, and reconnects to a fresh read)."""
+    try:
+        broker().publish(channel, message)
+    except Exception:
+        log.warning("Could not announce on %s; the message is dropped", channel, exc_info=True)
 
 
 def subscribe(channel: str) -> Subscription:
-    return broker().subscribe(channel)
+    """A subscription to ``channel``; :class:`Unavailable` when the broker cannot give one."""
+    try:
+        return broker().subscribe(channel)
+    except Unavailable:
+        raise
+    except Exception as error:  # Redis refused, reset or timed out
+        raise Unavailable(str(error)) from error
 
 
 # -- one build for many streams ------------------------------------------------------------

@@ -182,7 +182,13 @@ class Ticket(db.Model):
     """A one-time pass to a seat or to the host role, stored hashed: a request that a seat's
     phone or the host approves (``kind="request"``), or a transfer link or QR code
     (``kind="transfer"`` for a seat, ``"host"`` for the host role). It is claimed once,
-    for a fresh token, before ``expires_at``."""
+    for a fresh token, before ``expires_at``.
+
+    It belongs to one holding of its seat (or of the host role): ``holding`` is the hash
+    of the token that held it when the ticket was issued (for a request, once approved,
+    the hash the seat waits with), so a ticket of an earlier holding is refused (410).
+    ``issued_by`` ("host" or "seat") keeps a seat's own link and the host's code for it
+    apart: a new one replaces only the same issuer's earlier one."""
 
     __tablename__ = "table_ticket"
 
@@ -193,6 +199,8 @@ class Ticket(db.Model):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     ticket_hash: Mapped[str] = mapped_column(String(64), unique=True)
     status: Mapped[str] = mapped_column(String(16), default="pending")
+    holding: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    issued_by: Mapped[str | None] = mapped_column(String(8), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

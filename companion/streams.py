@@ -36,6 +36,8 @@ from typing import Any
 from flask import current_app, jsonify, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from . import live
+
 log = logging.getLogger(__name__)
 
 TICKET_SECONDS = 60
@@ -110,6 +112,12 @@ def too_many_on_table(per_table: int) -> StreamRefused:
         429,
         f"Too many live streams on this table (at most {per_table}); "
         "this page updates by polling instead.",
+    )
+
+
+def unavailable() -> StreamRefused:
+    return StreamRefused(
+        503, "Live updates are unavailable for a moment; this page updates by polling."
     )
 
 
@@ -202,7 +210,11 @@ class RedisLimits:
         now = time.time()
         ttl = max(1, int(self.seconds + 1))
         args = [now, now + self.seconds, ttl, member, per_address, per_table]
-        answer = int(self._acquire(keys=list(keys), args=args))
+        try:
+            answer = int(self._acquire(keys=list(keys), args=args))
+        except Exception:  # Redis unreachable: no stream can be counted, so none opens
+            log.warning("Could not count a stream in Redis", exc_info=True)
+            raise unavailable() from None
         if answer == 1:
             raise too_many_from_address(per_address)
         if answer == 2:
@@ -322,7 +334,15 @@ def init_app(app) -> None:
         response.headers["Cache-Control"] = "no-store"
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="stream"'
+        if error.status == 503:
+            response.headers["Retry-After"] = str(live.RETRY_AFTER)
         return response
+
+    @app.errorhandler(live.Unavailable)
+    def broker_down(error: live.Unavailable):
+        """The broker (Redis) cannot give a subscription: 503 with ``Retry-After``."""
+        log.warning("A stream was refused: the live broker is unavailable (%s)", error)
+        return refused(unavailable())
 
 
 def limits() -> Limits | RedisLimits:

@@ -165,15 +165,25 @@ def chromium():
 
 @pytest.fixture
 def browser(chromium):
-    """Debian's Chromium, launched through Playwright with the settings in tests/browser.py."""
+    """Debian's Chromium, launched through Playwright with the settings in tests/browser.py;
+    every page a test opens is checked by axe-core (tests/axe.py)."""
     from playwright.sync_api import sync_playwright
 
+    from .axe import AXE, Watch, axe_source
     from .browser import launch
 
+    source = axe_source()
+    if source is None and services_required():
+        pytest.fail(f"required tool unavailable: axe-core not found at {AXE}", pytrace=False)
     with sync_playwright() as playwright:
         browser = launch(playwright, chromium)
+        # axe-core checks every page the test opens (tests/axe.py).
+        watch = Watch(browser, source)
         yield browser
-        browser.close()
+        try:
+            watch.finish()
+        finally:
+            browser.close()
 
 
 @pytest.fixture

@@ -9,9 +9,12 @@ from tests.web.test_tables_api import TablePlayers, replayed_from_log
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed"]
 
 
-def seated(app, game: str, players: int, options: dict | None = None) -> TablePlayers:
-    """A table of ``players`` seats through the API, everyone seated (Ada, Bo, …)."""
-    table = TablePlayers(app, game, players, options)
+def seated(
+    app, game: str, players: int, options: dict | None = None, deal: dict | None = None
+) -> TablePlayers:
+    """A table of ``players`` seats through the API (with an explicit first ``deal``),
+    everyone seated (Ada, Bo, …)."""
+    table = TablePlayers(app, game, players, options, deal)
     return table.join_all(NAMES[:players])
 
 

@@ -739,19 +739,21 @@ class Game:
         """How many actions of ``state``'s log stay after the host's undo; raises
         :class:`IllegalAction` with the reason when the game refuses.
 
-        One action goes back, except the action that closed a sealed step: its choices
-        have been shown, so one of them alone must not open again (its player would
-        choose again knowing the others). The whole step goes back instead, every choice
-        of it open again. A game that would rather refuse overrides this."""
+        One action goes back, but undo stops at a reveal: the action that closed a
+        sealed step showed every choice of it, and no choice may open again once the
+        others are known (its player, or all of them, would choose again knowing them),
+        so that undo is refused with the reason. A choice of a step still sealed goes
+        back alone (the notice keeps it secret). A game may refuse more (override)."""
         if not state.moves:
             raise IllegalAction("There is nothing to undo.")
         steps = steps if steps is not None else self.sealed_steps(state)
         point = state.moves - 1
         step = steps[point]
-        if step is None or steps[-1] == step:
-            return point
-        while point > 0 and steps[point - 1] == step:
-            point -= 1
+        if step is not None and steps[-1] != step:
+            raise IllegalAction(
+                f"Undo stops at {step}: it was shown to every phone, and taking it back "
+                "would let players choose again knowing the others' choices."
+            )
         return point
 
     def undo(self, state: State, names: Sequence[str | None]) -> tuple[State, str]:
@@ -764,19 +766,14 @@ class Game:
         def name(seat: int) -> str:
             return (names[seat] if seat < len(names) else None) or f"Seat {seat + 1}"
 
-        step = steps[point]
-        if step is None:
-            seat, action = undone[0]
+        seat, action = undone[0]
+        if steps[point] is None:
             text = f"The host took back {name(seat)}'s move: {state.describe(action)}."
-        elif len(undone) == 1 and steps[-1] == step:
+        else:  # a choice of a step still sealed (undo_point refuses a shown one)
             text = (
-                f"The host took back {name(undone[0][0])}'s choice in {step}; "
+                f"The host took back {name(seat)}'s choice in {steps[point]}; "
                 "what it was stays secret."
             )
-        else:
-            seats = list(dict.fromkeys(seat for seat, _ in undone))
-            who = join_names([name(seat) for seat in seats])
-            text = f"The host took back {step}: {who} choose again."
         return self.replay(state, upto=point), text
 
     def rematch_deal(self, state: State) -> dict[str, Any] | None:

@@ -11,6 +11,8 @@ pages themselves.
 
 from __future__ import annotations
 
+import json
+
 from flask import (
     Blueprint,
     abort,
@@ -30,6 +32,8 @@ from . import search as rules_search
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
 _CACHE_KEY = "rules.search_index"
+# What the browser's search gets of each index entry.
+SERVED_FIELDS = ("game", "slug", "anchor", "title", "text", "keywords", "weight", "url")
 
 
 def rules_template(slug: str) -> str:
@@ -123,13 +127,27 @@ def _render_game(slug: str) -> tuple[str, list[dict]]:
     return html, contents
 
 
+def thesaurus(slug: str) -> dict:
+    """The game's own search words, ``templates/games/<slug>/search.json`` (see
+    :func:`search.enrich`); none when the game has no such file."""
+    try:
+        source, _, _ = current_app.jinja_env.loader.get_source(
+            current_app.jinja_env, f"games/{slug}/search.json"
+        )
+    except TemplateNotFound:
+        return {}
+    return json.loads(source)
+
+
 def build_index() -> list[dict]:
-    """Every section of every game page, in page order, as JSON-safe dicts."""
+    """Every section of every game page, in page order, as JSON-safe dicts, each game's
+    sections with its thesaurus in their ``keywords``."""
     index = []
     for slug, game in GAMES.items():
         if not has_rules(slug):
             continue
         html, _ = _render_game(slug)
+        first = len(index)
         for section in rules_search.sections_of(html):
             entry = {
                 "game": game.name,
@@ -138,11 +156,13 @@ def build_index() -> list[dict]:
                 "title": section["title"],
                 "text": section["text"],
                 "keywords": section["keywords"],
+                "weight": section["weight"],
                 "url": url_for("rules.game", slug=slug, _anchor=section["anchor"]),
                 "depth": section["depth"],
                 "parent": section["parent"],
             }
             index.append(entry)
+        rules_search.enrich(index[first:], thesaurus(slug))
     return index
 
 
@@ -167,6 +187,8 @@ def index():
     searcher = cached_searcher()
     entries = searcher.entries
     query = request.args.get("q", "")[:200]
+    scope = request.args.get("game", "")
+    scope = scope if scope in GAMES and has_rules(scope) else ""
     results = [
         {
             **entry,
@@ -175,14 +197,16 @@ def index():
                 rules_search.snippet(entry["text"], entry["match"]), entry["match"]
             ),
         }
-        for entry in searcher.search(query)
+        for entry in searcher.search(query, game=scope or None)
     ]
     games = [
         {"game": game, "sections": [e for e in entries if e["slug"] == slug]}
         for slug, game in GAMES.items()
         if has_rules(slug)
     ]
-    return render_template("rules/index.html", games=games, query=query, results=results)
+    return render_template(
+        "rules/index.html", games=games, query=query, results=results, scope=scope
+    )
 
 
 @bp.get("/<slug>")
@@ -196,13 +220,7 @@ def search_index():
     response = jsonify(
         {
             "settings": rules_search.SETTINGS,
-            "entries": [
-                {
-                    key: e[key]
-                    for key in ("game", "slug", "anchor", "title", "text", "keywords", "url")
-                }
-                for e in cached_index()
-            ],
+            "entries": [{key: e[key] for key in SERVED_FIELDS} for e in cached_index()],
         }
     )
     # Let browsers and the service worker revalidate cheaply rather than trust a stale copy.

@@ -16,6 +16,12 @@ vendored ``stemmer`` in the browser), so "cards"/"card" and "scoring"/"scores" m
 "dubble" finds "double". Both sides read their settings from one file,
 ``search_settings.json``; tests/web/test_rules_search_js.py runs a table of queries through
 both and requires the same ranking.
+
+Questions (issue 30): number words count as digits, question words and filler are stop
+words, a short word no rule uses is forgiven one letter, each game's thesaurus
+(``templates/games/<slug>/search.json``, :func:`enrich`) adds synonyms and ranks a named
+card or rule to its own section (``homeBoost``), summaries weigh less (``weight``), and a
+search may keep to one game. tests/web/test_rules_questions.py holds a question set.
 """
 
 from __future__ import annotations
@@ -77,6 +83,7 @@ class _Open:
     depth: int
     parent: str | None
     keywords: str = ""
+    weight: float = 1.0
     title: list[str] = field(default_factory=list)
     text: list[str] = field(default_factory=list)
     heading_done: bool = False
@@ -108,11 +115,13 @@ class _SectionParser(HTMLParser):
             if anchor:
                 parent = self._current()
                 depth = sum(1 for s in self._stack if s is not None)
+                weight = attrs.get("data-search-weight")
                 item = _Open(
                     anchor,
                     depth,
                     parent.anchor if parent else None,
                     attrs.get("data-keywords") or "",
+                    float(weight) if weight else (parent.weight if parent else 1.0),
                 )
                 self.sections.append(item)
                 self._stack.append(item)
@@ -173,6 +182,7 @@ def sections_of(html: str) -> list[dict]:
             "depth": s.depth,
             "parent": s.parent,
             "keywords": s.keywords,
+            "weight": s.weight,
         }
         for s in parser.sections
     ]
@@ -246,12 +256,65 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+_NUMBERS: dict[str, str] = SETTINGS["numbers"]
+_PLURAL_DIGITS = re.compile(r"^([0-9]+)s$")
+# A phrase key: "zq" before each processed word of a game term ("zqshootzqtozqkill"). One
+# token for the tokenizer, in no word of any page, never prefix- or fuzzy-expanded.
+KEY_MARK = "zq"
+
+
+def number(word: str) -> str:
+    """``word`` (folded) with a number written in words as digits: "three"/"threes" -> "3",
+    "fifth" -> "5th"; "8s" -> "8"."""
+    digits = _PLURAL_DIGITS.match(word)
+    return digits.group(1) if digits else _NUMBERS.get(word, word)
+
+
+def word_form(term: str) -> str:
+    """One token folded, its number as digits, Porter-stemmed; stop words kept (phrases)."""
+    return stem(number(fold(term).strip()))
+
+
 def process_term(term: str) -> str | None:
-    """The indexed form of one token: folded, stop words dropped, Porter-stemmed."""
+    """The indexed form of one token: folded, stop words dropped, numbers as digits,
+    Porter-stemmed."""
     word = fold(term).strip()
     if not word or word in _STOP:
         return None
-    return stem(word)
+    return stem(number(word))
+
+
+def expands(term: str) -> bool:
+    """Whether a query term may match longer (prefix) or misspelt (fuzzy) indexed terms:
+    not a phrase key."""
+    return not term.startswith(KEY_MARK)
+
+
+def phrase_key(text: str) -> str:
+    """The key token of a game term (``text``): its processed words behind ``KEY_MARK``."""
+    words = [word_form(t) for t in tokenize(text) if t]
+    return "".join(KEY_MARK + w for w in words)
+
+
+def phrases_of(entries: list[dict]) -> list[list[str]]:
+    """Every phrase key's words, from the ``keywords`` of ``entries``, in index order."""
+    found: list[list[str]] = []
+    for entry in entries:
+        for token in str(entry.get("keywords") or "").split():
+            if token.startswith(KEY_MARK):
+                words = token.split(KEY_MARK)[1:]
+                if words not in found:
+                    found.append(words)
+    return found
+
+
+def fuzzy_distance(settings: dict, term: str, known: bool) -> int:
+    """How many edits a misspelt query term may be from an indexed term (0: none). A short
+    word (``typoMinLength`` up to ``fuzzyMinLength``) only when no rule uses it."""
+    shortest = settings["fuzzyMinLength"] if known else settings["typoMinLength"]
+    if len(term) < shortest:
+        return 0
+    return min(settings["maxFuzzy"], _js_round(len(term) * settings["fuzzy"]))
 
 
 def terms(query: str) -> list[str]:
@@ -262,6 +325,41 @@ def terms(query: str) -> list[str]:
         if term and term not in seen:
             seen.append(term)
     return seen
+
+
+def _word_forms(text: str) -> list[str]:
+    return [word_form(t) for t in tokenize(text or "") if t]
+
+
+def _contains(words: list[str], part: list[str]) -> bool:
+    size = len(part)
+    return size > 0 and any(words[i : i + size] == part for i in range(len(words) - size + 1))
+
+
+def enrich(entries: list[dict], thesaurus: dict) -> None:
+    """Add one game's thesaurus to the ``keywords`` of its ``entries`` (in place).
+
+    ``thesaurus["synonyms"]``: groups of words and phrases a player uses for one thing; a
+    section whose title or keywords use one of a group is also found by the others.
+    ``thesaurus["terms"]``: the game's own names (cards, named rules) and the anchor of the
+    section about each; that section gets the name's phrase key, and a query naming it
+    multiplies the section's score by ``homeBoost`` (:meth:`Searcher.boosts`).
+    """
+    groups = [[(m, _word_forms(m)) for m in group] for group in thesaurus.get("synonyms", [])]
+    homes: dict[str, list[str]] = {}
+    for term, anchor in thesaurus.get("terms", {}).items():
+        homes.setdefault(anchor, []).append(phrase_key(term))
+    for entry in entries:
+        # What a section is about: its title and keywords (a word its text only mentions
+        # in passing does not bring a synonym).
+        words = _word_forms(f"{entry['title']} {entry.get('keywords') or ''}")
+        extra = []
+        for group in groups:
+            if any(_contains(words, forms) for _, forms in group):
+                extra += [m for m, forms in group if not _contains(words, forms)]
+        extra += homes.get(entry["anchor"], [])
+        if extra:
+            entry["keywords"] = " ".join([entry.get("keywords") or "", *extra]).strip()
 
 
 def _js_round(x: float) -> int:
@@ -279,6 +377,9 @@ class Searcher:
     def __init__(self, entries: list[dict], settings: dict = SETTINGS) -> None:
         self.entries = entries
         self.settings = settings
+        # A summary section (the at-a-glance card, "Our reading") weighs less than the rule
+        # itself: it repeats many rules in a few words each.
+        self.weights = [float(e.get("weight", 1)) for e in entries]
         self.fields = list(settings["fields"])
         self.index: dict[str, dict[str, dict[int, int]]] = {}
         self.lengths: list[dict[str, int]] = []
@@ -297,13 +398,51 @@ class Searcher:
                         freqs[doc] = freqs.get(doc, 0) + 1
             self.lengths.append(lengths)
         self.vocabulary = sorted(self.index)
+        self.phrases = phrases_of(entries)
+        self.keys = [
+            {t for t in str(e.get("keywords") or "").split() if t.startswith(KEY_MARK)}
+            for e in entries
+        ]
+        self.known = set(self.index)
+
+    def phrase_keys(self, query: str) -> list[str]:
+        """The keys of the game terms ``query`` names, in phrase order: its words in a row,
+        each the same word or, for a word the index does not know (a typo), one within the
+        fuzzy distance."""
+        words = [word_form(t) for t in tokenize(query or "") if t]
+        keys = []
+        for phrase in self.phrases:
+            size = len(phrase)
+            for start in range(len(words) - size + 1):
+                if all(self._same(words[start + i], w) for i, w in enumerate(phrase)):
+                    keys.append("".join(KEY_MARK + w for w in phrase))
+                    break
+        return keys
+
+    def _same(self, word: str, wanted: str) -> bool:
+        if word == wanted:
+            return True
+        if word in self.known or not word:
+            return False
+        most = fuzzy_distance(self.settings, word, known=False)
+        return most > 0 and Levenshtein.distance(word, wanted, score_cutoff=most) <= most
+
+    def boosts(self, query: str) -> list[float]:
+        """Each entry's multiplier for ``query``: its weight, times ``homeBoost`` for the
+        section of a game term the query names."""
+        keys = set(self.phrase_keys(query))
+        factor = self.settings["homeBoost"]
+        return [
+            weight * factor if keys & self.keys[doc] else weight
+            for doc, weight in enumerate(self.weights)
+        ]
 
     def _bm25(self, tf: int, matching: int, length: int, average: float) -> float:
         k, b, d = (self.settings["bm25"][x] for x in "kbd")
         idf = math.log(1 + (len(self.entries) - matching + 0.5) / (matching + 0.5))
         return idf * (d + tf * (k + 1) / (tf + k * (1 - b + b * length / average)))
 
-    def _add(self, results, source: str, derived: str, weight: float) -> None:
+    def _add(self, results, source: str, derived: str, weight: float, boosts) -> None:
         for name in self.fields:
             freqs = self.index.get(derived, {}).get(name)
             if not freqs:
@@ -312,21 +451,21 @@ class Searcher:
             for doc, tf in freqs.items():
                 raw = self._bm25(tf, len(freqs), self.lengths[doc][name], self.average[name])
                 found = results.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
-                found["score"] += weight * boost * raw
+                found["score"] += weight * boost * boosts[doc] * raw
                 if source not in found["terms"]:
                     found["terms"].append(source)
                 found["match"].setdefault(derived, []).append(name)
 
-    def _term_results(self, term: str) -> dict:
+    def _term_results(self, term: str, boosts: list[float]) -> dict:
         s = self.settings
         results: dict[int, dict] = {}
-        self._add(results, term, term, 1)
+        self._add(results, term, term, 1, boosts)
         prefixed: dict[str, int] = {}
-        if len(term) >= s["prefixMinLength"]:
+        if len(term) >= s["prefixMinLength"] and expands(term):
             prefixed = {t: len(t) - len(term) for t in self.vocabulary if t.startswith(term)}
         fuzzy: dict[str, int] = {}
-        if len(term) >= s["fuzzyMinLength"]:
-            most = min(s["maxFuzzy"], _js_round(len(term) * s["fuzzy"]))
+        most = fuzzy_distance(s, term, term in self.known) if expands(term) else 0
+        if most:
             for t in self.vocabulary:
                 distance = Levenshtein.distance(term, t, score_cutoff=most)
                 if distance <= most and t not in prefixed:
@@ -334,22 +473,24 @@ class Searcher:
         for t, distance in prefixed.items():
             if distance:
                 weight = s["weights"]["prefix"] * len(t) / (len(t) + 0.3 * distance)
-                self._add(results, term, t, weight)
+                self._add(results, term, t, weight, boosts)
         for t, distance in fuzzy.items():
             if distance:
                 weight = s["weights"]["fuzzy"] * len(t) / (len(t) + distance)
-                self._add(results, term, t, weight)
+                self._add(results, term, t, weight, boosts)
         return results
 
-    def search(self, query: str, limit: int | None = None) -> list[dict]:
+    def search(self, query: str, limit: int | None = None, game: str | None = None) -> list[dict]:
         """Matching entries, best first (ties in page order), each with ``score`` and
-        ``match`` (the indexed terms it matched, for highlighting)."""
+        ``match`` (the indexed terms it matched, for highlighting); only the game ``game``'s
+        (a slug) when given."""
         combined: dict[int, dict] = {}
+        boosts = self.boosts(query or "")
         for token in tokenize(query or ""):
             term = process_term(token)
             if not term:
                 continue
-            for doc, found in self._term_results(term).items():
+            for doc, found in self._term_results(term, boosts).items():
                 into = combined.setdefault(doc, {"score": 0.0, "terms": [], "match": {}})
                 into["score"] += found["score"]
                 into["terms"] += [t for t in found["terms"] if t not in into["terms"]]
@@ -358,6 +499,8 @@ class Searcher:
             combined.items(),
             key=lambda item: (-_score_key(item[1]["score"] * len(item[1]["terms"])), item[0]),
         )
+        if game:
+            ranked = [item for item in ranked if self.entries[item[0]].get("slug") == game]
         limit = self.settings["maxResults"] if limit is None else limit
         return [
             {

@@ -32,13 +32,14 @@ import os
 import random
 import threading
 import time
+from datetime import timedelta
 from typing import Any
 
 import click
 from flask import Flask, current_app, has_app_context
 from flask.cli import ScriptInfo, with_appcontext
 
-from .. import events
+from .. import events, thinking
 from ..bots import decide, should_act
 from . import store
 from .errors import TableError
@@ -123,53 +124,73 @@ def delay(app: Flask) -> float:
 
 
 class ThreadRunner:
-    """The embedded default: one daemon thread for this process, jobs kept in memory in the
-    order they fall due. A job already waiting (or running) is not queued twice."""
+    """The embedded default: one daemon thread for this process, jobs kept in memory. Of
+    the jobs that are due, the one whose client has thought least lately runs first, and
+    a client past its thinking budget waits (:mod:`companion.thinking`). A job already
+    waiting (or running) is not queued twice."""
 
     def __init__(self, app: Flask):
         self.app = app
         self._cv = threading.Condition()
-        self._heap: list[tuple[float, int, str, int]] = []
+        self._heap: list[tuple[float, int, str, int, str]] = []
+        self.fairness = thinking.Fairness()
         self._pending: set[tuple[str, int]] = set()
         self._count = itertools.count()
         self._thread: threading.Thread | None = None
         self._stopped = False
         self.moves = 0  # bot moves made by this runner (for tests and the log)
 
-    def submit(self, code: str, version: int, wait: float) -> bool:
+    def submit(self, code: str, version: int, wait: float, client: str = thinking.UNKNOWN) -> bool:
         key = (code, version)
         with self._cv:
             if key in self._pending or self._stopped:
                 return False
             self._pending.add(key)
-            heapq.heappush(self._heap, (time.monotonic() + wait, next(self._count), code, version))
+            due = time.monotonic() + wait
+            heapq.heappush(self._heap, (due, next(self._count), code, version, client))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="bots", daemon=True)
                 self._thread.start()
             self._cv.notify_all()
         return True
 
-    def _next(self) -> tuple[str, int] | None:
+    def _next(self) -> tuple[str, int, str] | None:
+        """The due job of the client that thought least lately (the earliest on a tie)."""
         with self._cv:
             while not self._stopped:
-                if self._heap and self._heap[0][0] <= time.monotonic():
-                    _, _, code, version = heapq.heappop(self._heap)
-                    return code, version
-                wait = self._heap[0][0] - time.monotonic() if self._heap else None
+                now = time.monotonic()
+                if self._heap and self._heap[0][0] <= now:
+                    due = [entry for entry in self._heap if entry[0] <= now]
+                    entry = min(due, key=lambda e: (self.fairness.spent(e[4], now), e[1]))
+                    self._heap.remove(entry)
+                    heapq.heapify(self._heap)
+                    return entry[2], entry[3], entry[4]
+                wait = self._heap[0][0] - now if self._heap else None
                 self._cv.wait(wait)
             return None
 
     def _run(self) -> None:
+        budget = self.app.extensions.get("bot_thinking")
         while (job := self._next()) is not None:
+            code, version, client = job
+            if budget is not None and not budget.allows(client):
+                with self._cv:  # over its client's budget: try again a little later
+                    due = time.monotonic() + thinking.DEFER
+                    heapq.heappush(self._heap, (due, next(self._count), code, version, client))
+                continue
+            spent = [0.0]
             try:
-                with self.app.app_context():
-                    if play_turn(*job):
+                with self.app.app_context(), thinking.charged_to(client), thinking.timed() as spent:
+                    if play_turn(code, version):
                         self.moves += 1
             except Exception:
-                log.exception("The bot job for table %s at version %d failed", *job)
+                log.exception("The bot job for table %s at version %d failed", code, version)
             finally:
+                self.fairness.add(client, spent[0])
+                if budget is not None:
+                    budget.spend(client, spent[0])
                 with self._cv:
-                    self._pending.discard(job)
+                    self._pending.discard((code, version))
                     self._cv.notify_all()
 
     def idle(self, timeout: float = 30.0) -> bool:
@@ -204,7 +225,7 @@ class RQRunner:
         self.redis = Redis.from_url(url, socket_connect_timeout=5)
         self.queue = Queue(name, connection=self.redis)
 
-    def submit(self, code: str, version: int, wait: float) -> bool:
+    def submit(self, code: str, version: int, wait: float, client: str = thinking.UNKNOWN) -> bool:
         if not self.redis.set(pending_key(code, version), "1", nx=True, ex=PENDING_SECONDS):
             return False
         self.queue.enqueue(
@@ -212,6 +233,7 @@ class RQRunner:
             code,
             version,
             time.time() + wait,
+            client,
             result_ttl=0,
             failure_ttl=24 * 3600,
             description=f"bot move at table {code}, version {version}",
@@ -229,9 +251,11 @@ def pending_key(code: str, version: int) -> str:
 _job_app: Flask | None = None
 
 
-def run_job(code: str, version: int, due: float) -> bool:
+def run_job(code: str, version: int, due: float, client: str = thinking.UNKNOWN) -> bool:
     """An RQ job: wait for the human-like delay, then one :func:`play_turn` in the app of
-    this worker process."""
+    this worker process, charged to ``client``'s thinking budget; past that budget the job
+    is put back on the queue :data:`thinking.DEFER` seconds later (by the worker's
+    scheduler) instead of thinking now."""
     app = _job_app
     if app is None:
         if has_app_context():
@@ -239,11 +263,30 @@ def run_job(code: str, version: int, due: float) -> bool:
         else:  # a plain ``rq worker``: the app as ``flask --app`` would load it
             app = ScriptInfo(app_import_path=os.environ.get("FLASK_APP", "companion")).load_app()
     time.sleep(max(0.0, due - time.time()))
+    budget = app.extensions.get("bot_thinking")
+    runner = app.extensions.get("bots")
+    if budget is not None and not budget.allows(client) and isinstance(runner, RQRunner):
+        runner.redis.expire(pending_key(code, version), PENDING_SECONDS)
+        runner.queue.enqueue_in(
+            timedelta(seconds=thinking.DEFER),
+            run_job,
+            code,
+            version,
+            0.0,
+            client,
+            result_ttl=0,
+            failure_ttl=24 * 3600,
+            description=f"bot move at table {code}, version {version} (deferred)",
+        )
+        return False
+    spent = [0.0]
     with app.app_context():
         try:
-            return play_turn(code, version)
+            with thinking.charged_to(client), thinking.timed() as spent:
+                return play_turn(code, version)
         finally:
-            runner = app.extensions.get("bots")
+            if budget is not None:
+                budget.spend(client, spent[0])
             if isinstance(runner, RQRunner):
                 runner.redis.delete(pending_key(code, version))
 
@@ -265,6 +308,7 @@ def init_app(app: Flask) -> None:
         app.extensions["bots"] = None
     else:
         raise RuntimeError(f"BOT_WORKER must be thread, rq or off, not {kind!r}.")
+    thinking.init_app(app, app.config.get("BOT_QUEUE") or QUEUE_NAME)
     app.cli.add_command(bots_command)
 
 
@@ -289,7 +333,7 @@ def wake(code: str, version: int) -> None:
     if found is None:
         return
     try:
-        found.submit(code, version, delay(current_app))
+        found.submit(code, version, delay(current_app), thinking.client())
     except Exception:
         log.exception("Could not queue a bot job for table %s", code)
 
@@ -333,4 +377,5 @@ def bots_command(burst: bool) -> None:
     click.echo(f"Resumed {resume(app)} table(s) with bots; waiting for bot moves.")
     # SimpleWorker runs each job in this process (no fork): the app, its database pool and
     # the games' bot modules stay loaded between moves.
-    SimpleWorker([found.queue], connection=found.redis).work(burst=burst)
+    # Its scheduler puts back the jobs deferred past their client's thinking budget.
+    SimpleWorker([found.queue], connection=found.redis).work(burst=burst, with_scheduler=True)

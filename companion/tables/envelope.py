@@ -90,6 +90,8 @@ def seat_news(table: Any, who: Who, state: State, is_started: bool) -> dict[str,
         "begun": begun,
         "requests": requests,
         "bots": levels_of(table),
+        # once a move is made, a bot's seat is asked for (the host answers), not taken
+        "bot_seats_asked": state.moves > 0,
     }
 
 

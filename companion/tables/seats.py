@@ -5,8 +5,10 @@ committed.
 
 A bot seat is an ordinary :class:`~companion.models.Seat` row with ``bot`` (its level) and
 ``bot_seed`` set; its token is random and thrown away, so no phone can play it. A person
-who sits down in a bot's seat takes the row over (and the hand with it); the host frees a
-bot's seat like any other (``release``).
+who sits down in a bot's seat takes the row over (and the hand with it) before the game's
+first move; once play has begun, the bot's hand and what it saw are at stake, so taking its
+seat is a request the host answers (``tickets.ask_for_seat``), as for a person's seat. The
+host frees a bot's seat like any other (``release``).
 """
 
 from __future__ import annotations
@@ -47,9 +49,19 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
         whole_seat(seat)
     with store.changing(code) as table:
         seat = free_seat(table, seat)
+        if mid_game_bot(table, seat):
+            raise TableError(
+                409,
+                f"Seat {seat + 1} is played by a bot in a game under way: ask the host for "
+                "it (the host lets you take over).",
+            )
         others = [s.name for s in table.seats if s.index != seat]
         if any(other.casefold() == name.casefold() for other in others):
-            raise TableError(409, f"Someone at this table is already called {name}.")
+            raise TableError(
+                409,
+                f"Someone at this table is already called {name}. If that is you on a new "
+                f'phone, ask for your seat back ("I am {name}").',
+            )
         token = new_token()
         robot = next((s for s in table.seats if s.index == seat), None)
         if robot is not None:
@@ -62,6 +74,13 @@ def join(code: str, name: Any, seat: Any = None) -> tuple[int, str, int]:
         if robot is not None or str(seat) in news_of(table)["missing"]:
             note_change(table, seat, name, "taken", None)
     return seat, token, version
+
+
+def mid_game_bot(table: Any, seat: int) -> bool:
+    """Whether ``seat`` is a bot's in a game that has begun (a move made): a person takes
+    it only with the host's approval."""
+    row = next((s for s in table.seats if s.index == seat), None)
+    return row is not None and bool(row.bot) and store.state_of(table).moves > 0
 
 
 def free_seat(table: Table, seat: int | None) -> int:
@@ -123,12 +142,13 @@ def note_change(table: Any, seat: int | None, name: str, how: str, old: str | No
     )
 
 
-def held_seat(table: Any, seat: Any) -> Seat:
-    """The row of a seat a person holds (one a ticket or a request may move)."""
+def held_seat(table: Any, seat: Any, bots_too: bool = False) -> Seat:
+    """The row of a seat a person holds (one a ticket or a request may move); with
+    ``bots_too``, a bot's seat as well (a request the host answers, mid-game)."""
     in_range(table, whole_seat(seat))
     for taken in table.seats:
         if taken.index == seat:
-            if taken.bot:  # no ticket moves a bot's seat: a person sits down in it instead
+            if taken.bot and not bots_too:  # a person sits down in it from the join page
                 raise TableError(
                     409, f"Seat {seat + 1} is played by a bot: take it from the join page."
                 )

@@ -4,7 +4,12 @@ or the host role's), and the claim that trades an approved request or a ticket f
 fresh token. Each is one locked transaction (``store.changing``).
 
 Tickets are stored hashed, compared in constant time with every one the table holds, and
-work once before they expire.
+work once before they expire. Each belongs to one holding of its seat (or of the host
+role): it carries the hash of the token that held it when issued (``Ticket.holding``; a
+request, once approved, the hash the seat waits with). When the seat changes hands
+(released, taken, moved, taken over from or by a bot) its holder's hash changes, so every
+ticket of the earlier holding is dead: marked ``ended`` on the next look, 410 with the
+reason when presented.
 """
 
 from __future__ import annotations
@@ -16,16 +21,39 @@ from ..models import Ticket
 from . import store
 from .envelope import news_of
 from .errors import TableError
-from .seats import clean_name, held_seat, note_change
+from .seats import clean_name, held_seat, mid_game_bot, note_change, take_over
 from .tokens import hash_token, holder, identify, new_token, same_hash
 
+SEAT_CHANGED = (
+    "The seat changed hands since this was issued (freed, taken or moved), so it no "
+    "longer works. Ask the host or the seat's phone for a new one."
+)
 REQUEST_MINUTES = 5  # a request for a seat waits this long for an answer
 TICKET_MINUTES = 10  # a transfer link or QR code (seat or host) is good this long
 
 
+ENDED = "ended"  # the status of a ticket whose seat changed hands after it was issued
+
+
+def holding_of(table: Any, kind: str, seat: int | None) -> str | None:
+    """The hash of the token holding a seat (or, for ``kind`` "host", the host role) now;
+    None for a free seat."""
+    if kind == "host":
+        return table.host_token_hash
+    row = next((s for s in table.seats if s.index == seat), None)
+    return None if row is None else row.token_hash
+
+
+def same_holding(table: Any, ticket: Ticket) -> bool:
+    """Whether the seat (or host role) is still held as it was when ``ticket`` was issued
+    (a ticket stored before holdings were recorded has none and is judged by its expiry)."""
+    return ticket.holding is None or ticket.holding == holding_of(table, ticket.kind, ticket.seat)
+
+
 def live_tickets(table: Any, kind: str | None = None, seat: Any = ...) -> list[Ticket]:
-    """The table's tickets still waiting (pending, or approved and unclaimed) and not
-    expired; expired ones are marked so on the way."""
+    """The table's tickets still waiting (pending, or approved and unclaimed), not expired
+    and of the seat's current holding; expired ones and ones of an earlier holding are
+    marked so on the way."""
     found = []
     moment = store.now()
     for ticket in store.tickets_of(table):
@@ -33,6 +61,9 @@ def live_tickets(table: Any, kind: str | None = None, seat: Any = ...) -> list[T
             continue
         if store.aware(ticket.expires_at) <= moment:
             ticket.status = "expired"
+            continue
+        if not same_holding(table, ticket):
+            ticket.status = ENDED
             continue
         if kind is not None and ticket.kind != kind:
             continue
@@ -87,7 +118,8 @@ def request_view(ticket: Ticket, table: Any) -> dict[str, Any]:
 
 
 def new_ticket(table: Any, kind: str, seat: int | None, minutes: int, **more: Any) -> tuple:
-    """A ticket row (added to the change) and the ticket its holder keeps."""
+    """A ticket row (added to the change) of the seat's (or host role's) current holding,
+    and the ticket its holder keeps."""
     ticket = new_token()
     row = Ticket(
         table_id=table.id,
@@ -95,6 +127,7 @@ def new_ticket(table: Any, kind: str, seat: int | None, minutes: int, **more: An
         seat=seat,
         ticket_hash=hash_token(ticket),
         status="pending",
+        holding=holding_of(table, kind, seat),
         expires_at=store.now() + timedelta(minutes=minutes),
         **more,
     )
@@ -107,7 +140,9 @@ def ask_for_seat(code: str, seat: Any, name: Any = None) -> tuple[dict[str, Any]
     by the seat's phone or the host within a few minutes. Returns the request and the
     ticket that the asking phone keeps (it claims the seat with it once approved)."""
     with store.changing(code) as table:
-        taken = held_seat(table, seat)
+        taken = held_seat(table, seat, bots_too=True)
+        if taken.bot:
+            name = bot_taker(table, taken, name)
         name = taken.name if name is None else clean_name(name)
         if live_tickets(table, "request", seat):
             raise TableError(
@@ -120,6 +155,21 @@ def ask_for_seat(code: str, seat: Any, name: Any = None) -> tuple[dict[str, Any]
         set_requests(table)
         answer = request_view(row, table)
     return answer, ticket
+
+
+def bot_taker(table: Any, taken: Any, name: Any) -> str:
+    """The name of a person asking for a bot's seat: their own, unlike every other seat's;
+    only once play has begun (before, they sit down from the join page)."""
+    if not mid_game_bot(table, taken.index):
+        raise TableError(
+            409, f"Seat {taken.index + 1} is played by a bot: take it from the join page."
+        )
+    if name is None:
+        raise TableError(400, "Say your name to take over a bot's seat.")
+    name = clean_name(name)
+    if any(s.name.casefold() == name.casefold() for s in table.seats):
+        raise TableError(409, f"Someone at this table is already called {name}.")
+    return name
 
 
 def request_status(code: str, request_id: int, presented: str | None) -> dict[str, Any]:
@@ -148,15 +198,23 @@ def answer_request(code: str, token: str | None, request_id: Any, approve: bool)
         live_tickets(table)
         if request.status == "expired":
             raise TableError(410, "That request has expired.")
+        if request.status == ENDED:
+            raise TableError(410, SEAT_CHANGED)
         if request.status != "pending":
             raise TableError(410, f"That request was already answered ({request.status}).")
-        taken = held_seat(table, request.seat)
+        taken = held_seat(table, request.seat, bots_too=True)
         table.version += 1
         if approve:
             request.status = "approved"
             request.expires_at = store.now() + timedelta(minutes=REQUEST_MINUTES)
-            note_change(table, taken.index, taken.name, "moved", taken.token_hash)
-            taken.token_hash = hash_token(new_token())  # nobody holds it: the seat waits
+            if taken.bot:  # the bot stops; the seat waits for the asking person's claim
+                bot_taker(table, taken, request.name)  # a name taken meanwhile: 409
+                note_change(table, taken.index, request.name, "taken", None)
+                take_over(taken, request.name, new_token())
+            else:
+                note_change(table, taken.index, taken.name, "moved", taken.token_hash)
+                taken.token_hash = hash_token(new_token())  # nobody holds it: the seat waits
+            request.holding = taken.token_hash  # the holding the claim takes up
         else:
             request.status = "refused"
         set_requests(table)
@@ -167,7 +225,8 @@ def answer_request(code: str, token: str | None, request_id: Any, approve: bool)
 def issue_ticket(code: str, token: str | None, seat: int | None) -> tuple[str, str]:
     """A one-time ticket that moves a seat (``seat``) or the host role (None) to another
     phone, with the table's code. A seat's own phone or the host may move a seat; only the
-    host moves the host role. A new ticket replaces the earlier unused one."""
+    host moves the host role. A new ticket replaces the same issuer's earlier unused one
+    (the host's rejoin code for a seat and the seat's own link live side by side)."""
     with store.changing(code) as table:
         who = holder(table, token, "Send your seat or host token (Authorization: Bearer …).")
         if seat is None:
@@ -179,9 +238,11 @@ def issue_ticket(code: str, token: str | None, seat: int | None) -> tuple[str, s
             if not who.host and who.seat != seat:
                 raise TableError(403, "Only that seat's phone or the host can move a seat.")
             kind = "transfer"
+        issued_by = "host" if who.host else "seat"
         for old in live_tickets(table, kind, seat):
-            old.status = "replaced"
-        _row, ticket = new_ticket(table, kind, seat, TICKET_MINUTES)
+            if old.issued_by in (issued_by, None):  # the other issuer's stays good
+                old.status = "replaced"
+        _row, ticket = new_ticket(table, kind, seat, TICKET_MINUTES, issued_by=issued_by)
         table_code = table.code
     return ticket, table_code
 
@@ -210,6 +271,8 @@ def claim(code: str, presented: Any) -> dict[str, Any]:
             raise TableError(410, "This ticket has expired. Ask for a new one.")
         if ticket.status == "refused":
             raise TableError(410, "This request was refused.")
+        if ticket.status == ENDED:
+            raise TableError(410, SEAT_CHANGED)
         if ticket.kind == "request" and ticket.status != "approved":
             raise TableError(409, "This request is still waiting for an answer.")
         token = new_token()

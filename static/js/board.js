@@ -87,7 +87,9 @@ export function makeKit(env, names, faces = {}) {
     }
     return list;
   };
-  const seatTable = (columns) => {
+  // `label` names the scrolling region; two tables on one board need two names (axe-core:
+  // landmark-unique).
+  const seatTable = (columns, label = "Players") => {
     const table = el("table", { class: "seats-table" });
     const head = el("tr", {}, el("th", { scope: "col", text: "Player" }));
     for (const [title] of columns) head.append(el("th", { scope: "col", text: title }));
@@ -107,7 +109,7 @@ export function makeKit(env, names, faces = {}) {
       body.append(row);
     }
     table.append(body);
-    return el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "Players" }, table);
+    return el("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": label }, table);
   };
   return {
     split: false,
@@ -210,7 +212,7 @@ export function renderBoard(env, names, gameModule = null, faces = {}, scoreWord
         "section",
         { class: "final-scores" },
         el("h3", { text: "Final scores" }),
-        kit.seatTable([[scoreWord || "Score", (s) => view.scores[s]]]),
+        kit.seatTable([[scoreWord || "Score", (s) => view.scores[s]]], "Final scores"),
       ),
     );
   }

@@ -9,6 +9,10 @@
  * <mark> elements only: nothing from the index is ever parsed as HTML. A chosen result
  * remembers its matched words so the rules page can mark them in the section it opens.
  * Without JavaScript the form submits to /rules?q=… and the server answers the same way.
+ * Questions (issue 30): number words count as digits, question words are stop words, a
+ * short word no rule uses is forgiven a letter, a named card or rule (a phrase key in its
+ * section's keywords, from the game's thesaurus) multiplies its own section's score by
+ * settings.homeBoost, a section's `weight` scales it, and a select may keep to one game.
  */
 
 import MiniSearch from "../vendor/minisearch/minisearch.js";
@@ -32,14 +36,65 @@ export function fold(text) {
   return out;
 }
 
-/** The indexed form of one token: folded, stop words dropped, Porter-stemmed. */
+// A phrase key: "zq" before each processed word of a game term ("zqshootzqtozqkill").
+export const KEY_MARK = "zq";
+const PLURAL_DIGITS = /^([0-9]+)s$/;
+
+/** `word` (folded) with a number in words as digits: "three"/"threes" -> "3"; "8s" -> "8". */
+function number(settings, word) {
+  const digits = PLURAL_DIGITS.exec(word);
+  if (digits) return digits[1];
+  return Object.prototype.hasOwnProperty.call(settings.numbers, word) ? settings.numbers[word] : word;
+}
+
+/** One token folded, its number as digits, stemmed; stop words kept (for phrases). */
+export function wordForm(settings, term) {
+  return stemmer(number(settings, fold(term).trim()));
+}
+
+/** The indexed form of one token: folded, stop words dropped, numbers as digits, stemmed. */
 export function makeProcessTerm(settings) {
   const stop = new Set(settings.stopWords);
   return (term) => {
     const word = fold(term).trim();
     if (!word || stop.has(word)) return null;
-    return stemmer(word);
+    return stemmer(number(settings, word));
   };
+}
+
+/** Edits a misspelt query term may be from an indexed one (0: none), as MiniSearch counts.
+ * A short word (typoMinLength up to fuzzyMinLength) only when no rule uses it. */
+export function fuzzyDistance(settings, term, known) {
+  if (term.length < (known ? settings.fuzzyMinLength : settings.typoMinLength)) return 0;
+  return Math.min(settings.maxFuzzy, Math.round(term.length * settings.fuzzy));
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions), as rapidfuzz counts it. */
+export function levenshtein(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost));
+    }
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/** Every phrase key's words, from the entries' keywords, in index order. */
+export function phrasesOf(entries) {
+  const found = [];
+  const seen = new Set();
+  for (const entry of entries) {
+    for (const token of String(entry.keywords || "").split(/\s+/)) {
+      if (!token.startsWith(KEY_MARK) || seen.has(token)) continue;
+      seen.add(token);
+      found.push(token.split(KEY_MARK).slice(1));
+    }
+  }
+  return found;
 }
 
 /** [start, end] of every run of non-separator characters (MiniSearch's tokens). */
@@ -70,17 +125,21 @@ export function terms(settings, query) {
   return seen;
 }
 
-/** A search over `entries` with `settings` (the server's search_settings.json). */
+/** A search over `entries` with `settings` (the server's search_settings.json). A query
+ * naming a game term (a phrase key in some entry's keywords: its words in a row, each the
+ * same word or, for a word the index does not know, a typo within the fuzzy distance) also
+ * searches for that term's key, which only the term's own section holds. */
 export function makeSearch(settings, entries) {
   const processTerm = makeProcessTerm(settings);
+  const expands = (term) => !term.startsWith(KEY_MARK);
   const mini = new MiniSearch({
     idField: "position",
     fields: settings.fields,
     processTerm,
     searchOptions: {
       boost: settings.boost,
-      prefix: (term) => term.length >= settings.prefixMinLength,
-      fuzzy: (term) => (term.length >= settings.fuzzyMinLength ? settings.fuzzy : false),
+      prefix: (term) => expands(term) && term.length >= settings.prefixMinLength,
+      fuzzy: (term) => (expands(term) && fuzzyDistance(settings, term, known.has(term)) ? settings.fuzzy : false),
       maxFuzzy: settings.maxFuzzy,
       weights: settings.weights,
       bm25: settings.bm25,
@@ -88,14 +147,60 @@ export function makeSearch(settings, entries) {
     },
   });
   mini.addAll(entries.map((entry, position) => ({ ...entry, position })));
+  const known = new Set();
+  const tokenize = MiniSearch.getDefault("tokenize");
+  for (const entry of entries) {
+    for (const field of settings.fields) {
+      for (const token of tokenize(String(entry[field] || ""))) {
+        const term = processTerm(token);
+        if (term) known.add(term);
+      }
+    }
+  }
+  const phrases = phrasesOf(entries);
+  const same = (word, wanted) => {
+    if (word === wanted) return true;
+    if (!word || known.has(word)) return false;
+    const most = fuzzyDistance(settings, word, false);
+    return most > 0 && levenshtein(word, wanted) <= most;
+  };
+  const keysOf = entries.map(
+    (entry) => new Set(String(entry.keywords || "").split(/\s+/).filter((t) => t.startsWith(KEY_MARK))),
+  );
+  // A summary section (at a glance, "Our reading") weighs less than the rule itself; the
+  // section of a game term the query names weighs homeBoost times more.
+  const boostsFor = (query) => {
+    const keys = phraseKeys(query);
+    return entries.map((entry, position) => {
+      const weight = Number(entry.weight ?? 1);
+      return keys.some((k) => keysOf[position].has(k)) ? weight * settings.homeBoost : weight;
+    });
+  };
+  const phraseKeys = (query) => {
+    const words = tokenize(query).filter(Boolean).map((t) => wordForm(settings, t));
+    const keys = [];
+    for (const phrase of phrases) {
+      for (let start = 0; start + phrase.length <= words.length; start++) {
+        if (phrase.every((w, i) => same(words[start + i], w))) {
+          keys.push(phrase.map((w) => KEY_MARK + w).join(""));
+          break;
+        }
+      }
+    }
+    return keys;
+  };
   // Scores are compared to 1e-6 on both sides, so summation order never reorders ties.
   const key = (score) => Math.round(score * 1e6);
-  return (query, limit = settings.maxResults) =>
-    mini
-      .search(query || "")
+  // `game` (a slug): only that game's sections.
+  return (query, limit = settings.maxResults, game = "") => {
+    const boosts = boostsFor(query || "");
+    return mini
+      .search(query || "", { boostDocument: (position) => boosts[position] })
+      .filter((r) => !game || entries[r.id].slug === game)
       .sort((a, b) => key(b.score) - key(a.score) || a.id - b.id)
       .slice(0, limit)
       .map((r) => ({ ...entries[r.id], score: r.score, match: Object.keys(r.match).sort() }));
+  };
 }
 
 export function highlightRanges(settings, text, matched) {
@@ -155,6 +260,7 @@ function start() {
   const results = document.getElementById("rules-results");
   const status = document.getElementById("rules-status");
   const contents = document.getElementById("rules-contents");
+  const scope = document.getElementById("rules-game");
   if (!form || !input || !results || !status) return;
 
   let index = null;
@@ -175,7 +281,7 @@ function start() {
       status.textContent = "Loading the rules index\u2026";
       return;
     }
-    for (const entry of index(query)) {
+    for (const entry of index(query, undefined, scope ? scope.value : "")) {
       const href = sameOriginPath(entry.url);
       if (!href) continue;
       const item = document.createElement("li");
@@ -204,6 +310,7 @@ function start() {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => show(input.value), 60);
   });
+  if (scope) scope.addEventListener("change", () => show(input.value));
   results.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-match]");
     if (!link) return;

@@ -43,6 +43,8 @@ const requestList = document.getElementById("requests");
 const askSeat = document.getElementById("ask-seat");
 const askList = document.getElementById("ask-list");
 const askError = document.getElementById("ask-error");
+const askName = document.getElementById("ask-name");
+const askNameField = document.getElementById("ask-name-field");
 const askWait = document.getElementById("ask-wait");
 const askWaitText = document.getElementById("ask-wait-text");
 const askAgain = document.getElementById("ask-again");
@@ -126,39 +128,58 @@ function keepAsking(value) {
 // by name ("I am Ada") to ask for.
 function renderJoin(pub) {
   if (asking || token) return; // an answer arrived for a page that has moved on
-  // A bot's seat is open to a person, who takes over from the bot (its hand too).
+  // A bot's seat is open to a person, who takes over from the bot (its hand too); once a
+  // move is made it is the host's to give, so it is asked for like a person's seat.
   const bots = pub.bots || [];
-  const free = pub.players.filter((n, seat) => !n || bots[seat]).length;
+  const asked = Boolean(pub.bot_seats_asked);
+  const takeable = (name, seat) => !name || (bots[seat] && !asked);
+  const free = pub.players.filter(takeable).length;
   joinForm.hidden = free === 0;
   for (const input of joinForm.querySelectorAll("input[name=seat]")) {
     if (input.value === "") continue;
     const seat = Number(input.value);
     const name = pub.players[seat];
-    input.disabled = Boolean(name) && !bots[seat];
-    const words = bots[seat] ? `Seat ${seat + 1} (${name}: take over)` : name ? `Seat ${seat + 1} (${name})` : `Seat ${seat + 1}`;
+    input.disabled = !takeable(name, seat);
+    const how = asked ? "ask the host below" : "take over";
+    const words = bots[seat] ? `Seat ${seat + 1} (${name}: ${how})` : name ? `Seat ${seat + 1} (${name})` : `Seat ${seat + 1}`;
     if (input.nextElementSibling) input.nextElementSibling.textContent = words;
   }
-  const key = JSON.stringify([pub.players, bots]);
-  askSeat.hidden = free > 0;
+  // "I am <name>" for every person's seat, whatever else sits at the table (free seats,
+  // bots): a lost phone finds its seat even when the table has room.
+  const people = pub.players.flatMap((name, seat) => (name && !bots[seat] ? [[name, seat]] : []));
+  const robots = asked ? pub.players.flatMap((name, seat) => (bots[seat] ? [[name, seat]] : [])) : [];
+  const key = JSON.stringify([pub.players, bots, asked]);
+  askSeat.hidden = people.length + robots.length === 0;
+  askNameField.hidden = robots.length === 0;
   if (key === shownAsk) return;
   shownAsk = key;
   askList.replaceChildren(
-    ...pub.players.flatMap((name, seat) => (bots[seat] ? [] : [[name, seat]])).map(([name, seat]) => {
+    ...people.map(([name, seat]) => {
       const button = el("button", { type: "button", class: "secondary", text: `I am ${name}` });
       button.setAttribute("aria-label", `I am ${name} (seat ${seat + 1}): ask for this seat`);
       button.addEventListener("click", () => askFor(seat, name, button));
       return el("li", {}, button);
     }),
+    ...robots.map(([name, seat]) => {
+      const button = el("button", { type: "button", class: "secondary", text: `Take over from ${name} (seat ${seat + 1})` });
+      button.addEventListener("click", () => askFor(seat, askName.value.trim(), button, true));
+      return el("li", {}, button);
+    }),
   );
 }
 
-async function askFor(seat, name, button) {
+async function askFor(seat, name, button, fromBot = false) {
+  if (!name) {
+    showError(askError, "Type your name first: it goes on the seat you take over.");
+    askName.focus();
+    return;
+  }
   button.disabled = true;
   try {
     const answer = await api(`${root.dataset.join}/${seat}/requests`, { method: "POST", body: { name } });
     keepAsking({ id: answer.request.id, ticket: answer.ticket, name });
     showError(askError, "");
-    showWaiting(`Waiting for ${name}'s phone or the host to approve.`, false);
+    showWaiting(fromBot ? "Waiting for the host to let you take over the bot's seat." : `Waiting for ${name}'s phone or the host to approve.`, false);
   } catch (error) {
     showError(askError, error.message);
   } finally {
@@ -196,7 +217,10 @@ async function checkAsking() {
       notify(`You have ${name}'s seat on this phone now.`);
     } else {
       keepAsking(null);
-      const why = status === "refused" ? `${name}'s phone or the host refused.` : "Nobody answered in time: the request expired.";
+      const why = {
+        refused: `${name}'s phone or the host refused.`,
+        ended: "The seat changed hands meanwhile, so this request no longer works.",
+      }[status] || "Nobody answered in time: the request expired.";
       showWaiting(`${why} You can ask again.`, true);
     }
   } catch (error) {
@@ -449,7 +473,9 @@ function render() {
   cueTurn(myTurn);
   const cardsInPlay = renderInPlay(env, names, gameModule, faces);
   inPlay.hidden = !cardsInPlay;
-  inPlay.replaceChildren(...(cardsInPlay ? [cardsInPlay] : []));
+  // A hidden h2 above the game's h3s keeps the headings in order (axe-core: heading-order).
+  const heading = el("h2", { class: "visually-hidden", text: "Cards in play" });
+  inPlay.replaceChildren(...(cardsInPlay ? [heading, cardsInPlay] : []));
   board.replaceChildren(env.started ? renderBoard(env, names, gameModule, faces, root.dataset.scoreWord, true) : el("p", { class: "muted", text: "Waiting for everyone to sit down." }));
   renderHand();
   renderChoices();

@@ -4,11 +4,14 @@ with the limits off (tests/conftest.py); these tests turn them on."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
 
+from companion.extensions import db
 from companion.limits import DEFAULTS
+from companion.models import Table
 
 from .test_tables_api import TablePlayers
 
@@ -166,3 +169,102 @@ def test_workers_sharing_redis_share_the_counts(make_app, redis_url):
     assert_page_429(a.get("/t/AAAAA6/seat"))
     assert_api_429(b.get("/api/tables/AAAAA7/view"))
     assert phone(second, "203.0.113.9").get("/t/AAAAA6/seat").status_code == 404
+
+
+# -- issue 25: solo tables, bot seats, look-ups per code tried, wrong tokens -------------
+
+
+def test_eighty_solo_tables_in_twenty_seconds_meet_429(make_app, database):
+    """The default limits: one client asking for 80 solo tables is refused well before
+    the end (by the solo limit, or the bot seats' one), and nothing is made past it."""
+    app = make_app(**ON, WTF_CSRF_ENABLED=False, BOT_WORKER="off", SQLALCHEMY_DATABASE_URI=database)
+    client = phone(app)
+    statuses = []
+    started = time.monotonic()
+    for _ in range(80):
+        answer = client.post("/play/shoot/solo", data={"name": "Ann", "level": "strong"})
+        statuses.append(answer.status_code)
+    assert time.monotonic() - started < 20  # the burst the issue measured
+    assert 429 in statuses
+    first = statuses.index(429)
+    assert first <= 20 and set(statuses[first:]) == {429}
+    assert set(statuses[:first]) == {303}
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Table.id))) == first
+    assert_page_429(client.post("/play/shoot/solo", data={"name": "Ann", "level": "easy"}))
+    # Another client still plays solo.
+    assert (
+        phone(app, "203.0.113.9")
+        .post("/play/shoot/solo", data={"name": "Bo", "level": "easy"})
+        .status_code
+        == 303
+    )
+
+
+def test_bot_seats_are_counted_by_seat_wherever_they_are_made(make_app):
+    app = make_app(
+        **ON, WTF_CSRF_ENABLED=False, BOT_WORKER="off", RATELIMIT_BOT_SEATS="5 per minute"
+    )
+    client = phone(app)
+    # A refused request makes no seat and counts nothing.
+    bad = client.post("/api/tables", json={"game": "shoot", "players": 3, "bots": ["x", 1]})
+    assert bad.status_code == 400
+    made = client.post(
+        "/api/tables", json={"game": "shoot", "players": 4, "bots": [None, "easy", "easy"]}
+    )
+    assert made.status_code == 400  # four seats, three entries: refused, not counted
+    made = client.post(
+        "/api/tables", json={"game": "shoot", "players": 3, "bots": [None, "easy", "strong"]}
+    )
+    assert made.status_code == 201, made.get_json()  # 2 of 5
+    body = made.get_json()
+    solo = client.post("/play/shoot/solo", data={"name": "Ann", "level": "easy", "players": "3"})
+    assert solo.status_code == 303  # 4 of 5
+    seat = client.post(
+        f"/api/tables/{body['code']}/seats/2/bot",
+        json={"level": "easy"},
+        headers={"Authorization": f"Bearer {body['host_token']}"},
+    )
+    assert seat.status_code == 200, seat.get_json()  # 5 of 5
+    assert_api_429(
+        client.post(
+            "/api/tables", json={"game": "shoot", "players": 3, "bots": [None, "easy", None]}
+        )
+    )
+    assert_page_429(client.post("/play/shoot/solo", data={"name": "Ann", "level": "easy"}))
+    # A table without bots is not a bot seat.
+    assert client.post("/api/tables", json={"game": "shoot", "players": 3}).status_code == 201
+
+
+def test_each_look_alike_code_tried_counts_against_the_look_up_limit(make_app):
+    app = make_app(**ON, RATELIMIT_LOOKUP="20 per minute")
+    guesser = phone(app)
+    # "OOOOO2" reads as 2**5 = 32 codes: it costs the whole minute's allowance (20).
+    assert guesser.get("/join?code=OOOOO2").status_code == 404
+    assert_page_429(guesser.get("/join?code=AAAAA2"))
+    other = phone(app, "203.0.113.9")
+    # "OOA2A2" is 4 codes; five such look-ups are 20.
+    for _ in range(5):
+        assert other.get("/join?code=OOA2A2").status_code == 404
+    assert_page_429(other.get("/join?code=AAAAA3"))
+
+
+def test_wrong_tokens_on_a_known_table_are_counted_and_limited(make_app, database):
+    app = make_app(**ON, RATELIMIT_TOKEN="5 per minute", SQLALCHEMY_DATABASE_URI=database)
+    table = TablePlayers(app, "shoot", 3).join_all()
+    guesser = phone(app)
+    url = f"/api/tables/{table.code}"
+    for n in range(5):
+        answer = guesser.get(f"{url}/view", headers={"Authorization": f"Bearer wrong{n}"})
+        assert answer.status_code == 401
+    # Now even the right token is refused from there, on that table (no hit shows).
+    right = {"Authorization": f"Bearer {table.tokens[0]}"}
+    assert_api_429(guesser.get(f"{url}/view", headers=right))
+    assert_api_429(guesser.post(f"{url}/claim", json={"ticket": "x" * 43}))
+    # Good tokens never count; other tables and other addresses are untouched.
+    seated = phone(app, "203.0.113.9")
+    for _ in range(20):
+        assert seated.get(f"{url}/view", headers=right).status_code == 200
+    other = TablePlayers(app, "shoot", 3).join_all()
+    mine = {"Authorization": f"Bearer {other.tokens[0]}"}
+    assert guesser.get(f"/api/tables/{other.code}/view", headers=mine).status_code == 200

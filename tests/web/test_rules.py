@@ -267,7 +267,16 @@ def test_search_index_has_every_section_of_every_game(client):
     index = body["entries"]
     assert isinstance(index, list)
     for entry in index:
-        assert set(entry) == {"game", "slug", "anchor", "title", "text", "keywords", "url"}
+        assert set(entry) == {
+            "game",
+            "slug",
+            "anchor",
+            "title",
+            "text",
+            "keywords",
+            "weight",
+            "url",
+        }
         assert entry["url"] == f"/rules/{entry['slug']}#{entry['anchor']}"
         assert entry["game"] == GAMES[entry["slug"]].name
         assert entry["title"].strip() and "#" not in entry["title"]
@@ -384,10 +393,12 @@ def test_search_forgives_typos_and_word_forms_within_limits():
     ]
     for query in ("double", "doubled", "doubling", "dubble", "doulbe"):
         assert rules_search.search(entries, query)[0]["title"] == "Doubles", query
-    # Three letters wrong is another word; short words are never fuzzy.
+    # Three letters wrong is another word; a short word is forgiven one letter, and only
+    # when no rule uses it (a typo: "lon" for loon, issue 30).
     assert rules_search.search(entries, "dabblaz") == []
     assert rules_search.search(entries, "fowl")[0]["title"] == "Fouls"
-    assert rules_search.search(entries, "fol") == []
+    assert rules_search.search(entries, "fol")[0]["title"] == "Fouls"
+    assert rules_search.search(entries, "fl") == [] and rules_search.search(entries, "zzq") == []
 
 
 def test_fold_keeps_length_so_highlights_line_up():

@@ -16,7 +16,9 @@ import pytest
 from companion.extensions import db
 from companion.games import GAMES
 from companion.models import ScoreSheet
-from companion.scorekeeper.routes import fingerprint
+from companion.scorekeeper import book
+from companion.scorekeeper.book import Shown
+from companion.scorekeeper.rounds import apply, fingerprint
 
 from .. import fifth_game
 from .pages import change_offered, press_change
@@ -415,3 +417,65 @@ def test_delete_while_edit_never_leaves_a_sheet_that_fails_to_replay(race_app):
         assert logged == len(duels) + answers.count(302)  # every change answered saved is logged
         assert client.get(f"/score/{code}").status_code == 200
         assert "needs a repair" not in text_of(client.get(f"/score/{code}"))
+
+
+def sheet_with(app, tricks: list[list[int]]) -> str:
+    """A sheet of the fifth game with these rounds, made through the use cases."""
+    with app.test_request_context():
+        code = book.new_sheet(SLUG, ["Ada", "Bo", "Cy"], {"cards": 3, "target": 99})
+        for position, row in enumerate(tricks):
+            book.add_round(code, Shown(position), boxes(row))
+    return code
+
+
+def boxes(tricks: list[int]) -> dict[str, str]:
+    return {f"tricks-{i}": str(n) for i, n in enumerate(tricks)}
+
+
+def test_simultaneous_undos_of_one_change_undo_it_exactly_once(race_app):
+    app = race_app
+    for _attempt in range(5):
+        code = sheet_with(app, [[1, 2, 0], [0, 0, 3]])
+        page = app.test_client().get(f"/score/{code}").get_data(as_text=True)
+        _, number = change_offered(page, code, "Undo")
+        path = f"/score/{code}/undo"
+        answers = at_once(
+            [partial(post_status, app.test_client(), path, {"change": number}) for _ in range(12)]
+        )
+        assert sorted(answers) == [302] + [409] * 11, answers
+        with app.test_request_context():
+            assert book.read(code).rows == [{"tricks": [1, 2, 0]}]
+            assert [c.undone for c in book.read(code).sheet.changes] == [False, True]
+
+
+def test_the_log_always_rebuilds_the_sheet_whatever_the_order_of_changes(race_app):
+    """Adds, a correction, a deletion, undo and redo sent at once: whichever win, the
+    changes logged as done, applied in order to an empty sheet, give the stored rounds."""
+    app = race_app
+    first, second = {"tricks": [1, 2, 0]}, {"tricks": [0, 0, 3]}
+    for attempt in range(6):
+        code = sheet_with(app, [[1, 2, 0], [0, 0, 3]])
+        moves = [
+            ("rounds", boxes([3, 0, 0]) | {"position": "2"}),
+            (
+                "rounds/1/edit",
+                boxes([0, 3, 0]) | {"position": "0", "version": fingerprint(0, first)},
+            ),
+            ("rounds/2/delete", {"position": "1", "version": fingerprint(1, second)}),
+            ("undo", {"change": "2"}),
+            ("redo", {"change": "2"}),
+        ]
+        calls = [
+            partial(post_status, app.test_client(), f"/score/{code}/{path}", data)
+            for path, data in moves
+        ]
+        answers = at_once(calls[attempt % 5 :] + calls[: attempt % 5])
+        assert set(answers) <= {302, 409}, answers
+        with app.test_request_context():
+            state = book.read(code)  # replays, or raises
+            rows: list = []
+            for change in state.sheet.changes:
+                if not change.undone:
+                    old, new = change.before, change.after
+                    rows = apply(state.keeper, rows, change.position, old, new)
+            assert rows == state.rows

@@ -12,8 +12,10 @@ import pytest
 
 from companion.extensions import db
 from companion.games import GAMES
+from companion.games.spec import form_values
 from companion.models import ScoreEntry, ScoreSheet
-from companion.scorekeeper.routes import store
+from companion.scorekeeper import book
+from companion.scorekeeper.book import Shown
 from companion.scorekeeper.show import chart, export_csv
 from tests.fifth_game import HighCardSheet
 
@@ -379,10 +381,10 @@ def test_share_events_announce_each_change(make_app, request, backend):
     seen = ""
     while "data: 1" not in seen:
         seen += next(chunks).decode()
-    with app.app_context():  # another phone adds a round the way the page does
-        sheet = db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == "EVENTS"))
+    with app.test_request_context():  # another phone adds a round (the page's use case)
         keeper = GAMES[slug].sheet(sample["names"], sample["options"])
-        store(sheet, keeper.add(sample["rows"][:1], sample["rows"][1]))
+        boxes = form_values(keeper.spec.sheet_fields, keeper.values_of(sample["rows"][1]))
+        book.add_round("EVENTS", Shown(1), boxes)
     rest = b"".join(chunks).decode()
     assert "event: rounds\ndata: 2" in rest
     response.close()

@@ -148,7 +148,7 @@ def test_a_whole_game_with_bot_seats_through_the_api(bot_app, slug):
     table.join("Ann")
     env = table.view(table.tokens[0])
     assert env["players"][0] == "Ann"
-    assert env["players"][1] == "Juno · bot"  # seat 2's own name
+    assert env["players"][1] == f"Bot ({levels[1]})"
     table.play_people(random.Random(slug))
 
     row, seats, actions = table.rows()
@@ -160,7 +160,7 @@ def test_a_whole_game_with_bot_seats_through_the_api(bot_app, slug):
         stored = store.get_table(table.code)
         assert store.replay_log(stored).to_dict() == stored.state
         record = db.session.scalar(db.select(GameRecord).where(GameRecord.code == table.code))
-        assert record is not None and record.names[1] == "Juno · bot"
+        assert record is not None and record.names[1] == f"Bot ({levels[1]})"
     final = table.view(table.tokens[0])
     assert final["over"] and final["version"] == len(actions) + 1  # the join, then moves
 
@@ -171,11 +171,10 @@ def test_levels_and_names_in_the_envelope_and_the_pages(bot_app):
     levels = [None, "strong", "strong"] + [None] * (players - 3)
     table = BotTable(bot_app, slug, levels)
     env = table.view()
-    # Friendly, distinct names marked as bots (issue 26).
-    assert env["players"][:3] == [None, "Juno · bot", "Milo · bot"]
+    assert env["players"][:3] == [None, "Bot (strong)", "Bot 3 (strong)"]
     assert env["bots"] == levels
     page = table.client.get(f"/t/{table.code}/seat").get_data(as_text=True)
-    assert "Juno · bot: take over" in page
+    assert "Bot (strong): take over" in page
     host = table.client.get(f"/t/{table.code}").get_data(as_text=True)
     assert 'data-bot-levels="[&#34;easy&#34;, &#34;normal&#34;, &#34;strong&#34;]"' in host
 
@@ -192,9 +191,20 @@ def test_a_person_takes_over_a_bot_mid_game(bot_app):
     with bot_app.app_context():
         hand = store.state_of(store.get_table(table.code)).view(1)
 
-    answer = table.join("Bea", seat=1)
-    assert answer.status_code == 201, answer.get_json()
-    assert answer.get_json()["seat"] == 1
+    # Issue 25: mid-game a person no longer sits down in a bot's seat from the join page
+    # (anyone with the code saw its hand); they ask, and the host answers.
+    refused = table.join("Bea", seat=1)
+    assert refused.status_code == 409 and "ask the host" in refused.get_json()["error"]
+    base = f"/api/tables/{table.code}"
+    asked = table.client.post(f"{base}/seats/1/requests", json={"name": "Bea"}).get_json()
+    assert table.view()["bots"][1] == "easy"  # the bot plays on while the host decides
+    approve = f"{base}/requests/{asked['request']['id']}/approve"
+    approved = table.client.post(approve, json={}, headers=auth(table.host_token))
+    assert approved.status_code == 200, approved.get_json()
+    taken_at = table.view()["version"]
+    got = table.client.post(f"{base}/claim", json={"ticket": asked["ticket"]}).get_json()
+    assert got["seat"] == 1
+    table.tokens[1] = got["token"]
     env = table.view(table.tokens[1])
     assert env["players"][1] == "Bea" and env["bots"][1] is None
     assert env["view"] == {**hand, "prompt": env["view"]["prompt"]}  # the bot's hand, now hers
@@ -202,7 +212,7 @@ def test_a_person_takes_over_a_bot_mid_game(bot_app):
         "seat": 1,
         "name": "Bea",
         "how": "taken",
-        "version": env["version"],
+        "version": taken_at,
     }
     # From now on only the people move seat 1: the bots leave it alone.
     _, _, log_before = table.rows()
@@ -214,10 +224,12 @@ def test_a_person_takes_over_a_bot_mid_game(bot_app):
     assert {s.index: s.bot for s in seats}[1] is None
 
 
-def test_any_seat_join_takes_a_bot_seat_when_none_is_free(bot_app):
+def test_any_seat_join_takes_a_bot_seat_when_none_is_free(make_app):
+    # Bots off: before the first move a bot's seat is taken at once; once a move is made
+    # it is asked for (issue 25), so the bots must not move before Bea joins.
     slug = BOT_GAMES[0]
     players = GAMES[slug].min_players
-    table = BotTable(bot_app, slug, [None] + ["easy"] * (players - 1))
+    table = BotTable(make_app(BOT_WORKER="off"), slug, [None] + ["easy"] * (players - 1))
     table.join("Ann")
     answer = table.join("Bea")
     assert answer.status_code == 201 and answer.get_json()["seat"] == 1
@@ -238,7 +250,7 @@ def test_the_host_seats_a_bot_for_a_player_who_left_and_removes_it(bot_app):
     answer = table.put_bot(1, "easy")
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["bots"][1] == "easy"
-    assert answer.get_json()["players"][1] == "Juno · bot"
+    assert answer.get_json()["players"][1] == "Bot (easy)"
     del table.tokens[1]
     moved = table.play_people(random.Random(5), moves=4)
     table.settle()
@@ -371,8 +383,10 @@ def test_a_bot_is_never_asked_for_nor_played_by_a_token(bot_app):
     table = BotTable(bot_app, slug, [None] + ["easy"] * (players - 1))
     table.join("Ann")
     url = f"/api/tables/{table.code}/seats/1/requests"
-    answer = table.client.post(url, json={"name": "Juno · bot"})
-    assert answer.status_code == 409 and "bot" in answer.get_json()["error"]
+    answer = table.client.post(url, json={"name": "Cat"})
+    # Before a move it is taken from the join page; once the bots have moved (issue 25) a
+    # person may ask the host for it, but never under the bot's own name.
+    assert answer.status_code == 409 and "bot" in answer.get_json()["error"].lower()
 
 
 def test_a_rematch_keeps_the_bots_and_they_play_it(bot_app):

@@ -24,7 +24,14 @@ from companion.tables import store, tokens
 class TablePlayers:
     """A table made through the API, with one client (phone) per seat."""
 
-    def __init__(self, app, game: str, players: int | None = None, options: dict | None = None):
+    def __init__(
+        self,
+        app,
+        game: str,
+        players: int | None = None,
+        options: dict | None = None,
+        deal: dict | None = None,
+    ):
         self.app = app
         self.game = game
         self.players = players or GAMES[game].min_players
@@ -33,6 +40,8 @@ class TablePlayers:
         body = {"game": game, "players": self.players}
         if options is not None:
             body["options"] = options
+        if deal is not None:  # an explicit first deal
+            body["deal"] = deal
         answer = self.post(self.host, "/api/tables", body)
         assert answer.status_code == 201, answer.get_json()
         body = answer.get_json()

@@ -61,13 +61,16 @@ SPEC = Spec(
             "seat",
             "Who challenged?",
             help="The challenger plays first; the role passes to the other player every duel.",
-            anchor="turn",
+            anchor="setup",
         ),
         Field(
             "shot",
             "choice",
             "Who was shot?",
-            help="The player who lost the duel takes a shot card; nobody on equal values.",
+            help=(
+                "The player who lost the duel takes a shot card; on equal values nobody "
+                "(our reading: the rulebook is silent)."
+            ),
             anchor="duel",
         ),
     ),

@@ -408,7 +408,7 @@ class PirateTricksState(State):
     def sealed_step(self) -> str | None:
         """The sealed step in progress, for the host's undo (``Game.undo_point``): the bids
         on a row, the card reveals breaking a tie, the ditch. Once a step is shown, undo
-        takes back all of it; predictions, assigning a row and plays are open and go back
+        stops there; predictions, assigning a row and plays are open and go back
         one at a time."""
         a, where = self.auction, f"round {self.round}"
         if self.phase in (BID, REVEAL):

@@ -69,6 +69,7 @@ from operator import add, sub
 from pathlib import Path
 from typing import Any
 
+from ...names import BadName, clean_text
 from ..errors import IllegalAction
 from ..spec import is_whole
 
@@ -469,13 +470,20 @@ def _check_effect(deck: str, raw: object, where: str, builtin: bool) -> dict:
 def _check_card(deck: str, raw: object, builtin: bool) -> dict:
     if not isinstance(raw, dict):
         raise IllegalAction(f"Each {deck} card must be an object.")
-    name = raw.get("name")
-    label = name[:40] if isinstance(name, str) and name.strip() else str(raw.get("id"))[:40]
+    name, bad_name = raw.get("name"), "the name must be 1 to 40 characters."
+    if isinstance(name, str) and name.strip() and len(name) <= 40:
+        try:  # the shared cleaner of names (companion/names.py): visible, no control character
+            name = clean_text(name, 40, "the name")
+        except BadName as error:
+            name, bad_name = None, str(error)
+    else:
+        name = None
+    label = name or ("?" if not isinstance(raw.get("id"), str) else raw["id"][:40])
     where = f"{deck.capitalize()} card {label!r}"
     if not isinstance(raw.get("id"), str) or not _ID.match(raw["id"]):
         raise IllegalAction(f"{where}: the id must be 1-40 lowercase letters, digits or _.")
-    if not isinstance(name, str) or not name.strip() or len(name) > 40:
-        raise IllegalAction(f"{where}: the name must be 1 to 40 characters.")
+    if name is None:
+        raise IllegalAction(f"{where}: {bad_name}")
     extra = sorted(set(raw) - {"id", "name", "tag", "text", "effects", "prediction"})
     if extra:
         raise IllegalAction(f"{where}: unknown field {extra[0]!r}.")
@@ -496,7 +504,13 @@ def _check_card(deck: str, raw: object, builtin: bool) -> dict:
     text = raw.get("text")
     if text is not None and (not isinstance(text, str) or len(text) > 300):
         raise IllegalAction(f"{where}: the text must be at most 300 characters.")
-    card["text"] = text.strip() if text and text.strip() else describe_card(card)
+    if text and text.strip():
+        try:
+            card["text"] = clean_text(text, 300, "the text")
+        except BadName as error:
+            raise IllegalAction(f"{where}: {error}") from None
+    else:
+        card["text"] = describe_card(card)
     card["prediction"] = needs_prediction(card)
     return card
 

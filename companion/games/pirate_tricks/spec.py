@@ -22,6 +22,10 @@ from . import rules
 
 MAX_RECRUITMENT = 200
 MAX_BID = 10**6
+# A row costs nothing when it is the last one left, or when a zero tie hands it over.
+FREE_ROW_HINT = (
+    "The loon paid for the row taken (0 for the last row or one handed over after a zero tie)."
+)
 COUNT_BOXES = 4  # count boxes per player: enough for a treasure and a capture card
 
 
@@ -124,7 +128,7 @@ SPEC = Spec(
             repeat=("players",),
             low=0,
             high=MAX_BID,
-            help="The loon paid for the row taken (0 for a row taken free).",
+            help=FREE_ROW_HINT,
             anchor="auction",
         ),
         Field(
@@ -132,7 +136,7 @@ SPEC = Spec(
             "bool",
             "Took a row with 2 loon on it",
             repeat=("players",),
-            anchor="round-setup",
+            anchor="ties",
         ),
         Field(
             "crew",

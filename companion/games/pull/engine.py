@@ -58,9 +58,9 @@ Our reading of the rulebook where it is silent or ambiguous:
   its running foul count crosses in that hand (5th, 10th, ...).
 - Undo (the host's): the sealed second shots of a round are one step. Before they are
   revealed the host takes back one pick at a time (the notice does not say which card);
-  once they are revealed, undoing takes back every second shot of that round, so nobody
-  picks again alone after seeing the others. Face-up second shots (2 players) and first
-  shots go back one at a time.
+  once they are revealed, undo stops there (refused with the reason), so nobody picks
+  again after seeing the others. Face-up second shots (2 players) and first shots go
+  back one at a time.
 - Rematch: the deal keeps passing left, so the next game's first dealer is the player to
   the left of the last hand's dealer.
 - Game end: after the hand in which a side reaches the goal (or after the fixed number of

@@ -94,7 +94,8 @@ function history(v, kit) {
       ["Capture", (s) => kit.signed(past.capture[s])],
     ];
     if ((past.top_ups || []).some(Boolean)) columns.unshift(["Top-up", (s) => kit.signed(past.top_ups[s])]);
-    parts.push(kit.el("h3", { text: `Round ${past.round} results` }), kit.seatTable(columns));
+    const title = `Round ${past.round} results`;
+    parts.push(kit.el("h3", { text: title }), kit.seatTable(columns, title));
   }
   return parts;
 }

@@ -16,11 +16,15 @@ from tests.games.golden import play_into
 
 GAME = GAMES["pirate_tricks"]
 
-# players -> digest of 10 random games (see games_digest)
+# players -> digest of 10 random games (see games_digest). Taken again when the views'
+# score cards tagged the values of Gang of Three, Gang of Two and Partners in Crime
+# "house" instead of "seed" (issue 30: the rulebook prints no text for them); with the
+# old tags in cards.json the old digests (39b1a636e5390b09, be17ec43c45181ac,
+# 70aaf1c9d6cf2fbb) still come out, so deals, moves and scores are unchanged.
 DIGESTS = {
-    3: "39b1a636e5390b09",
-    4: "be17ec43c45181ac",
-    5: "70aaf1c9d6cf2fbb",
+    3: "e6f41a5229ca4805",
+    4: "89ed50edfd41cddb",
+    5: "cbc25b9e8a9060aa",
 }
 
 

@@ -1,9 +1,9 @@
-"""PULL!: the host's undo never reopens one sealed second shot once they are shown."""
+"""PULL!: the host's undo stops at the reveal of the sealed second shots."""
 
 from __future__ import annotations
 
 from companion.games import GAMES
-from tests.undo_helpers import act, host_undo, seated
+from tests.undo_helpers import act, host_undo, refused_undo, seated
 
 
 def first_shots(table) -> None:
@@ -33,25 +33,20 @@ def test_an_unshown_pick_goes_back_alone_and_the_notice_keeps_it_secret(app):
     assert table.envelope(1)["view"]["my_second"] is None
 
 
-def test_undo_after_the_reveal_takes_back_every_second_shot_of_the_round(app):
+# Issue 25: undo used to take back every second shot of the round once shown, so
+# everyone picked again knowing the others' picks; now undo stops at the reveal.
+def test_undo_stops_at_the_reveal_of_the_second_shots_and_says_why(app):
     table = seated(app, "pull", 3)
     first_shots(table)
-    firsts = table.state().log
     for seat in range(3):
         pick(table, seat)
     assert table.envelope(None)["view"]["round"] == 2  # shown, scored, next round
+    log = table.state().log
 
-    body = host_undo(table)
-    assert body["last_undo"]["text"] == (
-        "The host took back the second shots of hand 1, round 1: Ada, Bo and Cy choose again."
-    )
-    view = table.envelope(None)["view"]
-    assert view["phase"] == "second" and view["picked"] == [False, False, False]
-    assert table.envelope(None)["to_act"] == [0, 1, 2]
-    for seat in range(3):
-        assert table.envelope(seat)["view"]["my_second"] is None
-    # The first shots, made in the open, stand.
-    assert table.state().log == firsts
+    reason = refused_undo(table)
+    assert reason.startswith("Undo stops at the second shots of hand 1, round 1")
+    assert "shown to every phone" in reason
+    assert table.state().log == log
 
 
 def test_face_up_second_shots_of_two_players_go_back_one_at_a_time(app):

@@ -1,9 +1,10 @@
-"""Shoot!: the host's undo never reopens one sealed bid once the bids are shown."""
+"""Shoot!: the host's undo stops at the reveal of the bids."""
 
 from __future__ import annotations
 
 from companion.games import GAMES
-from tests.undo_helpers import act, host_undo, seated
+from tests.games.shoot.helpers import SCRIPT_DEAL
+from tests.undo_helpers import act, host_undo, refused_undo, seated
 
 
 def bids_in(table, seat=None) -> list[bool]:
@@ -22,28 +23,25 @@ def test_an_unrevealed_bid_goes_back_alone_and_the_notice_keeps_it_secret(app):
     assert table.envelope(1)["view"]["my_bid"] is None
 
 
-def test_undo_after_the_reveal_takes_back_every_bid_of_the_deal(app):
-    table = seated(app, "shoot", 3)
-    for seat, bid in enumerate([3, 7, 5]):
+# Issue 25: undo used to take back every bid of the deal once they were shown, so
+# everyone bid again knowing the others' bids; now undo stops at the reveal.
+def test_undo_stops_at_the_reveal_of_the_bids_and_says_why(app):
+    table = seated(app, "shoot", 3, {"schedule": [4]}, SCRIPT_DEAL)
+    for seat, bid in enumerate([1, 2, 1]):
         act(table, seat, {"type": "bid", "bid": bid})
     shown = table.envelope(None)["view"]
-    assert shown["phase"] == "play" and shown["bids"] == [3, 7, 5]
+    assert shown["phase"] == "play" and shown["bids"] == [1, 2, 1]
 
-    body = host_undo(table)
-    assert body["last_undo"]["text"] == (
-        "The host took back the bids of deal 1: Ada, Bo and Cy choose again."
-    )
-    # Nobody's bid stands: no seat can bid again alone knowing the others'.
-    assert bids_in(table) == [False, False, False]
-    for seat in range(3):
-        env = table.envelope(seat)
-        assert env["view"]["my_bid"] is None and env["view"]["phase"] == "bid"
-        assert {a["type"] for a in env["legal"]} == {"bid"}
-    assert table.envelope(None)["to_act"] == [0, 1, 2]
-    assert table.state().log == []
+    reason = refused_undo(table)
+    assert reason.startswith("Undo stops at the bids of deal 1: it was shown to every phone")
+    assert table.envelope(None)["view"]["bids"] == [1, 2, 1]
+    # Play goes on from the shown bids: seat 1 leads the scripted deal's first card.
+    act(table, 1, {"type": "play", "card": "KH"})
+    host_undo(table)
+    assert "bids of deal 1" in refused_undo(table)
 
 
-def test_after_the_reveal_plays_go_back_one_at_a_time_then_the_whole_bidding(app):
+def test_after_the_reveal_plays_go_back_one_at_a_time_then_undo_stops(app):
     table = seated(app, "shoot", 3)
     for seat in range(3):
         act(table, seat, {"type": "bid", "bid": 2})
@@ -60,14 +58,15 @@ def test_after_the_reveal_plays_go_back_one_at_a_time_then_the_whole_bidding(app
     assert table.envelope(None)["view"]["bids"] == [2, 2, 2]
     assert card in table.envelope(leader)["view"]["hand"]
 
-    host_undo(table)
-    assert bids_in(table) == [False, False, False]
+    assert "bids of deal 1" in refused_undo(table)  # the play went back, the bids stand
+    assert table.envelope(None)["view"]["bids"] == [2, 2, 2]
 
 
-def test_a_changed_bid_is_taken_back_with_the_rest_of_the_bidding(app):
+def test_a_changed_bid_before_the_reveal_goes_back_alone(app):
     table = seated(app, "shoot", 2)
     act(table, 0, {"type": "bid", "bid": 1})
     act(table, 0, {"type": "bid", "bid": 4})
-    act(table, 1, {"type": "bid", "bid": 0})
     host_undo(table)
-    assert bids_in(table) == [False, False] and table.state().log == []
+    assert table.envelope(0)["view"]["my_bid"] == 1 and bids_in(table) == [True, False]
+    act(table, 1, {"type": "bid", "bid": 0})
+    assert "bids of deal 1" in refused_undo(table)

@@ -1,0 +1,419 @@
+"""Score mode's use cases: one function per thing a player does to a sheet.
+
+Each change is one transaction holding the sheet's lock (:func:`store.writing`): it reads
+the sheet, checks that the form was made for the sheet as it is now (:func:`_fresh`, the
+one stale check), lets the game's :class:`~companion.games.Sheet` judge the new rows, and
+stores them with the change logged. It returns :class:`Done` (what to tell the player and
+where to go back to) or raises a :class:`~.errors.ScoreError`; nothing is stored then.
+Once a change of the rounds is committed, :data:`~companion.events.sheet_changed` is sent
+(the watch pages' live feed listens: see :mod:`.feed`).
+
+Reads: :func:`read` gives a sheet's :class:`State` (raising :class:`BrokenSheet` when its
+stored rounds no longer replay, which the views answer with the repair page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from ..events import announce, sheet_changed
+from ..games import GAMES, Game, IllegalAction
+from ..games.base import Sheet
+from ..models import ScoreChange, ScoreSheet
+from . import store
+from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
+from .rounds import apply, fingerprint, first_broken, pending_of
+
+
+def score_slugs() -> list[str]:
+    """Slugs of the games whose score mode works (only these are linked anywhere)."""
+    return [slug for slug, game in GAMES.items() if game.sheet_class is not None]
+
+
+def game_of(slug: str) -> Game:
+    """The game of a new sheet: :class:`NotFound` unless it has a score mode."""
+    game = GAMES.get(slug)
+    if game is None or game.sheet_class is None:
+        raise NotFound()
+    return game
+
+
+def keeper_of(sheet: ScoreSheet) -> Sheet:
+    """The game's sheet for these players and options (it judges every round)."""
+    return GAMES[sheet.game].sheet(sheet.players, sheet.options)
+
+
+@dataclass
+class State:
+    """A sheet and its rounds, as a use case checks them and a page shows them."""
+
+    sheet: ScoreSheet
+    keeper: Sheet
+    rows: list[Any]
+    saved_rounds: int | None = None  # set when a change stores the rounds (then announced)
+
+    @cached_property
+    def summary(self) -> dict[str, Any]:
+        return self.keeper.summary(self.rows)
+
+    @property
+    def game(self) -> Game:
+        return GAMES[self.sheet.game]
+
+    @property
+    def word(self) -> str:
+        return self.keeper.spec.round_word
+
+    @property
+    def over(self) -> bool:
+        return bool(self.summary["over"])
+
+    @property
+    def pending(self) -> dict[str, Any]:
+        """The round in progress of a game entered step by step."""
+        return pending_of(self.sheet.pending, self.rows)
+
+    def round_at(self, number: int) -> tuple[int, Any] | None:
+        """Round ``number`` (from 1) as (index from 0, facts); None if there is none."""
+        if 1 <= number <= len(self.rows):
+            return number - 1, self.rows[number - 1]
+        return None
+
+    def last_done(self) -> ScoreChange | None:
+        return store.last_done(self.sheet)
+
+    def first_undone(self) -> ScoreChange | None:
+        return store.first_undone(self.sheet)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the page showed when its form was made: the ``position`` the change applies
+    to (a round from 0, or the number of the change an undo button named) and, for a
+    change of something already there, its ``version`` (:func:`rounds.fingerprint`)."""
+
+    position: int | None
+    version: str | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    """A change made: the sheet to go back to, what to tell the player, where on the page."""
+
+    code: str
+    message: str = ""
+    anchor: str = ""
+
+
+# -- reads --------------------------------------------------------------------------------
+
+
+def _scored(sheet: ScoreSheet | None) -> ScoreSheet:
+    if sheet is None or sheet.game not in score_slugs():
+        raise NotFound()
+    return sheet
+
+
+def state_of(sheet: ScoreSheet, replayed: bool = True) -> State:
+    """The sheet's state; ``replayed``: :class:`BrokenSheet` if its rounds do not replay."""
+    state = State(sheet, keeper_of(sheet), store.rows_of(sheet))
+    if replayed:
+        broken = first_broken(state.keeper, state.rows)
+        if broken is not None:
+            raise BrokenSheet(sheet, *broken)
+    return state
+
+
+def read(code: str) -> State:
+    """A sheet as it is now (no lock)."""
+    return state_of(_scored(store.find(code)))
+
+
+def read_watched(watch: str) -> State:
+    """The sheet a share link opens."""
+    return state_of(_scored(store.find_watched(watch)))
+
+
+def watched(watch: str) -> ScoreSheet:
+    """The sheet a share link opens, its rounds not read (:class:`NotFound` if none)."""
+    return _scored(store.find_watched(watch))
+
+
+def lookup(code: str) -> str | None:
+    """The code of the score sheet ``code`` names, or None."""
+    sheet = store.find(code)
+    return sheet.code if sheet is not None and sheet.game in score_slugs() else None
+
+
+def keeper(code: str) -> Sheet:
+    """The game's sheet of ``code`` (what a round form is built from), rounds not read."""
+    return keeper_of(_scored(store.find(code)))
+
+
+def recent(sheet_codes: list[str]) -> list[State]:
+    """This phone's recent sheets, the last changed first (not replayed: listed as they
+    are, even broken)."""
+    return [state_of(sheet, replayed=False) for sheet in store.recent(sheet_codes, score_slugs())]
+
+
+def watch_code(sheet: ScoreSheet) -> str:
+    """The code of the sheet's share link (made the first time it is asked for)."""
+    return store.watch_code_of(sheet)
+
+
+def round_count(sheet: ScoreSheet) -> int:
+    """How many rounds the sheet holds (what its watch pages are told)."""
+    return store.round_count(sheet)
+
+
+def let_go() -> None:
+    """Give the database connection back before a long event stream."""
+    store.let_go()
+
+
+# -- the transaction every change runs in ---------------------------------------------------
+
+
+@contextmanager
+def _changing(code: str, replayed: bool = True) -> Iterator[State]:
+    """The locked transaction of one change; after its commit, a change of the rounds is
+    announced."""
+    with store.writing(code) as sheet:
+        state, sheet_code = state_of(_scored(sheet), replayed), sheet.code
+        yield state
+    if state.saved_rounds is not None:
+        announce(sheet_changed, sheet_code, rounds=state.saved_rounds)
+
+
+def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -> None:
+    """The stale check, the one place it is made: :class:`Stale` unless the form was made
+    for ``position`` (None: there is nothing left to change) and, when ``facts`` is
+    given, for the same thing there."""
+    if position is None or shown.position != position:
+        raise Stale(message)
+    if facts is not ... and shown.version != fingerprint(position, facts):
+        raise Stale(message)
+
+
+def _save(state: State, rows: list[Any]) -> None:
+    store.save_rows(state.sheet, rows)
+    state.saved_rounds = len(rows)
+
+
+def _commit(state: State, rows, kind: str, position: int, before, after, label: str) -> None:
+    """Store ``rows`` with the change that made them logged."""
+    store.log_change(state.sheet, kind, position, before, after, label)
+    _save(state, rows)
+
+
+def round_of(state: State, number: int) -> tuple[int, Any]:
+    """Round ``number`` of a change's sheet: 409 when it is gone (another phone deleted
+    it since the page was shown)."""
+    found = state.round_at(number)
+    if found is None:
+        raise ScoreError(f"That round is no longer on the sheet: it has {len(state.rows)} now.")
+    return found
+
+
+def _added(state: State, rows: list[Any]) -> Done:
+    number = len(rows)
+    _commit(state, rows, "add", number - 1, None, rows[-1], f"{state.word} {number} added")
+    return Done(state.sheet.code, f"{state.word.capitalize()} {number} added.", "#totals")
+
+
+# -- the use cases --------------------------------------------------------------------------
+
+
+def new_sheet(slug: str, names: list[str], options: dict[str, Any]) -> str:
+    """Start a sheet of game ``slug`` for ``names``; returns its code. :class:`Refused`
+    when the game does not accept these players or options."""
+    game = game_of(slug)
+    try:
+        keeper = game.sheet(names, options)
+        keeper.summary([])
+    except IllegalAction as error:
+        raise Refused(error) from None
+    return store.add_sheet(game.slug, names, keeper.options).code
+
+
+def add_round(code: str, shown: Shown, boxes: Mapping[str, Any]) -> Done:
+    """Add the round entered in ``boxes`` (the form's fields) as round ``shown.position``."""
+    with _changing(code) as state:
+        rows, keeper, word = state.rows, state.keeper, state.word
+        _fresh(
+            shown,
+            len(rows),
+            f"The sheet changed on another phone: it now has {len(rows)} {word}s. "
+            f"Check it, then enter this {word} again.",
+        )
+        try:
+            new_rows = keeper.add(rows, keeper.read(boxes))
+        except IllegalAction as error:
+            raise Refused(error) from None
+        done = _added(state, new_rows)
+    return done
+
+
+def edit_round(code: str, number: int, shown: Shown, boxes: Mapping[str, Any]) -> Done:
+    """Correct round ``number`` (from 1) to what ``boxes`` hold."""
+    with _changing(code) as state:
+        keeper, Word = state.keeper, state.word.capitalize()
+        index, facts = round_of(state, number)
+        _fresh(
+            shown,
+            index,
+            f"{Word} {number} was changed on another phone since you opened it. "
+            "Here it is as it is now: check it and make your correction again.",
+            facts,
+        )
+        try:
+            new_rows = keeper.replace(state.rows, index, keeper.read(boxes))
+            changed = new_rows[index] != facts
+            if changed:
+                new_rows = keeper.check(new_rows)
+        except IllegalAction as error:
+            raise Refused(error) from None
+        if changed:
+            label = f"{state.word} {number} corrected"
+            _commit(state, new_rows, "edit", index, facts, new_rows[index], label)
+        done = Done(
+            code=state.sheet.code,
+            message=f"{Word} {number} {'corrected' if changed else 'unchanged'}.",
+            anchor=f"#round-{number}",
+        )
+    return done
+
+
+def delete_round(code: str, number: int, shown: Shown) -> Done:
+    """Delete round ``number`` (from 1); the later rounds move up."""
+    with _changing(code) as state:
+        word = state.word
+        index, facts = round_of(state, number)
+        _fresh(
+            shown,
+            index,
+            f"{word.capitalize()} {number} was changed on another phone since you opened it. "
+            "Check it below before deleting it.",
+            facts,
+        )
+        try:
+            new_rows = state.keeper.check(state.keeper.delete(state.rows, index))
+        except IllegalAction as error:
+            raise Refused(error, f"This {word} can't be deleted: {error.message}") from None
+        _commit(state, new_rows, "delete", index, facts, None, f"{word} {number} deleted")
+        done = Done(state.sheet.code, f"{word.capitalize()} {number} deleted.")
+    return done
+
+
+def undo(code: str, shown: Shown) -> Done:
+    """Undo the last change (``shown.position``: the number of the change the button
+    named)."""
+    return _step_log(code, shown, redo=False)
+
+
+def redo(code: str, shown: Shown) -> Done:
+    """Make the last undone change again."""
+    return _step_log(code, shown, redo=True)
+
+
+def _step_log(code: str, shown: Shown, redo: bool) -> Done:
+    verb = "redone" if redo else "undone"
+    with _changing(code) as state:
+        change = state.first_undone() if redo else state.last_done()
+        _fresh(
+            shown,
+            change.seq if change is not None else None,
+            f"The sheet changed on another phone, so nothing was {verb}. "
+            "Check it and try again if needed.",
+        )
+        assert change is not None  # _fresh refused a missing one (position None)
+        old, new = (change.before, change.after) if redo else (change.after, change.before)
+        try:
+            new_rows = apply(state.keeper, state.rows, change.position, old, new)
+        except IllegalAction as error:
+            message = f"“{change.label}” can't be {verb}: {error.message}"
+            raise Refused(error, message, status=409) from None
+        store.mark_undone(change, not redo)
+        _save(state, new_rows)
+        done = Done(state.sheet.code, f"{verb.capitalize()}: {change.label}.", "#totals")
+    return done
+
+
+def repair(code: str, shown: Shown) -> Done:
+    """Remove the first round that does not replay (the one the repair page named). The
+    rest is stored as it is, even if it still does not replay: the page then names the
+    next offending round, so each removal is progress."""
+    with _changing(code, replayed=False) as state:
+        broken = first_broken(state.keeper, state.rows)
+        if broken is None:
+            return Done(state.sheet.code, "This sheet needs no repair.")
+        index, _ = broken
+        rows, word, number = state.rows, state.word, index + 1
+        _fresh(
+            shown, index, "The sheet changed on another phone, so nothing was removed.", rows[index]
+        )
+        rest = [*rows[:index], *rows[index + 1 :]]
+        _commit(state, rest, "delete", index, rows[index], None, f"{word} {number} removed")
+        done = Done(state.sheet.code, f"{word.capitalize()} {number} removed.")
+    return done
+
+
+def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Done:
+    """Save step ``name`` of the round in progress from its boxes ``sent`` (form keys to
+    text); the last step adds the round."""
+    with _changing(code) as state:
+        keeper, rows, word = state.keeper, state.rows, state.word
+        step = keeper.step_named(name)
+        if step is None:
+            raise NotFound()
+        if state.over:
+            raise WrongMoment(f"This game is over: there is no {word} left to enter.")
+        pending = state.pending
+        _fresh(
+            shown,
+            pending["position"],
+            f"The sheet changed on another phone: here is {word} {len(rows) + 1} "
+            "as it is now. Check it, then enter this step again.",
+            [pending["done"], pending["boxes"]],
+        )
+        boxes = {k: v for k, v in pending["boxes"].items() if not step.takes(k)}
+        boxes.update(keeper.step_boxes(step, dict(sent)))
+        done = pending["done"] if name in pending["done"] else [*pending["done"], name]
+        try:
+            keeper.check_step(rows, boxes, done)
+            finished = keeper.next_step(done) is None
+            new_rows = keeper.add(rows, keeper.read(boxes)) if finished else None
+        except IllegalAction as error:
+            raise Refused(error) from None
+        if new_rows is not None:
+            store.save_pending(state.sheet, None)
+            result = _added(state, new_rows)
+        else:
+            store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
+            message = f"{word.capitalize()} {len(rows) + 1}: {step.label} saved."
+            result = Done(state.sheet.code, message, "#entry-heading")
+    return result
+
+
+def clear_steps(code: str) -> Done:
+    """Throw away the round in progress (its steps saved so far)."""
+    with _changing(code, replayed=False) as state:
+        message = ""
+        if state.sheet.pending is not None:
+            store.save_pending(state.sheet, None)
+            message = f"The {state.word} in progress was cleared."
+    return Done(state.sheet.code, message, "#entry-heading")
+
+
+def rematch(code: str) -> Done:
+    """A new sheet with the same players and options, once this one is finished."""
+    state = read(code)
+    if not state.over:
+        raise WrongMoment(f"A rematch starts once this game is over: finish the last {state.word}.")
+    sheet = state.sheet
+    again = store.add_sheet(sheet.game, sheet.players, sheet.options)
+    return Done(again.code, f"Rematch: a new sheet for {', '.join(again.players)}.")

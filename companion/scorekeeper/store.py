@@ -1,0 +1,183 @@
+"""Score mode's store: every read and write of the database, the sheet's lock and the
+change log. Nothing above this module writes SQL.
+
+A change runs in :func:`writing`: one transaction that holds the sheet's lock
+(``database.locked``: ``FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), so a
+check made on the sheet holds until the commit at the end of the block; an error in the
+block rolls it back and nothing is stored.
+
+The database keeps only the facts of each round (``ScoreEntry.facts``), the round in
+progress (``ScoreSheet.pending``) and the log of changes (``ScoreChange``), each with its
+name in words, so the last change can be undone and an undone one redone.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import Select, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from .. import codes
+from ..database import locked
+from ..extensions import db
+from ..models import ScoreChange, ScoreEntry, ScoreSheet, utcnow
+from .errors import Busy, NotFound, ScoreError
+
+
+def _by_code(code: str) -> Select:
+    return select(ScoreSheet).where(ScoreSheet.code == code.upper())
+
+
+def find(code: str) -> ScoreSheet | None:
+    """The sheet of ``code`` (any case), read without a lock."""
+    return db.session.scalar(_by_code(code))
+
+
+def find_watched(watch: str) -> ScoreSheet | None:
+    """The sheet a share link's watch code opens."""
+    return db.session.scalar(select(ScoreSheet).where(ScoreSheet.watch_code == watch))
+
+
+def recent(sheet_codes: Iterable[str], games: Iterable[str]) -> list[ScoreSheet]:
+    """The sheets of ``sheet_codes`` kept for ``games``, the last changed first."""
+    return list(
+        db.session.scalars(
+            select(ScoreSheet)
+            .where(ScoreSheet.game.in_(list(games)), ScoreSheet.code.in_(list(sheet_codes)))
+            .order_by(ScoreSheet.updated_at.desc(), ScoreSheet.id.desc())
+        )
+    )
+
+
+@contextmanager
+def writing(code: str) -> Iterator[ScoreSheet]:
+    """A write transaction holding the lock of sheet ``code``, yielding the sheet:
+    committed when the block ends, rolled back when it raises. :class:`Busy` when the lock
+    is not had in time, :class:`NotFound` for no such sheet."""
+    try:
+        sheet = locked(_by_code(code))
+    except OperationalError:
+        db.session.rollback()
+        raise Busy() from None
+    try:
+        if sheet is None:
+            raise NotFound()
+        yield sheet
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        message = "Another phone changed the sheet at the same moment. Reload the sheet."
+        raise ScoreError(message) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def rows_of(sheet: ScoreSheet) -> list[Any]:
+    """The stored facts of each round, in order."""
+    return [entry.facts for entry in sheet.entries]
+
+
+def save_rows(sheet: ScoreSheet, rows: list[Any]) -> None:
+    """Make the stored rounds equal ``rows`` (committed with the transaction)."""
+    entries = list(sheet.entries)
+    for position, facts in enumerate(rows):
+        if position < len(entries):
+            if entries[position].facts != facts:
+                entries[position].facts = facts
+        else:
+            sheet.entries.append(ScoreEntry(position=position, facts=facts))
+    for entry in entries[len(rows) :]:
+        sheet.entries.remove(entry)
+    sheet.updated_at = utcnow()
+
+
+def log_change(
+    sheet: ScoreSheet, kind: str, position: int, before: Any, after: Any, label: str
+) -> None:
+    """Log a change; a new change clears the undone ones (nothing left to redo)."""
+    for change in [c for c in sheet.changes if c.undone]:
+        sheet.changes.remove(change)
+    # Numbered after every change ever logged, so a cleared number is never reused.
+    seq = db.session.scalar(
+        select(db.func.coalesce(db.func.max(ScoreChange.seq), 0)).where(
+            ScoreChange.sheet_id == sheet.id
+        )
+    )
+    sheet.changes.append(
+        ScoreChange(
+            seq=seq + 1,
+            kind=kind,
+            position=position,
+            before=before,
+            after=after,
+            label=label,
+            undone=False,
+        )
+    )
+
+
+def last_done(sheet: ScoreSheet) -> ScoreChange | None:
+    """The change an undo reverts: the newest one not undone."""
+    done = [c for c in sheet.changes if not c.undone]
+    return done[-1] if done else None
+
+
+def first_undone(sheet: ScoreSheet) -> ScoreChange | None:
+    """The change a redo applies again: the oldest undone one (undone newest first)."""
+    undone = [c for c in sheet.changes if c.undone]
+    return undone[0] if undone else None
+
+
+def save_pending(sheet: ScoreSheet, pending: dict[str, Any] | None) -> None:
+    """Keep (or, with None, drop) the round in progress."""
+    sheet.pending = pending
+    sheet.updated_at = utcnow()
+
+
+def new_watch_code() -> str:
+    """The share link's code: long and random, so it cannot be guessed from the sheet's."""
+    return secrets.token_urlsafe(12)
+
+
+def add_sheet(game: str, players: list[str], options: dict[str, Any]) -> ScoreSheet:
+    """Store a new, empty sheet under a fresh code and commit."""
+    sheet = ScoreSheet(
+        code=codes.new_code(lambda code: find(code) is not None),
+        watch_code=new_watch_code(),
+        game=game,
+        players=list(players),
+        options=dict(options),
+    )
+    db.session.add(sheet)
+    db.session.commit()
+    return sheet
+
+
+def watch_code_of(sheet: ScoreSheet) -> str:
+    """The sheet's watch code, made (and stored) the first time it is asked for (sheets
+    kept before share links existed have none)."""
+    if not sheet.watch_code:
+        sheet.watch_code = new_watch_code()
+        db.session.commit()
+    return sheet.watch_code
+
+
+def mark_undone(change: ScoreChange, undone: bool) -> None:
+    """Mark a logged change undone (or, redone, done again)."""
+    change.undone = undone
+
+
+def round_count(sheet: ScoreSheet) -> int:
+    """How many rounds the sheet holds."""
+    return len(sheet.entries)
+
+
+def let_go() -> None:
+    """Give the request's database connection back to the pool (a long event stream
+    must not hold one)."""
+    db.session.remove()

@@ -1,0 +1,100 @@
+"""Open connections per client address (companion/connections.py): `flask run`'s server
+and gunicorn's gevent workers answer a connection past the bound with a clear 429 at once,
+and serve again as soon as connections close. Loopback only."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler, make_server
+
+from companion import connections
+
+ROOT = Path(__file__).resolve().parents[2]
+HALF = b"GET /offline HTTP/1.1\r\nHost: 127.0.0.1\r\n"  # a request never finished
+
+
+def get(port: int, timeout: float = 5.0) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(b"GET /offline HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def test_the_count_is_per_address():
+    counted = connections.PerAddress(2)
+    assert counted.enter("198.51.100.1") and counted.enter("198.51.100.1")
+    assert not counted.enter("198.51.100.1")
+    assert counted.enter("203.0.113.1")  # another client is not affected
+    counted.leave("198.51.100.1")
+    assert counted.enter("198.51.100.1")
+    assert counted.refused == 1
+    assert connections.PerAddress(0).enter("x")  # 0: no bound
+
+
+def test_the_setting_is_off_behind_a_proxy():
+    assert connections.per_address({}) == connections.PER_ADDRESS
+    assert connections.per_address({"PROXY_HOPS": "1"}) == 0
+    assert connections.per_address({"PROXY_HOPS": "1", "CONNECTIONS_PER_ADDRESS": "9"}) == 9
+
+
+@pytest.fixture
+def dev_server(make_app, monkeypatch):
+    """The app under Werkzeug's threaded server (as `flask run`), bounded at 3."""
+    monkeypatch.setattr(WSGIRequestHandler, "timeout", None)
+    app = make_app(CONNECTIONS_PER_ADDRESS=3, CONNECTION_TIMEOUT=2)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    assert isinstance(server, ThreadedWSGIServer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    server.server_close()
+    connections.bound_development_server(connections.PER_ADDRESS)
+
+
+def test_flask_runs_server_answers_429_past_the_bound_then_serves_again(dev_server):
+    port = dev_server
+    held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+    for sock in held:
+        sock.sendall(HALF)
+    time.sleep(0.2)
+    answer = get(port)
+    assert answer.startswith(b"HTTP/1.1 429 ")
+    assert b"Retry-After: 5" in answer and b"Too many connections" in answer
+    for sock in held:
+        sock.close()
+    deadline = time.monotonic() + 5
+    while b" 200 " not in get(port).split(b"\r\n")[0]:
+        assert time.monotonic() < deadline, "the server did not serve again"
+        time.sleep(0.05)
+
+
+def test_a_silent_connection_is_let_go_after_the_timeout(dev_server):
+    port = dev_server
+    held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+    for sock in held:
+        sock.sendall(HALF)
+    time.sleep(2.5)  # CONNECTION_TIMEOUT is 2 s: the half-sent requests were dropped
+    assert get(port).startswith(b"HTTP/1.1 ")
+    assert b" 429 " not in get(port).split(b"\r\n")[0]
+    for sock in held:
+        sock.close()
+
+
+def test_gunicorns_worker_class_is_the_bounded_one():
+    pytest.importorskip("gevent")
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", ROOT / "gunicorn.conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    from gunicorn.workers.ggevent import GeventWorker
+
+    assert issubclass(conf.worker_class, GeventWorker)
+    assert conf.worker_class.handle is not GeventWorker.handle
