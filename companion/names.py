@@ -75,7 +75,8 @@ def bot_like(name: str) -> bool:
     """Whether ``name`` reads as a bot's label (compared without case, widths or accents'
     compatibility forms: "ＢＯＴ" is "BOT")."""
     folded = unicodedata.normalize("NFKC", name).casefold().strip()
-    return _BOT_LABEL.match(folded) is not None
+    # "Robin · bot": the friendly names the app gives its bots (tables/seats.py).
+    return _BOT_LABEL.match(folded) is not None or folded.endswith("· bot")
 
 
 def clean_name(name: Any) -> str:

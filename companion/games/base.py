@@ -456,7 +456,8 @@ class State:
         Common block: ``game``, ``seat``, ``players`` (how many), ``sides`` (lists of
         seats; one-seat sides without teams), ``scores`` (one per seat; a partner shows the
         side's score), ``winners`` (seats; [] until the game is over), ``over``,
-        ``to_act`` and ``prompt`` (what this seat must do now, in words).
+        ``to_act``, ``prompt`` (what this seat must do now, in words) and ``result``
+        (what ended last, :meth:`result`).
         """
         own = self._view(seat)
         over = self.is_over()
@@ -471,8 +472,35 @@ class State:
             to_act=self.to_act(),
             doing="" if over else self.doing(),
             prompt=self.prompt(seat),
+            result=self.result(),
         )
         return own
+
+    def result(self) -> dict[str, Any] | None:
+        """What ended last (a trick, a deal, a round, a target, a duel), for the result
+        card every screen shows at its top; None before anything has ended. Public: the
+        same for every seat, naming only what everybody has seen. A game returns
+        :func:`result_card` (``companion/games/moments.py``); a new ``id`` is a new card."""
+        return None
+
+    def chapter(self) -> str:
+        """The part of the game in progress, in words ("Deal 3"): the game log groups
+        its events by it. "" by default (one group)."""
+        return ""
+
+    def public_words(self, seat: int, action: Action) -> str | None:
+        """``action`` of ``seat`` (about to be applied) as everybody may read it now, for
+        the game log: :meth:`describe`, except within a sealed step, where nobody learns
+        the choice (a game may say more, e.g. a claim made aloud); None leaves out an
+        action nobody saw at all."""
+        if self.sealed_step() is not None:
+            return "Makes a secret choice"
+        return self.describe(action)
+
+    def shown(self) -> list[Any] | None:
+        """Just after a sealed step closed: what it showed everybody, as words parts
+        (see ``moments.py``), for the game log; None when a result says it already."""
+        return None
 
     def doing(self) -> str:
         """What the seats in ``to_act`` are doing, as a badge says it ("to bid")."""

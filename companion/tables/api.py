@@ -14,7 +14,7 @@ from flask import Response, jsonify, request, session, url_for
 
 from ..extensions import csrf
 from ..network import base_url, qr_svg
-from . import guard, lifecycle, moves, reads, seats, store, stream, tickets
+from . import guard, lifecycle, log, moves, reads, seats, store, stream, tickets
 from .blueprint import bp
 from .envelope import join_url
 from .errors import TableError
@@ -241,3 +241,15 @@ def api_request(code: str, request_id: int):
 def api_answer(code: str, request_id: int, answer: str):
     token = bearer_token()
     return reply(tickets.answer_request(code, token, request_id, answer == "approve"))
+
+
+@bp.get("/api/tables/<code>/log")
+def api_log(code: str):
+    """The public game log: the same for everybody, no token needed."""
+    return reply(log.public_log(code))
+
+
+@bp.get("/api/tables/<code>/replay")
+def api_replay(code: str):
+    """A finished game's public view after ``?step=n`` moves."""
+    return reply(log.replay_view(code, request.args.get("step", type=int)))

@@ -13,7 +13,7 @@ from ..models import Seat, Table
 from . import saving, store
 from .errors import TableError
 from .kept import TableFacts
-from .seats import check_game, check_level, clean_name, join, seat_bots
+from .seats import check_game, check_level, clean_name, is_bot_name, join, seat_bots
 from .tokens import hash_token, identify, new_token
 
 
@@ -64,8 +64,7 @@ def start_solo(slug: str, name: Any, players: Any, level: Any) -> tuple[str, str
         raise TableError(
             422, f"{game.name} plays with {game.min_players} to {game.max_players} players."
         )
-    robots = {f"bot ({level})"} | {f"bot {seat + 1} ({level})" for seat in range(count)}
-    if name.casefold() in robots:
+    if is_bot_name(name):
         raise TableError(409, f"{name} is what the bots are called: choose another name.")
     table, _host = create_table(slug, count, {}, bot_seats=[None] + [level] * (count - 1))
     _seat, token, _version = join(table.code, name, 0)

@@ -171,11 +171,25 @@ def check_game(slug: str) -> None:
         raise TableError(422, f"{game.name} has no bot player yet.")
 
 
+#: The bots' first names: friendly, short, distinct at one table (issue 26).
+BOT_NAMES = ("Robin", "Juno", "Milo", "Tess", "Remy", "Nova", "Wren", "Otto", "Ines", "Kit")
+BOT_MARK = " · bot"
+
+
 def bot_name(table: Any, seat: int, level: str) -> str:
-    """ "Bot (normal)"; "Bot 3 (normal)" when another seat already has that name."""
-    name = f"Bot ({level})"
-    others = {s.name.casefold() for s in table.seats if s.index != seat}
-    return f"Bot {seat + 1} ({level})" if name.casefold() in others else name
+    """ "Robin · bot": a name no other seat of the table has (nor a person of that
+    name), starting from the seat's own place in :data:`BOT_NAMES`."""
+    taken = {s.name.casefold().removesuffix(BOT_MARK) for s in table.seats if s.index != seat}
+    for k in range(len(BOT_NAMES)):
+        name = BOT_NAMES[(seat + k) % len(BOT_NAMES)]
+        if name.casefold() not in taken:
+            return name + BOT_MARK
+    return f"Bot {seat + 1}{BOT_MARK}"
+
+
+def is_bot_name(name: str) -> bool:
+    """Whether a person's name would pass for a bot's ("… · bot")."""
+    return name.casefold().endswith(BOT_MARK) or name.casefold().startswith("bot (")
 
 
 def sit(table: Any, seat: int, level: str) -> Seat:

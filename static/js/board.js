@@ -11,6 +11,15 @@ export function seatName(names, seat) {
   return (names && names[seat]) || `Seat ${seat + 1}`;
 }
 
+// The colour class of a seat's side in a team game ("team-1"; static/css/moments.css),
+// "" without teams: its players' names, shots and scores carry it.
+export function teamClass(view, seat) {
+  const sides = (view && view.sides) || [];
+  if (!sides.some((side) => side.length > 1)) return "";
+  const side = sides.findIndex((members) => members.includes(seat));
+  return side < 0 ? "" : `team-${side}`;
+}
+
 export function words(id) {
   const text = String(id).replace(/[_-]+/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -73,7 +82,8 @@ export function makeKit(env, names, faces = {}) {
     for (const play of plays || []) {
       const seat = Array.isArray(play) ? play[0] : play.seat;
       const id = Array.isArray(play) ? play[1] : play.card;
-      list.append(el("li", {}, el("span", { class: "who", text: seatName(names, seat) }), card(id)));
+      const who = `who ${teamClass(env.view, seat)}`.trim();
+      list.append(el("li", {}, el("span", { class: who, text: seatName(names, seat) }), card(id)));
     }
     return list;
   };
@@ -88,7 +98,7 @@ export function makeKit(env, names, faces = {}) {
     for (let seat = 0; seat < names.length; seat++) {
       const acting = (env.to_act || []).includes(seat);
       const row = el("tr", { class: acting ? "is-acting" : "" });
-      const who = el("th", { scope: "row" }, seatName(names, seat));
+      const who = el("th", { scope: "row", class: teamClass(env.view, seat) || null }, seatName(names, seat));
       if (seat === env.seat) who.append(el("span", { class: "you-mark", text: " (you)" }));
       if (acting) who.append(el("span", { class: "acting-mark badge", text: (env.view && env.view.doing) || "to play" }));
       row.append(who);
@@ -111,6 +121,7 @@ export function makeKit(env, names, faces = {}) {
     facts,
     seatTable,
     seatName: (seat) => seatName(names, seat),
+    teamClass: (seat) => teamClass(env.view, seat),
     signed,
     words,
   };
@@ -161,11 +172,24 @@ export function teamsText(view, names) {
   return sides.map((side) => side.map((seat) => seatName(names, seat)).join(" & ")).join(" · ");
 }
 
+// "Teams: Ada & Cy · Bo & Di", each side in its colour; null without teams.
+export function teamsLine(view, names) {
+  if (!teamsText(view, names)) return null;
+  const line = el("p", { class: "teams-line" }, el("strong", { text: "Teams: " }));
+  view.sides.forEach((side, i) => {
+    if (i) line.append(" · ");
+    line.append(el("span", { class: `team-${i}`, text: side.map((seat) => seatName(names, seat)).join(" & ") }));
+  });
+  return line;
+}
+
 // The cards in play (trick, targets, the row on offer): the game module's `inPlay`, drawn
 // on the phone right under the status strip; null for a game without one.
 export function renderInPlay(env, names, gameModule = null, faces = {}) {
   if (!gameModule || !gameModule.inPlay || !env.started) return null;
   const box = document.createDocumentFragment();
+  const teams = teamsLine(env.view, names); // the teams at a glance, at the top
+  if (teams) box.append(teams);
   for (const part of gameModule.inPlay(env, names, makeKit(env, names, faces)) || []) if (part) box.append(part);
   return box;
 }
@@ -178,8 +202,8 @@ export function renderBoard(env, names, gameModule = null, faces = {}, scoreWord
   const kit = makeKit(env, names, faces);
   kit.split = Boolean(split && gameModule && gameModule.inPlay);
   if (env.over) box.append(el("p", { class: "game-over", text: winnersText(view, names) }));
-  const teams = teamsText(view, names);
-  if (teams) box.append(el("p", { class: "teams-line" }, el("strong", { text: "Teams: " }), teams));
+  const teams = split && gameModule && gameModule.inPlay ? null : teamsLine(view, names);
+  if (teams) box.append(teams);
   const parts = gameModule && gameModule.board ? gameModule.board(env, names, kit) : genericBoard(env, names, kit);
   for (const part of parts || []) if (part) box.append(part);
   if (env.over && Array.isArray(view.scores)) {

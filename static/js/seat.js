@@ -8,6 +8,7 @@ import { adoptToken, api, ApiError, fetchView, joinRematch, LiveTable, showUndo,
 import { actionLabel, loadGameModule, makeKit, readFaces, renderBoard, renderInPlay, seatName, statusText, whoText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
 import { ruleHelp } from "./rule-sheet.js";
+import { gameLogOf, ResultWatch, showFinal, showResult } from "./moments.js";
 
 const root = document.getElementById("seat-page");
 const code = root.dataset.code;
@@ -49,6 +50,15 @@ const askWaitText = document.getElementById("ask-wait-text");
 const askAgain = document.getElementById("ask-again");
 const changes = new ChangeWatch();
 const ASKING = `companion.table.${code}.asking`;
+const moment = document.getElementById("moment");
+const finalPanel = document.getElementById("final");
+const results = new ResultWatch(code);
+const gameLog = gameLogOf(root, faces, gameModule);
+const backButton = document.createElement("button");
+backButton.type = "button";
+backButton.className = "secondary";
+backButton.textContent = "Back to the table";
+backButton.addEventListener("click", () => document.getElementById("summary-heading").scrollIntoView({ block: "start" }));
 
 let asking = readAsking(); // {id, ticket, name} while this phone waits for an answer
 let shownAsk = null;
@@ -452,6 +462,11 @@ function render() {
   const names = namesOf(env);
   const news = changes.news(env);
   if (news.length) notify(news.join(" "));
+  // At the end the seat notices are old news: the standings take the top.
+  if (env.over && !news.length) notify("");
+  showFinal(finalPanel, env, names, root.dataset.scoreWord, [rematchButton, backButton]);
+  showResult(moment, results, env, names, faces, gameModule);
+  gameLog.update(env, names);
   renderRequests();
   const myTurn = legalOf(env).length > 0;
   stripWho.textContent = whoText(env, names);
@@ -468,7 +483,7 @@ function render() {
   renderChoices();
   wake.set(env.started && !env.over);
   showUndo(undoNotice, env);
-  rematchBar.hidden = !env.over;
+  rematchBar.hidden = true; // its button sits in the game-over panel
   if (env.rematch) rematch();
 }
 
@@ -533,7 +548,10 @@ confirmButton.addEventListener("click", async () => {
   sending = true;
   confirmButton.disabled = true;
   try {
+    const seen = results.shownId; // the card on screen when the player acted, not a newer one
     const next = await api(root.dataset.actions, { token, method: "POST", body: { action: chosen, version: env.version } });
+    if (seen) results.dismiss(seen); // acting puts the result away
+    notify(""); // and the seat notices, read by now
     chosen = null;
     picked = null;
     pickedSet = new Set();

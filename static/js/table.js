@@ -6,6 +6,7 @@
 import { adoptToken, api, ApiError, joinRematch, LiveTable, showUndo, storeToken, WakeLock, el } from "./table-live.js";
 import { loadGameModule, readFaces, renderBoard, seatName, statusText } from "./board.js";
 import { ChangeWatch, requestsPanel, showTicket, takeTicket } from "./seats.js";
+import { gameLogOf, ResultWatch, showFinal, showResult } from "./moments.js";
 
 const root = document.getElementById("host");
 const code = root.dataset.code;
@@ -29,6 +30,34 @@ const requestList = document.getElementById("requests");
 const ticketPanel = document.getElementById("ticket-panel");
 const changes = new ChangeWatch();
 const botLevels = JSON.parse(root.dataset.botLevels || "[]");
+const moment = document.getElementById("moment");
+const finalPanel = document.getElementById("final");
+const results = new ResultWatch(`${code}.host`);
+const gameLog = gameLogOf(root, faces, gameModule);
+const seatsButton = document.getElementById("seats-button");
+const fullButton = document.getElementById("fullscreen-button");
+const backButton = el("button", { type: "button", class: "secondary", text: "Back to the table" });
+backButton.addEventListener("click", () => board.scrollIntoView({ block: "start" }));
+
+// On a wide screen during play the table takes the screen; the seats fold away behind
+// a button (the join line stays in the header).
+seatsButton.addEventListener("click", () => {
+  const open = !root.classList.contains("show-seats");
+  root.classList.toggle("show-seats", open);
+  seatsButton.setAttribute("aria-expanded", String(open));
+});
+
+// Full screen where the browser allows it (a laptop or a TV as the table's screen).
+if (document.fullscreenEnabled) {
+  fullButton.hidden = false;
+  fullButton.addEventListener("click", () => {
+    if (document.fullscreenElement) document.exitFullscreen();
+    else document.documentElement.requestFullscreen().catch(() => {});
+  });
+  document.addEventListener("fullscreenchange", () => {
+    fullButton.textContent = document.fullscreenElement ? "Leave full screen" : "Full screen";
+  });
+}
 
 let current = null;
 let shownSeats = null;
@@ -37,16 +66,18 @@ function renderSeats(names) {
   // Rebuilt only when it changes, so a refresh between the two taps of "Free seat" (the
   // game waits for a lost phone, the page polls) does not undo the first tap.
   const acting = current.started && !current.over ? current.to_act || [] : [];
-  const key = JSON.stringify([names, acting, current.host && !current.over, current.missing, current.bots]);
+  const doing = current.view && current.view.doing;
+  const key = JSON.stringify([names, acting, doing, current.host && !current.over, current.missing, current.bots]);
   if (key === shownSeats) return;
   shownSeats = key;
   const items = names.map((name, seat) => {
     const item = el("li", { class: `seat-item${name ? "" : " is-open"}` });
     const was = (current.missing || []).find((m) => m.seat === seat && m.name);
     item.append(el("span", { class: "seat-name", text: name || (was ? `Free (was ${was.name})` : "Waiting for a player…") }));
-    if (acting.includes(seat)) item.append(el("span", { class: "acting-mark", text: "◀ to play" }));
+    if (acting.includes(seat)) item.append(el("span", { class: "acting-mark", text: `◀ ${(current.view && current.view.doing) || "to play"}` }));
     const bot = (current.bots || [])[seat];
     if (bot) item.classList.add("is-bot");
+    if (bot) item.append(el("span", { class: "bot-level-mark", text: bot }));
     if (bot && current.host && !current.over) item.append(releaseButton(seat, name, "Remove bot"));
     else if (name && current.host && !current.over) item.append(rejoinButton(seat, name), releaseButton(seat, name));
     else if (!name && current.host && !current.over && botLevels.length) item.append(botPicker(seat));
@@ -166,6 +197,12 @@ function render(env) {
   if (news.length) notify(news.join(" "));
   renderRequests(env);
   renderSeats(env.players);
+  root.classList.toggle("is-playing", Boolean(env.started && !env.over));
+  root.classList.toggle("is-over", Boolean(env.over));
+  if (env.over && !news.length) notify("");
+  showFinal(finalPanel, env, names, root.dataset.scoreWord, [env.host ? rematchButton : null, backButton]);
+  showResult(moment, results, env, names, faces, gameModule, false);
+  gameLog.update(env, names);
   if (env.started || env.begun) {
     board.replaceChildren(renderBoard(env, names, gameModule, faces, root.dataset.scoreWord));
   } else {

@@ -74,6 +74,15 @@ def test_two_phones_play_high_card_to_the_end(server, browser):
         else:
             host.wait_for_timeout(100)
     assert played == 4
+    # The generic result card and log, with no JavaScript of the game's own.
+    for page in [*phones, host]:
+        wait_until(
+            page, "document.querySelector('#moment .result-card[data-result=\"trick-2\"]') !== null"
+        )
+        assert "takes the trick" in page.locator("#moment .result-headline").inner_text()
+    phones[0].locator("#game-log summary").click()
+    wait_until(phones[0], "document.querySelectorAll('#game-log .log-result').length === 2")
+    assert phones[0].locator("#game-log .log-move").count() == 4
     wait_until(host, "document.getElementById('board').textContent.includes('won.')")
     board = host.locator("#board").inner_text()
     assert "Game over:" in board and "Final scores" in board and "Tricks" in board

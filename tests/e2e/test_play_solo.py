@@ -48,12 +48,12 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
     wait_until(phone, "document.getElementById('strip-who').textContent.length > 0")
     assert phone.locator("#join-form").is_hidden()
     board = phone.locator("#board").inner_text()
-    assert "Bot (easy)" in board, board
+    assert "Juno · bot" in board, board
 
     rng = random.Random(7)
     moves = 0
     for _ in range(3000):
-        if phone.evaluate("document.getElementById('rematch-bar').hidden === false"):
+        if phone.evaluate("document.getElementById('final').hidden === false"):
             break
         if my_turn(phone):
             if moves == 2:
@@ -69,9 +69,9 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
         else:
             phone.wait_for_timeout(50)
     assert moves > 0
-    wait_until(phone, "document.getElementById('rematch-bar').hidden === false", timeout=30)
+    wait_until(phone, "document.getElementById('final').hidden === false", timeout=30)
     board = phone.locator("#board").inner_text()
-    assert re.search(r"Game over: (Ann|Bot \(easy\)) won", board), board
+    assert re.search(r"Game over: (Ann|Juno · bot) won", board), board
     shot(phone, "solo-over")
 
     code = phone.locator("#seat-page").get_attribute("data-code")
@@ -98,18 +98,18 @@ def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
     shot(host, "new-table-bots")
     host.locator("form.table-form button[type=submit]").click()
     host.wait_for_url("**/t/*")
-    wait_until(host, "document.getElementById('seat-list').textContent.includes('Bot (strong)')")
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Milo · bot')")
     pickers = host.locator("#seat-list .bot-picker")
     wait_until(host, "document.querySelectorAll('#seat-list .bot-picker').length === 2")
     pickers.first.locator("select").select_option("easy")
     pickers.first.locator("button").click()
-    wait_until(host, "document.getElementById('seat-list').textContent.includes('Bot (easy)')")
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Robin · bot')")
     shot(host, "host-bots")
     # Take the strong bot out again: two taps, like freeing a seat.
     remove = host.locator("#seat-list button", has_text="Remove bot").last
     remove.click()
     host.locator("#seat-list button", has_text="Tap again").click()
-    wait_until(host, "!document.getElementById('seat-list').textContent.includes('Bot (strong)')")
+    wait_until(host, "!document.getElementById('seat-list').textContent.includes('Milo · bot')")
     assert errors == [], errors
 
 
@@ -179,7 +179,7 @@ def test_a_friend_takes_over_from_the_bot_on_their_phone(server, browser):
     wait_until(
         second, "!document.querySelector(\"#join-form input[name=seat][value='1']\").disabled"
     )
-    assert "Bot (normal): take over" in second.locator("#join-form").inner_text()
+    assert "Juno · bot: take over" in second.locator("#join-form").inner_text()
     assert second.locator("#join-form input[name=seat][value='0']").is_disabled()
     shot(second, "solo-take-over")
     second.locator("#join-name").fill("Bea")

@@ -175,6 +175,8 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     assert not errors, errors
 
     # The host frees Bob's seat (two taps, like undo): Bob's phone is back at the join form.
+    # On a wide screen during play the seats fold away behind a button.
+    host.locator("#seats-button").click()
     free = host.locator("button[aria-label='Free seat 2 (Bob)']")
     free.click()
     # A refresh between the taps (here: the screen shown again) keeps the first tap.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.games import moments
 from companion.games.base import Game, State
 
 from . import rules
@@ -66,6 +67,23 @@ class HighCardState(State):
 
     def describe(self, action: dict[str, Any]) -> str:
         return f"Play {action['card'][1:]}"
+
+    def result(self) -> dict[str, Any] | None:
+        """The last trick, as every screen's result card shows it (no JavaScript of its
+        own: the generic card draws it, and the log lists it)."""
+        if not self.last:
+            return None
+        number = sum(self.tricks)
+        winner = max(self.last, key=lambda play: play[1])[0]
+        return moments.result_card(
+            f"trick-{number}",
+            "trick",
+            f"Trick {number}",
+            [moments.seat(winner), " takes the trick"],
+            cards=[[seat, f"c{card}"] for seat, card in self.last],
+            columns=["Tricks"],
+            rows=[moments.row([s], [n]) for s, n in enumerate(self.tricks)],
+        )
 
 
 class HighCardGame(Game):

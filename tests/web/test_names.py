@@ -23,6 +23,7 @@ BOTS = [
     "B0T (normal)",
     "ＢＯＴ",
     "Cat (easy)",
+    "Robin · bot",
 ]
 FINE = [
     "Ann",
@@ -99,4 +100,4 @@ def test_a_bot_still_gets_its_own_name(app, client):
     assert answer.status_code == 303
     with app.app_context():
         names = sorted(db.session.scalars(db.select(Seat.name)))
-    assert names == ["Ann", "Bot (easy)", "Bot 3 (easy)"]
+    assert names == ["Ann", "Juno · bot", "Milo · bot"]

@@ -43,7 +43,7 @@ def test_i_am_and_a_bots_seat_mid_game_on_the_join_page(browser, server):
     new.get_by_role("button", name="I am Ann (seat 1): ask for this seat").wait_for()
     new.get_by_role("button", name="I am Cy (seat 3): ask for this seat").wait_for()
     assert new.locator("#join-form").is_hidden()  # no seat to take without asking
-    take_over = new.get_by_role("button", name="Take over from Bot (easy) (seat 2)")
+    take_over = new.get_by_role("button", name="Take over from Juno · bot (seat 2)")
     take_over.click()
     wait_until(new, "!document.getElementById('ask-error').hidden")
     assert "Type your name" in new.locator("#ask-error").inner_text()

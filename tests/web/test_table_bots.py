@@ -148,7 +148,7 @@ def test_a_whole_game_with_bot_seats_through_the_api(bot_app, slug):
     table.join("Ann")
     env = table.view(table.tokens[0])
     assert env["players"][0] == "Ann"
-    assert env["players"][1] == f"Bot ({levels[1]})"
+    assert env["players"][1] == "Juno · bot"  # seat 2's own friendly name
     table.play_people(random.Random(slug))
 
     row, seats, actions = table.rows()
@@ -160,7 +160,7 @@ def test_a_whole_game_with_bot_seats_through_the_api(bot_app, slug):
         stored = store.get_table(table.code)
         assert store.replay_log(stored).to_dict() == stored.state
         record = db.session.scalar(db.select(GameRecord).where(GameRecord.code == table.code))
-        assert record is not None and record.names[1] == f"Bot ({levels[1]})"
+        assert record is not None and record.names[1] == "Juno · bot"
     final = table.view(table.tokens[0])
     assert final["over"] and final["version"] == len(actions) + 1  # the join, then moves
 
@@ -171,10 +171,10 @@ def test_levels_and_names_in_the_envelope_and_the_pages(bot_app):
     levels = [None, "strong", "strong"] + [None] * (players - 3)
     table = BotTable(bot_app, slug, levels)
     env = table.view()
-    assert env["players"][:3] == [None, "Bot (strong)", "Bot 3 (strong)"]
+    assert env["players"][:3] == [None, "Juno · bot", "Milo · bot"]
     assert env["bots"] == levels
     page = table.client.get(f"/t/{table.code}/seat").get_data(as_text=True)
-    assert "Bot (strong): take over" in page
+    assert "Juno · bot: take over" in page
     host = table.client.get(f"/t/{table.code}").get_data(as_text=True)
     levels = ", ".join(f"&#34;{level}&#34;" for level in botcore.LEVELS)
     assert f'data-bot-levels="[{levels}]"' in host
@@ -251,7 +251,7 @@ def test_the_host_seats_a_bot_for_a_player_who_left_and_removes_it(bot_app):
     answer = table.put_bot(1, "easy")
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["bots"][1] == "easy"
-    assert answer.get_json()["players"][1] == "Bot (easy)"
+    assert answer.get_json()["players"][1] == "Juno · bot"
     del table.tokens[1]
     moved = table.play_people(random.Random(5), moves=4)
     table.settle()

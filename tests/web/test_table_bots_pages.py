@@ -41,7 +41,7 @@ def test_the_play_form_seats_bots_in_the_seats_in_play(make_app):
     assert answer.status_code == 303, answer.get_data(as_text=True)
     with app.app_context():
         table = db.session.scalar(db.select(Table))
-        assert [(s.index, s.bot, s.name) for s in table.seats] == [(1, "strong", "Bot (strong)")]
+        assert [(s.index, s.bot, s.name) for s in table.seats] == [(1, "strong", "Juno · bot")]
 
 
 def test_the_play_form_refuses_bots_everywhere_and_stores_nothing(make_app):
@@ -98,7 +98,7 @@ def test_play_solo_refuses_bad_choices_clearly(make_app):
         ({"level": "genius"}, "Unknown bot level"),
         ({"level": "easy", "players": too_many}, "plays with"),
         ({"level": "easy", "players": "lots"}, "whole number"),
-        ({"level": "easy", "name": "Bot (easy)"}, "what the bots are called"),
+        ({"level": "easy", "name": "Robin · bot"}, "what the bots are called"),
         ({"level": "easy", "name": "x" * 60}, "name"),
     ]
     for data, words in cases:

@@ -65,6 +65,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from ..cards import rng, shuffled
 from . import rules
@@ -73,6 +74,13 @@ from .sheet import CallTheShotSheet
 from .spec import SPEC
 
 PLAYING = "playing"
+#: Why the duel went as it did, in a sentence's words (the result card).
+_REASONS = {
+    "coward": "the other still held the Coward",
+    "honour": "a Man of Honour beats a Headshot or Shoot to Kill",
+    "higher": "the higher value wins",
+    "tie": "equal values",
+}
 OVER = "over"
 
 CALL: Action = {"type": "call"}
@@ -437,6 +445,56 @@ class CallTheShotState(State):
         if kind == "play" and action.get("card") in CARDS and action.get("claim") in CARDS:
             return f"Play {rules.name(action['card'])}, say “{rules.name(action['claim'])}”"
         return super().describe(action)
+
+    # -- the moments every screen shows (companion/games/moments.py) -----------------------
+
+    def result(self) -> dict[str, Any] | None:
+        """The last duel's reveal: both last cards, any Deadly Aim and Coward, who was shot
+        and why, and the shots so far."""
+        if not self.results:
+            return None
+        last = self.results[-1]
+        shot, caller = last["shot"], last["caller"]
+        if shot is None:
+            headline: list[Any] = ["Nobody is shot: the cards are equal"]
+        else:
+            headline = [m.seat(shot), " is shot"]
+        why = _REASONS[last["reason"]]
+        lines = [[m.seat(caller), " called the shot."]]
+        for seat, shown in enumerate(last["revealed"]):
+            name = rules.name(shown["card"])
+            if shown["deadly_aim"]:
+                lines.append([m.seat(seat), f"'s {name} is doubled by a Deadly Aim under it."])
+            if shown["from_hand"]:
+                lines.append([m.seat(seat), " still held the Coward and had to show it."])
+        if shot is not None:
+            lines.append([m.seat(1 - shot), " wins the duel: ", why, "."])
+        out = self.options["shots_to_lose"]
+        return m.result_card(
+            f"duel-{last['duel']}",
+            "duel",
+            f"Duel {last['duel']}: the reveal",
+            headline,
+            cards=[[seat, shown["card"]] for seat, shown in enumerate(last["revealed"])],
+            columns=["Value", "Shots"],
+            rows=[
+                m.row([seat], [shown["value"], f"{last['shots'][seat]} of {out}"], seat != shot)
+                for seat, shown in enumerate(last["revealed"])
+            ],
+            lines=lines,
+            # The game's own part (static/js/games/call_the_shot.js, resultPart): what
+            # each player claimed on the way, now that the bluffs can be judged.
+            own={"claims": last["claims"]},
+        )
+
+    def chapter(self) -> str:
+        return f"Duel {self.duel + 1}"
+
+    def public_words(self, seat: int, action: Action) -> str | None:
+        """A play is face down: the table hears only the claim."""
+        if action.get("type") == "play":
+            return f"Plays a card face down, says “{rules.name(action['claim'])}”"
+        return self.describe(action)
 
     # -- what a seat sees ----------------------------------------------------------------
 

@@ -120,6 +120,7 @@ from operator import itemgetter, sub
 from typing import Any, NamedTuple
 
 from .. import cards
+from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import deck, rules
 from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
@@ -1178,6 +1179,78 @@ class PirateTricksState(State):
         state["recruitment"] = self._recruitment_shown()
         state["won"] = [deck.ids(pile) for pile in self.won]
         return saved
+
+    # -- the moments every screen shows (companion/games/moments.py) -----------------------
+
+    def result(self) -> dict[str, Any] | None:
+        """The last trick taken, or the round it ended (tricks, predictions and the loon
+        each seat won or lost; loon totals stay behind the screens)."""
+        last = self._last_trick_ids()
+        if last is not None and sum(self.tricks) < TRICKS:
+            number = sum(self.tricks)
+            return m.result_card(
+                f"trick-{self.round}-{number}",
+                "trick",
+                f"Trick {number} of {TRICKS} · round {self.round} of {self.rounds}",
+                self._took(last),
+                cards=last["plays"],
+            )
+        if not self.history:
+            return None
+        done = self.history[-1]
+        paid, tricks, predictions = done["paid"], done["tricks"], done["predictions"]
+        best = max(paid)
+        gainers = [s for s, p in enumerate(paid) if p == best]
+        columns = ["Tricks", *(["Predicted"] if predictions else []), "Loon"]
+        rows = [
+            m.row(
+                [s],
+                [tricks[s], *([predictions[s]] if predictions else []), f"{paid[s]:+d}"],
+                mark=s in gainers,
+            )
+            for s in range(self.players)
+        ]
+        ended = done["round"] == self.round and last is not None
+        return m.result_card(
+            f"round-{done['round']}",
+            "round",
+            f"Round {done['round']} of {self.rounds} is over",
+            [
+                *m.joined([m.seat(s) for s in gainers]),
+                f" gain{'s' if len(gainers) == 1 else ''} the most: {best:+d} loon",
+            ],
+            cards=last["plays"] if ended else [],
+            columns=columns,
+            rows=rows,
+            lines=[self._took(last, "the last trick")] if ended else [],
+        )
+
+    def _took(self, last: dict[str, Any], what: str = "the trick") -> list[Any]:
+        winner = last["winner"]
+        won_with = next(c for s, c in last["plays"] if s == winner)
+        return [m.seat(winner), f" takes {what} with ", m.card(won_with)]
+
+    def chapter(self) -> str:
+        return f"Round {self.round}"
+
+    def public_words(self, seat: int, action: Action) -> str | None:
+        kind = action.get("type")
+        if kind == "bid":
+            return "Bids secretly"
+        if kind == "reveal":
+            return "Chooses a card to show"
+        if kind == "ditch":
+            return "Ditches two cards face down"
+        return self.describe(action)
+
+    def shown(self) -> list[Any] | None:
+        """The bids (or the cards shown for a tie) of the auction step just settled."""
+        event = next((e for e in reversed(self.events) if e.get("bids")), None)
+        if event is None:
+            return None
+        bids = event["bids"]
+        shown = [[m.seat(s), f" {bid}"] for s, bid in enumerate(bids) if bid is not None]
+        return [f"Bids on {row_name(event['row'])}: ", *m.joined(shown, "; ")]
 
     def _last_trick_ids(self) -> dict[str, Any] | None:
         """``last_trick`` with its cards written as ids (a new dict)."""

@@ -87,6 +87,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
+from .. import moments as m
 from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
 from ..cards import rng
 from ..spec import is_whole
@@ -715,6 +716,102 @@ class PullState(State):
             return f"Second shot: {shot}"
         return super().describe(action)
 
+    # -- the moments every screen shows (companion/games/moments.py) -----------------------
+
+    def _who(self, side: int) -> dict[str, int]:
+        """A side as words: its one seat, or the side (partners) in team play."""
+        members = self.sides()[side]
+        return m.seat(members[0]) if len(members) == 1 else m.side(side)
+
+    def result(self) -> dict[str, Any] | None:
+        """The last round's two targets (who took each, a Double), or the hand it ended
+        (points, Doubles, Fouls and penalties per side, the new totals)."""
+        last = self.last_round
+        if last is None:
+            return None
+        hand, round_no = last["hand"], last["round"]
+        lines = []
+        for target in last["targets"]:
+            name = rules.target_name(target["card"])
+            if target["seat"] is not None:
+                lines.append(
+                    [
+                        m.seat(target["seat"]),
+                        f" takes the {name} with ",
+                        m.card(target["winning_shot"]),
+                    ]
+                )
+            elif target["void"]:
+                lines.append([f"The {name} is void: opponents' shots tied."])
+            else:
+                lines.append([f"Nobody shot at the {name}."])
+            if target["cancelled"]:
+                count = len(target["cancelled"])
+                eights = "an eight" if count == 1 else f"{count} eights"
+                lines[-1].append(f" (a Distraction cancelled {eights})")
+        cards = [[t["seat"], t["winning_shot"]] for t in last["targets"] if t["seat"] is not None]
+        if last["double"] is not None:
+            headline = [self._who(last["double"]), " take both targets: a Double!"]
+        else:
+            takers = [m.seat(t["seat"]) for t in last["targets"] if t["seat"] is not None]
+            if len(takers) == 2:
+                headline = [*m.joined(takers, " and "), " each take a target"]
+            elif takers:
+                headline = [takers[0], " takes a target"]
+            else:
+                headline = ["Nobody takes a target"]
+        if not (self.history and self.history[-1]["hand"] == hand and round_no == ROUNDS_PER_HAND):
+            return m.result_card(
+                f"round-{hand}-{round_no}",
+                "target",
+                f"Hand {hand}, round {round_no} of {ROUNDS_PER_HAND}: the targets",
+                headline,
+                cards=cards,
+                lines=lines,
+            )
+        done = self.history[-1]
+        totals = done["totals"]
+        best = max(totals)
+        leaders = [side for side, total in enumerate(totals) if total == best]
+        verb = "win" if self.phase == OVER else "lead"
+        verb += "" if len(leaders) > 1 or len(self.sides()[leaders[0]]) > 1 else "s"
+        return m.result_card(
+            f"hand-{hand}",
+            "hand",
+            f"Hand {hand} is over",
+            [*m.joined([self._who(side) for side in leaders], " and "), f" {verb} with {best}"],
+            cards=cards,
+            columns=["Points", "Doubles", "Fouls", "Penalty", "Total"],
+            rows=[
+                m.row(
+                    self.sides()[side],
+                    [
+                        f"{done['points'][side]:+d}",
+                        done["doubles"][side],
+                        done["fouls"][side],
+                        -done["penalties"][side] if done["penalties"][side] else 0,
+                        totals[side],
+                    ],
+                    mark=side in leaders,
+                )
+                for side in range(len(totals))
+            ],
+            lines=[[f"Last round ({round_no}): "], *lines],
+        )
+
+    def chapter(self) -> str:
+        return f"Hand {self.hand_no}"
+
+    def _winning(self, index: int) -> int | None:
+        """The seat that takes target ``index`` if the round ended on the shots shown."""
+        won = take(self.targets[index], self.shots[index], self.side_of)
+        return None if won is None else won[0]
+
+    def public_words(self, seat: int, action: dict) -> str | None:
+        if self.sealed_step() is not None:
+            return "Picks a second shot face down"
+        return self.describe(action)
+
     def _view(self, seat: int | None) -> dict[str, Any]:
         table = rules.target_table(self.options["targets"])
 
@@ -768,6 +865,8 @@ class PullState(State):
                         }
                         for s, c in self.shots[i]
                     ],
+                    # Who would take it on the shots shown so far (None: nobody yet).
+                    "winning": self._winning(i),
                 }
                 for i, card in enumerate(self.targets)
             ],

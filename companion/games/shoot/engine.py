@@ -60,7 +60,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
+from .. import moments as m
+from ..base import Action, ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
 from ..cards import (
     CARD_IDS,
     CARD_INDEX,
@@ -577,6 +578,74 @@ class ShootState(State):
 
     def doing(self) -> str:
         return "to bid" if self.phase == BID else "to play"
+
+    # -- the moments every screen shows (companion/games/moments.py) -----------------------
+
+    def result(self) -> dict[str, Any] | None:
+        """The last trick taken, or the deal it ended (bids, tricks, points, totals)."""
+        last = self.last_trick
+        if last is None:
+            return None
+        deal, plays, winner = last["deal"], last["plays"], last["winner"]
+        won_with = next(c for s, c in plays if s == winner)
+        deals = len(self.options["schedule"])
+        if not self.results or self.results[-1]["deal"] != deal:
+            number = sum(self.taken)
+            return m.result_card(
+                f"trick-{deal}-{number}",
+                "trick",
+                f"Trick {number} of {self.hand_size} · deal {deal} of {deals}",
+                [m.seat(winner), " takes the trick with ", m.card(won_with)],
+                cards=plays,
+            )
+        done = self.results[-1]
+        totals = done["totals"]
+        best = max(totals)
+        leaders = [s for s, total in enumerate(totals) if total == best]
+        lead = m.joined([m.seat(s) for s in leaders])
+        verb = "win" if self.phase == OVER else "lead"
+        verb += "" if len(leaders) > 1 else "s"
+        made = [s for s in range(self.players) if done["tricks"][s] == done["bids"][s]]
+        return m.result_card(
+            f"deal-{deal}",
+            "deal",
+            f"Deal {deal} of {deals} is over",
+            [*lead, f" {verb} with {best}"],
+            cards=plays,
+            columns=["Bid", "Tricks", "Points", "Total"],
+            rows=[
+                m.row(
+                    [s],
+                    [done["bids"][s], done["tricks"][s], f"{done['points'][s]:+d}", totals[s]],
+                    mark=s in made,
+                )
+                for s in range(self.players)
+            ],
+            lines=[
+                [m.seat(winner), " took the last trick with ", m.card(won_with), "."],
+                [f"{len(made)} of {self.players} made their bid exactly (+{BONUS} each)."],
+            ],
+        )
+
+    def chapter(self) -> str:
+        return f"Deal {self.deal_index + 1}"
+
+    def public_words(self, seat: int, action: Action) -> str | None:
+        """A bid is sealed: the table sees only that one is in (a change shows nothing)."""
+        if self.phase == BID:
+            return "Locks in a bid" if self.bids[seat] is None else None
+        return self.describe(action)
+
+    def shown(self) -> list[Any] | None:
+        """The bids, shown together once the last is in."""
+        parts = [
+            "Bids shown: ",
+            *m.joined([[m.seat(s), f" {bid}"] for s, bid in enumerate(self.bids)], "; "),
+        ]
+        total = sum(self.bids)
+        tricks = f"{self.hand_size} trick{'s' if self.hand_size != 1 else ''}"
+        parts.append(f" ({total} bid for {tricks})")
+        return parts
 
     def hand_of(self, seat: int) -> list[str]:
         return card_ids(self.hands[seat])

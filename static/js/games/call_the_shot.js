@@ -29,6 +29,14 @@ function lastDuel(v, kit) {
   ];
 }
 
+// This game's own part of the duel's result card (the generic card draws the rest): what
+// each player claimed on the way to the reveal.
+export function resultPart(result, env, names, kit) {
+  const claims = (result.own && result.own.claims) || [];
+  const said = claims.map((list, seat) => `${kit.seatName(seat)}: ${list.map((c) => kit.cardText(c)).join(", ") || "nothing"}`);
+  return said.length ? [kit.el("p", { class: "result-line result-claims", text: `Claimed — ${said.join(" · ")}` })] : [];
+}
+
 // What the phone shows right under the status strip: the face-up cards and what each
 // player has claimed this duel.
 export function inPlay(env, names, kit) {

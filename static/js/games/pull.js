@@ -21,6 +21,16 @@ export function houseNote(target) {
   return notes.join("; ");
 }
 
+// Who takes the target if the round ended now, in the side's colour.
+function winningNow(v, target, kit) {
+  if (!(target.shots || []).length) return null;
+  const seat = target.winning;
+  if (seat === null || seat === undefined) return kit.el("p", { class: "winning-now muted", text: "Winning now: nobody (a tie)" });
+  const side = (v.sides || []).find((members) => members.includes(seat)) || [seat];
+  const who = side.length > 1 ? ` (${side.map((s) => kit.seatName(s)).join(" & ")})` : "";
+  return kit.el("p", { class: "winning-now" }, "Winning now: ", kit.el("strong", { class: kit.teamClass(seat), text: `${kit.seatName(seat)}${who}` }));
+}
+
 function targetItem(v, target, kit) {
   return kit.el(
     "li",
@@ -28,6 +38,7 @@ function targetItem(v, target, kit) {
     kit.card(target.card),
     kit.el("span", { class: "target-values", text: ` ${targetWords(v, target)}` }),
     kit.playsLine((target.shots || []).map((s) => [s.seat, s.card])),
+    winningNow(v, target, kit),
   );
 }
 

@@ -24,7 +24,7 @@ OTHER = {card: CARDS[(i + 1) % len(CARDS)] for i, card in enumerate(CARDS)}
 #: The common block every view carries (see ``State.view``).
 COMMON_KEYS = {
     "game", "seat", "players", "sides", "scores", "winners", "over",
-    "to_act", "doing", "prompt",
+    "to_act", "doing", "prompt", "result",
 }  # fmt: skip
 VIEW_KEYS = COMMON_KEYS | {
     "phase", "duel", "first_challenger", "challenger", "turn", "shots_to_lose", "loser",

@@ -37,7 +37,9 @@ def leak_check(state, seat, view):
         c["card"]: {k: c[k] for k in ("double", "animal") if k in c} for c in view["target_changes"]
     }
     assert changes == state.options["targets"]
-    rest = {k: v for k, v in view.items() if k not in ("last_round", "target_changes")}
+    # The result card tells the last round too (the same record, in other words).
+    assert view["result"] == state.result()
+    rest = {k: v for k, v in view.items() if k not in ("last_round", "target_changes", "result")}
     text = json.dumps(rest)
     for card in hidden_from(state, seat):
         assert f'"{card}"' not in text, f"{card} leaked to seat {seat}"

@@ -20,7 +20,7 @@ GAME = GAMES["shoot"]
 
 # Parts of a view that show earlier, public events (the first-dealer draw, the last trick,
 # past deals' turned-up cards): they may name cards that are hidden in the current deal.
-HISTORY = ("draw", "last_trick", "results")
+HISTORY = ("draw", "last_trick", "results", "result")
 
 
 def strings_in(value, found=None):
@@ -56,6 +56,7 @@ def leak_check(state, seat, view):
     assert view["draw"] == state.draw
     assert view["last_trick"] == state.last_trick
     assert view["results"] == state.results
+    assert view["result"] == state.result()
     if state.phase == "bid":
         assert all(view["bids"][s] is None for s in others), "a sealed bid is visible"
         assert view["bid_total"] is None

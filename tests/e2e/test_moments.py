@@ -1,0 +1,342 @@
+"""The moments that matter, where people look (issue 26): after the last trick of a deal or
+round, the end of a PULL! target and a Call the Shot reveal, every phone's first screen
+(390×844, above the fold) shows the result card with the right figures, and so does the
+host screen (1280×800); at game over the standings are at the top of every screen; the
+game log on every phone is the public record and holds no hidden card; the host screen is
+a shared screen in large type with the join code readable.
+
+Tables are made with explicit deals or seeds, and moves sent through the API, so every
+run plays the same game. Screenshots of each moment go to ``docs/screenshots/`` when
+``SCREENSHOTS`` names that folder (``SCREENSHOTS=docs/screenshots``)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion.tables import lifecycle
+
+from ..browser import PHONE, Server, wait_until
+from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
+
+pytestmark = pytest.mark.e2e
+
+HOST = {"width": 1280, "height": 800}
+NAMES = ["Ada", "Bo", "Cy", "Di", "Eve"]
+SHOTS = os.environ.get("SCREENSHOTS")
+
+
+@pytest.fixture
+def server(make_app):
+    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
+    yield server
+    server.stop()
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=False)
+
+
+class Table:
+    """A table made in the app (explicit deal or seed), its seats taken by NAMES, moves
+    sent through the API, and the screens opened in the browser."""
+
+    def __init__(self, server, game, players, options=None, *, deal=None, seed=None):
+        self.server = server
+        self.client = server.app.test_client()
+        with server.app.app_context():
+            table, self.host_token = lifecycle.create_table(
+                game, players, options or {}, seed=seed, deal=deal
+            )
+            self.code = table.code
+        self.players = players
+        self.tokens = []
+        for seat in range(players):
+            answer = self.client.post(
+                f"/api/tables/{self.code}/seats", json={"name": NAMES[seat], "seat": seat}
+            )
+            assert answer.status_code == 201, answer.get_json()
+            self.tokens.append(answer.get_json()["token"])
+
+    def env(self, seat=None):
+        headers = {} if seat is None else {"Authorization": f"Bearer {self.tokens[seat]}"}
+        return self.client.get(f"/api/tables/{self.code}/view", headers=headers).get_json()
+
+    def act(self, seat, action):
+        env = self.env(seat)
+        answer = self.client.post(
+            f"/api/tables/{self.code}/actions",
+            json={"action": action, "version": env["version"]},
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+        )
+        assert answer.status_code == 200, (action, answer.get_json())
+        return answer.get_json()
+
+    def first_moves_until(self, done, limit=2000):
+        """The first legal action of a seat to act (in turn when several may: a bid may
+        change until the last is in), until ``done(public env)``."""
+        for step in range(limit):
+            env = self.env()
+            if done(env):
+                return env
+            seat = env["to_act"][step % len(env["to_act"])]
+            self.act(seat, self.env(seat)["legal"][0])
+        raise AssertionError("never reached")
+
+    def phones(self, browser):
+        pages = []
+        for seat in range(self.players):
+            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.goto(f"{self.server.url}/t/{self.code}/seat#token={self.tokens[seat]}")
+            page.locator("#play").wait_for(state="visible")
+            pages.append(page)
+        return pages
+
+    def host(self, browser):
+        page = browser.new_context(viewport=HOST).new_page()
+        page.goto(f"{self.server.url}/t/{self.code}#host={self.host_token}")
+        page.locator("#board").wait_for(state="visible")
+        return page
+
+
+def card_on_first_screen(page, result_id: str) -> str:
+    """The result card's text, once the page shows ``result_id`` wholly above the fold."""
+    selector = f'#moment .result-card[data-result="{result_id}"]'
+    wait_until(page, f"document.querySelector({selector!r}) !== null")
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"]
+    if SHOTS and not (box and box["y"] + box["height"] <= height):
+        page.screenshot(path=os.path.join(SHOTS, "failed.png"))
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+        result_id,
+        box,
+        height,
+    )
+    return page.locator(selector).inner_text()
+
+
+def final_on_first_screen(page) -> str:
+    wait_until(page, "!document.getElementById('final').hidden")
+    box = page.locator("#final .standings").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= page.viewport_size["height"], box
+    return page.locator("#final").inner_text()
+
+
+# -- Shoot!: a trick, then the deal it ends, with its figures -----------------------------
+
+
+def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
+    table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    for seat, bid in ((0, 0), (1, 2), (2, 0)):
+        table.act(seat, {"type": "bid", "bid": bid})
+    # Bo leads (left of the dealer) and takes both tricks with the only hearts.
+    for seat, card in ((1, "2H"), (2, "QD"), (0, "KS")):
+        table.act(seat, {"type": "play", "card": card})
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "trick-1-1")
+        assert "Bo takes the trick with" in text and "2♥" in text, text
+    shot(phones[0], "moment-shoot-trick-phone")
+    for seat, card in ((1, "3H"), (2, "JD"), (0, "AS")):
+        table.act(seat, {"type": "play", "card": card})
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "deal-1")
+        assert "Deal 1 of 2 is over" in text and "Bo leads with 7" in text, text
+        rows = page.locator("#moment .result-table tbody tr")
+        cells = [rows.nth(i).inner_text().split("\t") for i in range(3)]
+        # name, bid, tricks, points, total: everyone made the bid exactly (+5 each)
+        assert [c[1:] for c in cells] == [
+            ["0", "0", "+5", "5"],
+            ["2", "2", "+7", "7"],
+            ["0", "0", "+5", "5"],
+        ], cells
+    # The highlight where the eye should go, left out under prefers-reduced-motion.
+    animation = "getComputedStyle(document.querySelector('#moment .result-card')).animationName"
+    assert phones[1].evaluate(animation) == "result-in"
+    phones[2].emulate_media(reduced_motion="reduce")
+    assert phones[2].evaluate(animation) == "none"
+    shot(phones[1], "moment-shoot-deal-phone")
+    shot(host, "moment-shoot-deal-host")
+    # The card stays through the next deal's bidding until the player puts it away.
+    phones[0].locator("#moment .result-dismiss").click()
+    wait_until(phones[0], "document.getElementById('moment').hidden")
+    assert phones[1].locator('#moment .result-card[data-result="deal-1"]').is_visible()
+
+
+def test_the_host_is_a_shared_screen_in_large_type(server, browser):
+    table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
+    phone = table.phones(browser)[0]
+    host = table.host(browser)
+    wait_until(host, "document.getElementById('host').classList.contains('is-playing')")
+    size = "parseFloat(getComputedStyle(document.querySelector('#board td, #board dd')).fontSize)"
+    wait_until(phone, "document.querySelector('#board td, #board dd') !== null")
+    wait_until(host, "document.querySelector('#board td, #board dd') !== null")
+    assert host.evaluate(size) >= 1.5 * phone.evaluate(size), (
+        host.evaluate(size),
+        phone.evaluate(size),
+    )
+    # The join line: address and code in large letters on the first screen; the seats
+    # fold away behind a button.
+    code = host.locator("#join-bar .join-code")
+    assert code.inner_text() == table.code
+    box = code.bounding_box()
+    assert box["y"] + box["height"] <= HOST["height"]
+    assert (
+        host.evaluate("parseFloat(getComputedStyle(document.querySelector('.join-code')).fontSize)")
+        >= 24
+    )
+    assert "/join" in host.locator("#join-bar").inner_text()
+    assert host.locator("#seat-list").is_hidden()
+    host.locator("#seats-button").click()
+    assert host.locator("#seat-list").is_visible()
+    # The seat list says what each seat is doing in the game's own word.
+    assert host.locator("#seat-list .acting-mark").first.inner_text() == "◀ to bid"
+    host.locator("#seats-button").click()
+    shot(host, "moment-host-playing")
+
+
+# -- Call the Shot: the reveal --------------------------------------------------------------
+
+
+def test_call_the_shot_reveal_on_both_phones_and_a_log_without_the_face_down_card(server, browser):
+    table = Table(server, "call_the_shot", 2, deal=CTS_DEAL, seed=5)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    table.act(0, {"type": "play", "card": "deadly_aim", "claim": "headshot"})
+    table.act(1, {"type": "play", "card": "shoot_to_wound", "claim": "shoot_to_kill"})
+    table.act(0, {"type": "play", "card": "headshot", "claim": "headshot"})
+    # Before the call: the log on each phone says only what was claimed.
+    for page in phones:
+        page.locator("#game-log summary").click()
+        wait_until(page, "document.querySelectorAll('#game-log .log-move').length === 3")
+        text = page.locator("#game-log .log-list").inner_text()
+        assert "says “Headshot”" in text and "Deadly" not in text and "Wound" not in text, text
+    table.act(1, {"type": "call"})
+    for page in phones:
+        page.evaluate("window.scrollTo(0, 0)")  # back from the log at the bottom
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "duel-1")
+        assert "Bo is shot" in text and "18" in text and "doubled by a Deadly Aim" in text, text
+        assert "Headshot" in text and "Shoot to Wound" in text, text
+        # The game's own part of the card (its board module): the claims on the way.
+        assert "Claimed — Ada: Headshot (9), Headshot (9) · Bo: Shoot to Kill (5)" in text, text
+    shot(phones[1], "moment-call-the-shot-reveal-phone")
+    shot(host, "moment-call-the-shot-reveal-host")
+    logs = []
+    for page in phones:
+        wait_until(page, "document.querySelector('#game-log .log-result') !== null")
+        logs.append(page.locator("#game-log .log-list").inner_text())
+    assert logs[0] == logs[1]  # one public log, the same on every phone
+    assert "Duel 1: the reveal: Bo is shot" in logs[0]
+
+
+# -- PULL!: a target round, then the hand, teams in colour ----------------------------------
+
+
+def test_pull_target_card_in_team_colours_then_the_hand(server, browser):
+    table = Table(server, "pull", 4, {"hands": 2}, seed=21)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    env = table.first_moves_until(lambda env: env["view"]["result"] is not None)
+    card = env["view"]["result"]
+    last = env["view"]["last_round"]
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, card["id"])
+        for target in last["targets"]:
+            if target["seat"] is not None:
+                assert f"{NAMES[target['seat']]} takes the" in text, text
+    # Names carry their side's colour: Ada & Cy one, Bo & Di the other.
+    colours = phones[0].evaluate(
+        """[...document.querySelectorAll('#moment .who')].map(e => [e.textContent, e.className])"""  # noqa: E501
+    )
+    for name, classes in colours:
+        side = 0 if name.split(" & ")[0] in ("Ada", "Cy") else 1
+        assert f"team-{side}" in classes, colours
+    shot(phones[0], "moment-pull-target-phone")
+    env = table.first_moves_until(lambda env: env["view"]["result"]["kind"] == "hand")
+    done = env["view"]["history"][-1]
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "hand-1")
+        assert "Hand 1 is over" in text
+        rows = page.locator("#moment .result-table tbody tr")
+        totals = [rows.nth(i).inner_text().split("\t")[-1] for i in range(2)]
+        assert totals == [str(t) for t in done["totals"]], totals
+    shot(phones[2], "moment-pull-hand-phone")
+    shot(host, "moment-pull-hand-host")
+
+
+# -- Pirate Tricks: the round ---------------------------------------------------------------
+
+
+def test_pirate_tricks_round_card_with_the_loon_paid(server, browser):
+    table = Table(server, "pirate_tricks", 3, {"rounds": 3}, seed=8)
+    phones = table.phones(browser)
+    host = table.host(browser)
+    env = table.first_moves_until(
+        lambda env: (env["view"]["result"] or {}).get("kind") == "round", limit=400
+    )
+    paid = env["view"]["history"][-1]["paid"]
+    for page in [*phones, host]:
+        text = card_on_first_screen(page, "round-1")
+        assert "Round 1 of 3 is over" in text
+        rows = page.locator("#moment .result-table tbody tr")
+        cells = [rows.nth(i).inner_text().split("\t")[-1] for i in range(3)]
+        assert cells == [f"{p:+d}" for p in paid], cells
+    shot(phones[0], "moment-pirate-tricks-round-phone")
+
+
+# -- game over: standings at the top of every screen ----------------------------------------
+
+GAME_OVER = {
+    "shoot": (3, {"schedule": [2, 1]}),
+    "call_the_shot": (2, {"shots_to_lose": 1}),
+    "pull": (4, {"hands": 1}),
+    "pirate_tricks": (3, {"rounds": 3}),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(GAME_OVER))
+def test_game_over_standings_on_every_first_screen(server, browser, slug):
+    players, options = GAME_OVER[slug]
+    table = Table(server, slug, players, options, seed=3)
+    table.client.post(  # a seat change long before the end: its notice must not stay on top
+        f"/api/tables/{table.code}/seats/0/release",
+        headers={"Authorization": f"Bearer {table.host_token}"},
+        json={},
+    )
+    answer = table.client.post(f"/api/tables/{table.code}/seats", json={"name": "Ada", "seat": 0})
+    table.tokens[0] = answer.get_json()["token"]
+    phones = table.phones(browser)
+    host = table.host(browser)
+    env = table.first_moves_until(lambda env: env["over"], limit=3000)
+    view = env["view"]
+    winners = [NAMES[s] for s in view["winners"]]
+    for page in [*phones, host]:
+        text = final_on_first_screen(page)
+        first = page.locator("#final .standing").first.inner_text()
+        assert any(name in first for name in winners), (first, winners)
+        for name in NAMES[:players]:
+            assert name in text
+        assert page.locator("#notice").is_hidden()
+    assert phones[0].locator("#final #rematch-button").is_visible()
+    assert host.locator("#final #rematch-button").is_visible()
+    shot(phones[view["winners"][0]], f"moment-game-over-{slug}-phone")
+    # After the game: the log's replay steps through the public events, with the table.
+    page = phones[-1]
+    page.locator("#game-log summary").click()
+    page.locator("#game-log .replay").wait_for(state="visible")
+    wait_until(page, "document.querySelector('#game-log .replay-board').textContent.length > 0")
+    first = page.locator("#game-log .replay-caption").inner_text()
+    assert first.startswith("1 of "), first
+    page.locator("#game-log .replay-controls button", has_text="Next").click()
+    wait_until(
+        page, "document.querySelector('#game-log .replay-caption').textContent.startsWith('2 of ')"
+    )
+    if slug == "call_the_shot":
+        page.locator("#game-log").scroll_into_view_if_needed()
+        shot(page, "moment-replay-phone")
+    shot(host, f"moment-game-over-{slug}-host")
