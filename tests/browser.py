@@ -92,3 +92,13 @@ def wait_until(page, expression: str, timeout: float = 20.0, describe=None) -> N
         page.wait_for_timeout(100)
     detail = f" ({describe(page)})" if describe else ""
     raise AssertionError(f"still false after {timeout} s: {expression}{detail}")
+
+
+SCREENSHOTS = os.environ.get("SCREENSHOTS")  # a folder to keep screenshots in, when set
+
+
+def shot(page, name: str) -> None:
+    """Keep the page's first screen as ``<name>.png`` in ``$SCREENSHOTS`` when it is set,
+    for a person to look at (``SCREENSHOTS=docs/screenshots`` refreshes the docs' ones)."""
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=False)

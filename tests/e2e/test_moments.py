@@ -17,7 +17,7 @@ import pytest
 
 from companion.tables import lifecycle
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, Server, shot, wait_until
 from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
 
 pytestmark = pytest.mark.e2e
@@ -32,11 +32,6 @@ def server(make_app):
     server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
     yield server
     server.stop()
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=False)
 
 
 class Table:

@@ -4,17 +4,14 @@ seats; each phone's Play page then lists the finished game."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, Server, shot, wait_until
 from .test_team_result import play_to_the_end
 
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Ada", "Bo"]
-SHOTS = os.environ.get("SCREENSHOTS")  # a folder to keep screenshots in, when set
 
 
 @pytest.fixture
@@ -22,11 +19,6 @@ def server(make_app):
     server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
     yield server
     server.stop()
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=False)
 
 
 def test_a_rematch_moves_the_host_and_every_phone_to_a_new_table(server, browser):

@@ -4,22 +4,13 @@ the seat back through the host's approval; the host role moves to another device
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from ..browser import PHONE, Server, wait_until
-
-SHOTS = os.environ.get("SCREENSHOTS")  # a folder: save the screens for a person to look at
+from ..browser import PHONE, Server, shot, wait_until
 
 
 def phone(browser):
     return browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
 
 
 def start_table(host, url: str) -> str:
