@@ -43,7 +43,7 @@ export function resultCard(result, env, names, kit, gameModule, { onDismiss } = 
   const head = el("div", { class: "result-head" }, el("h2", { id: "result-title", class: "result-title", text: result.title }));
   if (onDismiss) {
     const close = el("button", { type: "button", class: "secondary small-button result-dismiss", text: "OK" });
-    close.setAttribute("aria-label", "Dismiss the result");
+    close.setAttribute("aria-label", "OK, dismiss the result"); // starts with the visible text (axe: label-content-name-mismatch)
     close.addEventListener("click", onDismiss);
     head.append(close);
   }
@@ -326,7 +326,12 @@ export class GameLog {
       try {
         const answer = await api(`${this.replayUrl}?step=${event.step}`);
         const past = { ...env, view: answer.view, over: answer.view.over, to_act: answer.view.to_act, seat: null, legal: [] };
-        board.replaceChildren(renderBoard(past, this.names, this.gameModule, this.faces, this.scoreWord));
+        const then = renderBoard(past, this.names, this.gameModule, this.faces, this.scoreWord);
+        // The live board names its regions too: the replay's get names of their own (axe: landmark-unique).
+        for (const region of then.querySelectorAll('[role="region"][aria-label]')) {
+          region.setAttribute("aria-label", `Replay: ${region.getAttribute("aria-label")}`);
+        }
+        board.replaceChildren(then);
       } catch (error) {
         board.replaceChildren(el("p", { class: "field-error", text: error.message }));
       }
