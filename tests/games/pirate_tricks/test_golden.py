@@ -16,15 +16,16 @@ from tests.games.golden import play_into
 
 GAME = GAMES["pirate_tricks"]
 
-# players -> digest of 10 random games (see games_digest). Taken again when the views'
-# score cards tagged the values of Gang of Three, Gang of Two and Partners in Crime
-# "house" instead of "seed" (issue 30: the rulebook prints no text for them); with the
-# old tags in cards.json the old digests (39b1a636e5390b09, be17ec43c45181ac,
-# 70aaf1c9d6cf2fbb) still come out, so deals, moves and scores are unchanged.
+# players -> digest of 10 random games (see games_digest). Taken again on 2 December 2026
+# when the views changed twice at once: the score cards tag the values of Gang of Three,
+# Gang of Two and Partners in Crime "house" (issue 30: the rulebook prints no text for
+# them), and every view carries the result card of what ended last (issue 26). The moves,
+# legal lists, snapshots and scores of the same games were checked unchanged against the
+# engine at a2b691d (the start of that session) before the digests were taken.
 DIGESTS = {
-    3: "e6f41a5229ca4805",
-    4: "89ed50edfd41cddb",
-    5: "cbc25b9e8a9060aa",
+    3: "80f7a6ab06c6e6e3",
+    4: "91f5989ca8c460a6",
+    5: "31594df99ffc1075",
 }
 
 
