@@ -18,7 +18,7 @@ SCRIPT = """
 const mod = await import(process.argv[1]);
 const view = JSON.parse(process.argv[2]);
 const text = (n) =>
-  typeof n === "string" ? n : [n.text || "", ...(n.kids || []).map(text)].join("");
+  n == null ? "" : typeof n === "string" ? n : [n.text || "", ...(n.kids || []).map(text)].join("");
 const node = (tag, props, ...kids) => ({ tag, text: (props || {}).text, kids });
 const kit = {
   split: false,
@@ -32,6 +32,7 @@ const kit = {
   }),
   seatTable: () => ({ text: "table" }),
   seatName: (seat) => ["Ada", "Bo", "Cy", "Di"][seat],
+  teamClass: () => "",
   signed: (n) => String(n),
   words: (id) => id,
 };
