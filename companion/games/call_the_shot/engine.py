@@ -484,7 +484,7 @@ class CallTheShotState(State):
             lines=lines,
             # The game's own part (static/js/games/call_the_shot.js, resultPart): what
             # each player claimed on the way, now that the bluffs can be judged.
-            own={"claims": last["claims"]},
+            own={"claims": plain_copy(last["claims"])},  # a copy: a view never shares state
         )
 
     def chapter(self) -> str:
