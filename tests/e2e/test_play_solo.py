@@ -25,6 +25,15 @@ def server(make_app):
     server.stop()
 
 
+@pytest.fixture
+def patient_server(make_app):
+    """Bots that wait 30 s before moving: a friend takes over before the game's first move
+    (after it, a bot's seat is asked for through the host: issue 25), whoever challenges."""
+    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(30, 30)))
+    yield server
+    server.stop()
+
+
 def shot(page, name: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
     if SHOTS:
@@ -157,9 +166,10 @@ def test_a_late_answer_never_takes_the_phone_back_to_an_older_version(make_app, 
         server.stop()
 
 
-def test_a_friend_takes_over_from_the_bot_on_their_phone(server, browser):
-    """A solo game under way; a second phone opens the join link, picks the bot's seat
+def test_a_friend_takes_over_from_the_bot_on_their_phone(patient_server, browser):
+    """A solo game before its first move; a second phone opens the join link, picks the bot's seat
     ("take over") and gets the bot's hand; the first phone is told who took the seat."""
+    server = patient_server
     errors: list[str] = []
     first = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     watch(first, errors)
