@@ -116,6 +116,11 @@ function readAsking() {
   }
 }
 
+// What a waiting phone is told: a bot's seat waits for the host alone.
+function waitingText(request) {
+  return request.fromBot ? "Waiting for the host to let you take over the bot's seat." : `Waiting for ${request.name}'s phone or the host to approve.`;
+}
+
 function keepAsking(value) {
   asking = value;
   try {
@@ -179,9 +184,9 @@ async function askFor(seat, name, button, fromBot = false) {
   button.disabled = true;
   try {
     const answer = await api(`${root.dataset.join}/${seat}/requests`, { method: "POST", body: { name } });
-    keepAsking({ id: answer.request.id, ticket: answer.ticket, name });
+    keepAsking({ id: answer.request.id, ticket: answer.ticket, name, fromBot });
     showError(askError, "");
-    showWaiting(fromBot ? "Waiting for the host to let you take over the bot's seat." : `Waiting for ${name}'s phone or the host to approve.`, false);
+    showWaiting(waitingText(asking), false);
   } catch (error) {
     showError(askError, error.message);
   } finally {
@@ -211,7 +216,7 @@ async function checkAsking() {
     const answer = await api(`${root.dataset.requests}/${asking.id}`, { token: asking.ticket });
     const status = answer.request.status;
     if (status === "pending") {
-      showWaiting(`Waiting for ${name}'s phone or the host to approve.`, false);
+      showWaiting(waitingText(asking), false);
     } else if (status === "approved") {
       const seat = await api(root.dataset.claim, { method: "POST", body: { ticket: asking.ticket } });
       keepAsking(null);
@@ -616,6 +621,6 @@ async function claimTicket() {
 if (ticket) claimTicket();
 else if (token) startPlaying();
 else if (asking) {
-  showWaiting(`Waiting for ${asking.name}'s phone or the host to approve.`, false);
+  showWaiting(waitingText(asking), false);
   startLive();
 } else showJoin();
