@@ -4,6 +4,7 @@ with the limits off (tests/conftest.py); these tests turn them on."""
 
 from __future__ import annotations
 
+import math
 import time
 import uuid
 
@@ -184,10 +185,15 @@ def test_eighty_solo_tables_in_twenty_seconds_meet_429(make_app, database):
     for _ in range(80):
         answer = client.post("/play/shoot/solo", data={"name": "Ann", "level": "strong"})
         statuses.append(answer.status_code)
-    assert time.monotonic() - started < 20  # the burst the issue measured
+    elapsed = time.monotonic() - started
+    assert elapsed < 20  # the burst the issue measured
     assert 429 in statuses
     first = statuses.index(429)
-    assert first <= 20 and set(statuses[first:]) == {429}
+    # 20 a minute, counted by a sliding window: when the burst straddles the minute's
+    # edge, the last minute's count weighs less as the new one goes on, which lets about
+    # one more through for each 3 s of the burst past the edge (20 x elapsed / 60).
+    assert first <= 20 + math.ceil(20 * elapsed / 60)
+    assert set(statuses[first:]) == {429}
     assert set(statuses[:first]) == {303}
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count(Table.id))) == first
