@@ -245,6 +245,33 @@ def summarise(slug: str, high: str, low: str, results: list[dict], duplicate: bo
     )
 
 
+def paired_rows(groups: list[tuple[str, str, str]], done: dict[tuple, list[dict]]) -> list[str]:
+    """For two pairings of a game with the same lower level (``--pairing normal-random
+    --pairing easy-random``), the difference of the higher seat's score game by game: the
+    same game index is the same deal, hero seat and lower players' seeds, so the luck of
+    the cards cancels out. Rows of a table."""
+    rows = []
+    for i, (slug, high, low) in enumerate(groups):
+        for other_slug, other_high, other_low in groups[i + 1 :]:
+            if other_slug != slug or other_low != low or other_high == high:
+                continue
+            sign = -1 if GAMES[slug].spec.lower_wins else 1
+            mine = {r["index"]: r["scores"][r["hero"]] for r in done[slug, high, low]}
+            theirs = {r["index"]: r["scores"][r["hero"]] for r in done[slug, other_high, low]}
+            diffs = [sign * (mine[k] - theirs[k]) for k in sorted(mine.keys() & theirs.keys())]
+            if len(diffs) < 2:
+                continue
+            mean, half = interval(diffs)
+            verdict = "yes, first ahead" if mean - half > 0 else "no"
+            if mean + half < 0:
+                verdict = "yes, second ahead"
+            rows.append(
+                f"| {GAMES[slug].name} | {low} | {high} | {other_high} | {len(diffs)} | "
+                f"{fmt(diffs)} | {verdict} |"
+            )
+    return rows
+
+
 def apart(higher: list[float], lower: list[float], sign: int = 1) -> str:
     """Issue 14's goal for one measure: "yes" when the higher level's 95% interval lies
     wholly on the better side of the lower level's (``sign`` -1: lower is better), so
@@ -341,6 +368,15 @@ def main() -> None:
                 cpu = sum(r["cpu"] for r in results)
                 row = summarise(*group, results, args.duplicate)
                 print(row + f" {cpu:.0f} |", flush=True)
+    paired = paired_rows(groups, done)
+    if paired:
+        print()
+        print("Two levels against the same lower players, game by game (the same deals, seats")
+        print("and seeds): the first's seat score minus the second's (better +).")
+        print("| Game | Against | First | Second | Games | Difference | Apart from 0 |")
+        print("|---|---|---|---|---|---|---|")
+        for row in paired:
+            print(row)
     print()
     print("| Game | Level | Decisions | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms |")
     print("|---|---|---|---|---|---|---|---|")

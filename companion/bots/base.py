@@ -75,6 +75,14 @@ class GameBot:
         world's playouts in proportion to this. Default: all alike."""
         return 1.0
 
+    def worlds(self, view: View) -> Any:
+        """A faster model of this decision's hidden worlds for the strong search (an
+        object with ``draw(rng) -> (world, weight)`` and ``value(world, action_id, rng)``,
+        as :class:`companion.bots.search.Worlds`), or None (the default): the search then
+        samples snapshots and plays them on the game's engine. A game's own model must
+        play its rollout policy and value a world exactly as the engine path would."""
+        return None
+
     def candidates(self, view: View, legal: list[Action], rng: random.Random) -> list[Action]:
         """The legal actions the searches try (each on every sampled world). Default: all
         of them; a game with many near-equal choices (a bid of any amount, any two cards)

@@ -100,6 +100,31 @@ def _try(
     return bot.value(state, seat)
 
 
+class Worlds:
+    """One decision's hidden worlds as the searches use them: :meth:`draw` samples one
+    (with its weight), :meth:`value` plays an action in it to the horizon. This default
+    goes through the game's snapshots and engine (:meth:`GameBot.sample`,
+    :meth:`GameBot.weight`, :class:`World`, :func:`playout`); a game's bot may hand the
+    searches a faster one of its own (:meth:`GameBot.worlds`) that plays the same policy
+    on its own integer model of a world."""
+
+    def __init__(self, bot: GameBot, game: Any, view: View):
+        self.bot, self.game, self.view = bot, game, view
+
+    def draw(self, rng: random.Random) -> tuple[Any, float]:
+        snapshot = self.bot.sample(self.view, rng)
+        weight = self.bot.weight(self.view, snapshot)
+        return World(self.game, snapshot), weight
+
+    def value(self, world: Any, action_id: int, rng: random.Random) -> float:
+        return _try(self.bot, self.view, world, action_id, rng)
+
+
+def worlds_of(bot: GameBot, game: Any, view: View) -> Any:
+    """The bot's own :class:`Worlds` for ``view`` if it has one, else the default."""
+    return bot.worlds(view) or Worlds(bot, game, view)
+
+
 def monte_carlo(
     bot: GameBot,
     game: Any,
@@ -229,6 +254,7 @@ def halving(
     iterations, deadline = _limits(limits)
     started = _now()
     ids = root_ids(game, legal)
+    worlds_here = worlds_of(bot, game, view)
     arms = [_Arm() for _ in legal]
     alive = list(range(len(legal)))
     rounds = max(1, math.ceil(math.log2(len(legal))))
@@ -239,13 +265,11 @@ def halving(
         worlds = 0
         while worlds < _round_worlds(left, rounds, len(alive), worlds, done, started, deadline):
             worlds += 1
-            snapshot = bot.sample(view, rng)
-            weight = bot.weight(view, snapshot)
-            world = World(game, snapshot)
+            world, weight = worlds_here.draw(rng)
             seed = rng.getrandbits(32)
             seen = []
             for index in alive:
-                value = _try(bot, view, world, ids[index], random.Random(seed))
+                value = worlds_here.value(world, ids[index], random.Random(seed))
                 arms[index].add(value, weight)
                 seen.append((index, value))
                 done += 1

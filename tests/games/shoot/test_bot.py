@@ -155,10 +155,10 @@ def test_a_playout_never_builds_a_view_or_an_action(monkeypatch):
 def test_the_real_world_explains_every_play_of_easy_players(monkeypatch):
     """weight replays the deal: against easy players the real hands never misplay, while
     some sampled worlds do (and weigh less)."""
-    from companion.games.shoot import bot as shoot_bot
+    from companion.games.shoot import worlds
     from tests.games.test_bots import positions
 
-    monkeypatch.setattr(shoot_bot, "MISPLAY", 0.0)
+    monkeypatch.setattr(worlds, "MISPLAY", 0.0)
     checked = misplayed = 0
     for players in range(GAME.min_players, GAME.max_players + 1):
         for index, (state, seat) in enumerate(positions(GAME.slug, players)):
@@ -196,12 +196,13 @@ def test_candidates_keep_one_card_of_each_run_and_the_bids_near_the_estimate():
         2, {"schedule": [7]}, seed=1, deal={"dealer": 1, "hands": hands, "trump": "6C"}
     )
     from companion.games.cards import card_ints
-    from companion.games.shoot.bot import BID_REACH, expected_tricks
+    from companion.games.shoot.bot import BID_REACH, BID_REACH_PER_CARD, expected_tricks
 
     view = state.view(1)  # weak: its estimate is near 0, so the high bids are left out
     bids = [a["bid"] for a in BOT.candidates(view, state.legal_actions(1), random.Random(1))]
     guess = expected_tricks(card_ints(hands[1]), card_ints(["6C"])[0], 2, False)
-    assert bids == [b for b in range(8) if abs(b - guess) <= BID_REACH + 7 / 4]
+    reach = BID_REACH + 7 * BID_REACH_PER_CARD
+    assert bids == [b for b in range(8) if abs(b - guess) <= reach or b == 0]  # 0 always
     assert 0 in bids and 7 not in bids
     state.apply(0, {"type": "bid", "bid": 2})
     state.apply(1, {"type": "bid", "bid": 2})
@@ -214,3 +215,112 @@ def test_candidates_keep_one_card_of_each_run_and_the_bids_near_the_estimate():
     state.apply(0, {"type": "play", "card": "4C"})
     cards = [a["card"] for a in BOT.candidates(state.view(1), state.legal_actions(1), None)]
     assert cards == ["2C", "8C"]
+
+
+def _engine_worlds(view, seat, players, rng):
+    """A world sampled the engine's way (a snapshot) and the same world as
+    :class:`ShootWorlds` holds one: every hand, and the bids it plays with."""
+    from companion.games.cards import CARD_INDEX
+    from companion.games.shoot.policy import others_bid
+
+    snapshot = BOT.sample(view, rng)
+    hands = [sorted(CARD_INDEX[c] for c in hand) for hand in snapshot["state"]["hands"]]
+    bids = list(view["bids"])
+    if view["phase"] == "bid":
+        trump, leader = CARD_INDEX[view["trump"]], (view["dealer"] + 1) % players
+        bids = [others_bid(hands[s], trump, players, s == leader) for s in range(players)]
+    return snapshot, (hands, bids)
+
+
+@pytest.mark.parametrize("payoff", ["lead", "own"])
+def test_the_fast_worlds_play_and_weigh_as_the_engine_path(payoff, monkeypatch):
+    """ShootWorlds (the strong search's worlds on integer cards, no engine) gives every
+    action the value the engine-path playout gives it in the same world, and the same
+    weight, when the others play exactly as the easy player (no noise)."""
+    from companion.bots import search
+    from companion.games.shoot import worlds
+    from tests.games.test_bots import positions
+
+    monkeypatch.setattr(worlds, "NOISE", 0.0)
+    monkeypatch.setattr(BOT, "payoff", payoff)
+    checked = 0
+    for players in range(GAME.min_players, GAME.max_players + 1):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view = state.view(seat)
+            if not BOT.should_act(view):
+                continue
+            fast = BOT.worlds(view)
+            ids = search.root_ids(GAME, state.legal_actions(seat))
+            snapshot, world = _engine_worlds(view, seat, players, random.Random(index))
+            engine = search.World(GAME, snapshot)
+            for action_id in ids:
+                slow = search._try(BOT, view, engine, action_id, random.Random(1))
+                assert fast.value(world, action_id, random.Random(1)) == slow
+                checked += 1
+            assert fast.weight(world[0]) == pytest.approx(BOT.weight(view, snapshot))
+    assert checked > 100
+
+
+def test_the_fast_worlds_keep_what_the_view_shows_and_are_seeded():
+    """Every world ShootWorlds draws holds the seat's own hand, deals only unseen cards to
+    the others (none of a suit a seat showed void in), and the same seed draws the same
+    world and values it the same, noise included."""
+    from companion.games.cards import CARD_INDEX
+    from companion.games.shoot.policy import SUIT, voids
+    from tests.games.test_bots import positions
+
+    for players in (3, 4):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view = state.view(seat)
+            if not BOT.should_act(view):
+                continue
+            fast = BOT.worlds(view)
+            world, weight = fast.draw(random.Random(index))
+            again, weight_again = fast.draw(random.Random(index))
+            assert world == again and weight == weight_again
+            hands = world[0]
+            mine = sorted(CARD_INDEX[c] for c in view["hand"])
+            assert hands[seat] == mine
+            seen = {CARD_INDEX[c] for c in [*view["hand"], *view["played"], view["trump"]]}
+            seen |= {CARD_INDEX[c] for _, c in view["trick"]}
+            dealt = [c for s, hand in enumerate(hands) if s != seat for c in hand]
+            assert not seen & set(dealt) and len(dealt) == len(set(dealt))
+            assert [len(hand) for hand in hands] == view["hand_sizes"]
+            lacking = voids(view)
+            for s, hand in enumerate(hands):
+                assert all(not lacking[s] >> SUIT[c] & 1 for c in hand)
+            for action_id in ids_of(state, seat):
+                one = fast.value(world, action_id, random.Random(7))
+                assert fast.value(world, action_id, random.Random(7)) == one
+            assert world == again  # valuing a world leaves it as it was
+
+
+def ids_of(state, seat):
+    from companion.bots import search
+
+    return search.root_ids(GAME, state.legal_actions(seat))
+
+
+def test_the_noise_plays_the_others_at_random_never_the_seat(monkeypatch):
+    """With NOISE 1 every other seat plays a random card (the easy play is never asked
+    for its move); the deciding seat (0) always plays the easy card. Without noise all
+    of them ask the easy play."""
+    from companion.games.shoot import worlds
+
+    hands = [[0, 1, 2, 3], [13, 14, 26, 27], [15, 16, 28, 29]]  # clubs; no clubs; no clubs
+    asked = []
+
+    def spy(hand, *rest):
+        asked.append(set(hand) <= {0, 1, 2, 3})  # seat 0's hand
+        return real(hand, *rest)
+
+    real = worlds.play_card
+    monkeypatch.setattr(worlds, "play_card", spy)
+    taken = [0, 0, 0]
+    play = [[h.copy() for h in hands], [], 0, [0, 1, 2], taken, 51, 0]
+    worlds.play_out(*play, 0, 1.0, random.Random(3))
+    assert asked and all(asked) and taken == [4, 0, 0]  # seat 0 leads clubs every trick
+    asked.clear()
+    play = [[h.copy() for h in hands], [], 0, [0, 1, 2], [0, 0, 0], 51, 0]
+    worlds.play_out(*play, 0, 0.0, None)
+    assert not all(asked)
