@@ -83,11 +83,15 @@ def card_table(game) -> dict[int, str]:
 class Match:
     """One worker's games: ``oh_hell`` per hand size, their card tables, ISMCTS bots."""
 
-    def __init__(self, players: int, sims: int, uct_c: float):
+    def __init__(self, players: int, sims: int, uct_c: float, cpu: float | None = None):
         import pyspiel
 
         self.pyspiel = pyspiel
         self.players, self.sims, self.uct_c = players, sims, uct_c
+        # --ismcts-cpu: each decision's simulations from the CPU time a simulation has
+        # cost this worker so far (a running mean), so ISMCTS thinks about ``cpu`` seconds
+        self.cpu = cpu
+        self.sim_cost: float | None = None
         self.games = {
             size: pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": size})
             for size in SIZES
@@ -96,13 +100,13 @@ class Match:
         self.actions = {card: action for action, card in self.cards.items()}
         self.shoot = SHOOT
 
-    def ismcts(self, size: int, seed: int):
+    def ismcts(self, size: int, seed: int, sims: int | None = None):
         pyspiel = self.pyspiel
         return pyspiel.ISMCTSBot(
             seed,
             pyspiel.RandomRolloutEvaluator(1, seed),
             self.uct_c,
-            self.sims,
+            sims or self.sims,
             -1,  # unlimited world samples
             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
             False,  # information state strings, not observations (oh_hell gives only those)
@@ -134,12 +138,24 @@ class Match:
             if sides[side_of[seat]] == "ismcts"
         }
         cpu: list[list[float]] = [[], []]
+        sims_used: list[int] = []
         while not state.is_terminal():
             seat = state.current_player()
             legal = state.legal_actions()
             kind = sides[side_of[seat]]
             start = time.thread_time()
-            if kind == "ismcts":
+            if kind == "ismcts" and self.cpu and len(legal) > 1:
+                sims = self.sims if self.sim_cost is None else self.cpu / self.sim_cost
+                sims = max(20, min(200_000, round(sims)))
+                bot = self.ismcts(size, rngs[seat].getrandbits(31), sims)
+                start = time.thread_time()
+                action = bot.step(state)
+                spent = time.thread_time() - start
+                cost = spent / sims
+                self.sim_cost = cost if self.sim_cost is None else 0.9 * self.sim_cost + 0.1 * cost
+                sims_used.append(sims)
+                move = self._move(shoot, seat, action)
+            elif kind == "ismcts":
                 action = bots[seat].step(state)
                 move = self._move(shoot, seat, action)
             elif kind == "random":
@@ -169,6 +185,7 @@ class Match:
             "tricks": shoot.results[-1]["tricks"],
             "sides": side_of,
             "cpu": cpu,
+            "sims": sims_used,
         }
 
     def _deal_of(self, state, size: int) -> tuple[list[list[str]], str, int]:
@@ -192,9 +209,11 @@ class Match:
 _MATCH: Match | None = None
 
 
-def start_worker(players: int, sims: int, uct_c: float, budgets: dict, payoff: str) -> None:
+def start_worker(
+    players: int, sims: int, uct_c: float, budgets: dict, payoff: str, cpu: float | None = None
+) -> None:
     global _MATCH
-    _MATCH = Match(players, sims, uct_c)
+    _MATCH = Match(players, sims, uct_c, cpu)
     bot_for(_MATCH.shoot).payoff = payoff
     search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
     for level, limits in budgets.items():
@@ -246,6 +265,9 @@ def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
             f"  {labels[k]:<28} {len(ms):6d} {statistics.fmean(ms):8.2f} "
             f"{percentile(ms, 0.5):8.2f} {percentile(ms, 0.95):8.2f}"
         )
+    sims = [n for result in results for n in result.get("sims", ())]
+    if sims:
+        print(f"ISMCTS simulations a decision (--ismcts-cpu): mean {statistics.fmean(sims):.0f}")
 
 
 def main() -> None:
@@ -257,6 +279,12 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, default=4, help="an even number, 4 or 6")
     parser.add_argument("--sims", type=int, default=6000, help="ISMCTS simulations a move")
+    parser.add_argument(
+        "--ismcts-cpu",
+        type=float,
+        help="instead of a fixed --sims, give ISMCTS about this many CPU seconds a decision"
+        " (its simulations from what one has cost so far; --sims is the first guess)",
+    )
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)
@@ -279,14 +307,15 @@ def main() -> None:
     labels = []
     for side in args.side:
         if side == "ismcts":
-            labels.append(f"ismcts ({args.sims} sims)")
+            sims = f"{args.ismcts_cpu:g} s CPU" if args.ismcts_cpu else f"{args.sims} sims"
+            labels.append(f"ismcts ({sims})")
         elif side in BUDGETS:
             limits = budgets.get(side, BUDGETS[side])
             labels.append(f"{side} ({limits['seconds']:g} s CPU)")
         else:
             labels.append(side)
     tasks = [(args.side, d, r, args.seed) for d in range(args.deals) for r in (0, 1)]
-    init = (args.players, args.sims, args.uct_c, budgets, args.payoff)
+    init = (args.players, args.sims, args.uct_c, budgets, args.payoff, args.ismcts_cpu)
     started = time.perf_counter()
     results = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
