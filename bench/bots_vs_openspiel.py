@@ -277,6 +277,12 @@ def main() -> None:
     parser.add_argument(
         "--deals", type=int, default=200, help="duplicate deals (each played twice)"
     )
+    parser.add_argument(
+        "--first-deal",
+        type=int,
+        default=0,
+        help="play deals FIRST .. FIRST + DEALS - 1 (to share one run among processes)",
+    )
     parser.add_argument("--players", type=int, default=4, help="an even number, 4 or 6")
     parser.add_argument("--sims", type=int, default=6000, help="ISMCTS simulations a move")
     parser.add_argument(
@@ -314,7 +320,8 @@ def main() -> None:
             labels.append(f"{side} ({limits['seconds']:g} s CPU)")
         else:
             labels.append(side)
-    tasks = [(args.side, d, r, args.seed) for d in range(args.deals) for r in (0, 1)]
+    deals = range(args.first_deal, args.first_deal + args.deals)
+    tasks = [(args.side, d, r, args.seed) for d in deals for r in (0, 1)]
     init = (args.players, args.sims, args.uct_c, budgets, args.payoff, args.ismcts_cpu)
     started = time.perf_counter()
     results = []

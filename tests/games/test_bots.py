@@ -444,3 +444,21 @@ def test_normal_keeps_the_easy_move_unless_a_clear_gain(monkeypatch):
     monkeypatch.setattr(_ToyBot, "easy", lambda self, view, legal, rng: legal[0], raising=False)
     assert _toy_search("normal", [{"payoff": [0.0, 0.5]}], 2, iterations=8)[0] == 0
     assert _toy_search("normal", [{"payoff": [0.0, 2.0]}], 2, iterations=8)[0] == 1
+
+
+def test_every_level_s_words_on_the_play_page_are_in_the_bench_readme():
+    """The Play page's words for each level (GameBot.strength) are the measured figures
+    of bench/README.md: each sentence appears there word for word, beside the run behind
+    it, so a new measurement changes both or this fails."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "bench" / "README.md").read_text()
+    flat = " ".join(readme.split())
+    missing = [
+        (slug, level, words)
+        for slug in BOT_GAMES
+        for level in LEVELS
+        if (words := bot_for(GAMES[slug]).strength.get(level))
+        and " ".join(words.split()) not in flat
+    ]
+    assert not missing, missing
