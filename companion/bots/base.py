@@ -75,7 +75,7 @@ class GameBot:
         world's playouts in proportion to this. Default: all alike."""
         return 1.0
 
-    def worlds(self, view: View) -> Any:
+    def search_worlds(self, view: View) -> Any:
         """A faster model of this decision's hidden worlds for the strong search (an
         object with ``draw(rng) -> (world, weight)`` and ``value(world, action_id, rng)``,
         as :class:`companion.bots.search.Worlds`), or None (the default): the search then

@@ -105,7 +105,7 @@ class Worlds:
     (with its weight), :meth:`value` plays an action in it to the horizon. This default
     goes through the game's snapshots and engine (:meth:`GameBot.sample`,
     :meth:`GameBot.weight`, :class:`World`, :func:`playout`); a game's bot may hand the
-    searches a faster one of its own (:meth:`GameBot.worlds`) that plays the same policy
+    searches a faster one of its own (:meth:`GameBot.search_worlds`) that plays the same policy
     on its own integer model of a world."""
 
     def __init__(self, bot: GameBot, game: Any, view: View):
@@ -122,7 +122,7 @@ class Worlds:
 
 def worlds_of(bot: GameBot, game: Any, view: View) -> Any:
     """The bot's own :class:`Worlds` for ``view`` if it has one, else the default."""
-    return bot.worlds(view) or Worlds(bot, game, view)
+    return bot.search_worlds(view) or Worlds(bot, game, view)
 
 
 def monte_carlo(

@@ -190,7 +190,7 @@ class ShootBot(GameBot):
         hands = [[CARD_INDEX[card] for card in hand] for hand in world["state"]["hands"]]
         return ShootWorlds(view, self.payoff).weight(hands)
 
-    def worlds(self, view):
+    def search_worlds(self, view):
         """The strong search's worlds on integer cards, played without the engine."""
         return ShootWorlds(view, self.payoff)
 

@@ -249,7 +249,7 @@ def test_the_fast_worlds_play_and_weigh_as_the_engine_path(payoff, monkeypatch):
             view = state.view(seat)
             if not BOT.should_act(view):
                 continue
-            fast = BOT.worlds(view)
+            fast = BOT.search_worlds(view)
             ids = search.root_ids(GAME, state.legal_actions(seat))
             snapshot, world = _engine_worlds(view, seat, players, random.Random(index))
             engine = search.World(GAME, snapshot)
@@ -274,7 +274,7 @@ def test_the_fast_worlds_keep_what_the_view_shows_and_are_seeded():
             view = state.view(seat)
             if not BOT.should_act(view):
                 continue
-            fast = BOT.worlds(view)
+            fast = BOT.search_worlds(view)
             world, weight = fast.draw(random.Random(index))
             again, weight_again = fast.draw(random.Random(index))
             assert world == again and weight == weight_again
