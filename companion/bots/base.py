@@ -49,6 +49,11 @@ class GameBot:
     #: others as easy players too should overrule them only when it sees a clear gain.
     easy_margin: float = 0.0
 
+    #: Per level, a factor on the budget's iterations for this game (``{"normal": 3}``: its
+    #: normal level samples three times the worlds the budget names, its playouts being
+    #: cheap enough to stay quick). Empty: the budgets as they are.
+    iterations_scale: dict[str, float] = {}
+
     #: The strong level's search: "halving" (sequential halving over the root's actions,
     #: companion.bots.search.halving) or "ismcts" (a tree over the seat's own later
     #: decisions, for a game where what the seat does next depends on what it sees the

@@ -462,3 +462,34 @@ def test_every_level_s_words_on_the_play_page_are_in_the_bench_readme():
         and " ".join(words.split()) not in flat
     ]
     assert not missing, missing
+
+
+def test_a_game_may_scale_a_level_s_iterations(monkeypatch):
+    """GameBot.iterations_scale multiplies the budget's iterations for that game and level
+    (PULL!'s normal samples 3 times the worlds); other levels keep the budget."""
+    import companion.bots as bots
+
+    slug = BOT_GAMES[0]
+    game = GAMES[slug]
+    bot = bot_for(game)
+    seen = []
+
+    def spy(b, g, view, legal, rng, limits):
+        seen.append(limits["iterations"])
+        return legal[0]
+
+    monkeypatch.setattr(bots, "monte_carlo", spy)
+    monkeypatch.setattr(bot, "iterations_scale", {"normal": 3})
+    monkeypatch.setattr(bot, "candidates", lambda view, legal, rng: legal)
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=5)
+    for _ in range(200):
+        seat = next_mover(game, state)
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            break
+        state.apply(seat, legal[0])
+    decide(game, state.view(seat), legal, "normal", random.Random(1), {"iterations": 4})
+    assert seen == [12]
+    monkeypatch.setattr(bot, "iterations_scale", {})
+    decide(game, state.view(seat), legal, "normal", random.Random(1), {"iterations": 4})
+    assert seen == [12, 4]

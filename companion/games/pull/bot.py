@@ -241,6 +241,10 @@ class PullBot(GameBot):
     #: the hand: with 4 worlds of easy players, it otherwise played worse than easy against
     #: players unlike easy ones (random players: bench/README.md).
     easy_margin = 8.0
+    #: Normal samples 12 worlds, not 4 (a PULL! playout is short): with 4, its means were
+    #: too noisy to overrule the easy move well, and it did worse than easy against random
+    #: players (bench/README.md).
+    iterations_scale = {"normal": 3}
 
     def should_act(self, view):
         return not view.get("over") and view["seat"] in view["to_act"]
