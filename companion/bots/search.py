@@ -122,7 +122,8 @@ class Worlds:
 
 def worlds_of(bot: GameBot, game: Any, view: View) -> Any:
     """The bot's own :class:`Worlds` for ``view`` if it has one, else the default."""
-    return bot.search_worlds(view) or Worlds(bot, game, view)
+    own = getattr(bot, "search_worlds", None)  # a duck-typed bot may not have the hook
+    return (own(view) if own else None) or Worlds(bot, game, view)
 
 
 def monte_carlo(
