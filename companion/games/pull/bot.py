@@ -240,7 +240,7 @@ class PullBot(GameBot):
     #: Normal overrules the easy move only for a gain of more than this many points over
     #: the hand: with 4 worlds of easy players, it otherwise played worse than easy against
     #: players unlike easy ones (random players: bench/README.md).
-    easy_margin = 8.0
+    easy_margin = 12.0
     #: Normal samples 12 worlds, not 4 (a PULL! playout is short): with 4, its means were
     #: too noisy to overrule the easy move well, and it did worse than easy against random
     #: players (bench/README.md).

@@ -35,11 +35,11 @@ class ShootBot(GameBot):
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
         "easy": "Rules of thumb: about 2 points a deal ahead of random players.",
-        "normal": "A quick look ahead: wins 4 games in 10 against three easy bots.",
-        "strong": "Thinks up to 0.4 s a move: wins 3 games in 10 against three normal bots "
-        "(a fair share is 2.5); OpenSpiel's ISMCTS still beats it by about a point a deal.",
+        "normal": "A quick look ahead: wins about half its games against three easy bots.",
+        "strong": "Thinks up to 0.4 s a move. At 25 ms a move it plays level with normal, "
+        "and OpenSpiel's ISMCTS beats it by about a point a deal at the same thinking time.",
         "expert": "Strong's search with 8 times the time, a few seconds a move; "
-        "not yet shown to beat strong.",
+        "not shown to beat strong (level at 0.2 s against 25 ms a move).",
     }
 
     def should_act(self, view: dict[str, Any]) -> bool:
