@@ -232,14 +232,16 @@ class PullBot(GameBot):
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
         "easy": "Rules of thumb: wins 8 games in 10 against two random players.",
-        "normal": "A quick look ahead: wins 4 games in 10 against two easy bots.",
-        "strong": "Thinks up to 0.4 s a move: wins nearly half its games against two normal bots.",
+        "normal": "A quick look ahead: level with easy against random players, a little "
+        "ahead of two easy bots (wins 35 games in 100).",
+        "strong": "Thinks up to 0.4 s a move: won nearly half its games against two normal "
+        "bots of an earlier, 4-world normal.",
         "expert": "Strong's search with 8 times the time, a few seconds a move; "
         "not yet measured against strong.",
     }
     #: Normal overrules the easy move only for a gain of more than this many points over
-    #: the hand: with 4 worlds of easy players, it otherwise played worse than easy against
-    #: players unlike easy ones (random players: bench/README.md).
+    #: the hand: with few worlds of easy players, it otherwise played worse than easy
+    #: against players unlike easy ones (random players: bench/README.md; 12 with 12 worlds).
     easy_margin = 12.0
     #: Normal samples 12 worlds, not 4 (a PULL! playout is short): with 4, its means were
     #: too noisy to overrule the easy move well, and it did worse than easy against random
