@@ -161,6 +161,7 @@ def test_budgets_are_in_the_config_and_a_budget_bounds_the_search(app, monkeypat
     calls = []
     real = bot.sample
     monkeypatch.setattr(bot, "sample", lambda view, rng: calls.append(1) or real(view, rng))
+    monkeypatch.setattr(bot, "iterations_scale", {})  # as the budget says (scale: below)
     view, legal = state.view(seat), state.legal_actions(seat)
     decide(game, view, legal, "normal", random.Random(1), {"iterations": 7, "seconds": 1e9})
     assert len(calls) == 7
