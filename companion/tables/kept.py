@@ -34,7 +34,6 @@ every move went that way (bench/README.md).
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -45,7 +44,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from .. import events
+from .. import events, jsontext
 from ..models import Table
 
 
@@ -158,11 +157,11 @@ class TableFacts:
         """The facts as JSON text, for the other processes (``stream.publish``)."""
         fields = {name: getattr(self, name) for name in FIELDS}
         fields["seats"] = [[s.index, s.name, s.bot, s.token_hash] for s in self.seats]
-        return json.dumps(fields, separators=(",", ":"))
+        return jsontext.dumps(fields)
 
     @classmethod
     def from_json(cls, text: str) -> TableFacts:
-        fields = json.loads(text)
+        fields = jsontext.loads(text)
         fields["seats"] = tuple(SeatFacts(*seat) for seat in fields["seats"])
         return cls(**fields)
 

@@ -5,13 +5,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .. import codes
+from .. import codes, jsontext
 from ..database import autocommit, retry_if_disconnected
 from ..extensions import db
 from ..games.base import State, shared_json
@@ -36,7 +35,7 @@ SAVE_POSTGRESQL = (
 
 def json_text(value: Any) -> str:
     """JSON text of a snapshot or an action, as a JSON column stores it."""
-    return json.dumps(value, separators=(",", ":"))
+    return jsontext.dumps(value)
 
 
 def new_code() -> str:

@@ -9,13 +9,12 @@ JSON) when the broker reaches other processes, which then need not read it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app
 
-from .. import events, live, streams
+from .. import events, jsontext, live, streams
 from . import kept, store
 from .envelope import kept_envelope, private_part
 from .errors import TableError
@@ -136,7 +135,7 @@ def public_event(
             kept.keep(table)
         table = table or store.current_table(code)
         env = kept_envelope(table, Who())
-        found = (table, json.dumps(env, separators=(",", ":")))
+        found = (table, jsontext.dumps(env))
         kept.envelopes().put((code, table.version, "event"), found)
         if version is not None and version != table.version:
             kept.envelopes().put((code, version, "event"), found)
@@ -163,7 +162,7 @@ def own_event(table: TableFacts, public_body: str, holder: StreamHolder) -> str:
     part = private_part(kept_envelope(table, Who()), mine)
     if part is None:
         return public_body
-    return f'{public_body[:-1]},"mine":{json.dumps(part, separators=(",", ":"))}}}'
+    return f'{public_body[:-1]},"mine":{jsontext.dumps(part)}}}'
 
 
 def open_stream(code: str, holder: StreamHolder | None) -> Any:
