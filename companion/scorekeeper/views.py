@@ -18,7 +18,7 @@ from wtforms import ValidationError
 from .. import codes
 from ..games import IllegalAction
 from ..network import base_url
-from . import book, retries
+from . import book, kept, retries
 from .blueprint import bp
 from .book import Done, Shown, State
 from .entry import (
@@ -69,8 +69,12 @@ def int_or_none(value: Any) -> int | None:
 def shown(form) -> Shown:
     """What the page showed when it made ``form`` (its hidden position and version), and
     the kept entry's idempotency key when the phone sent one."""
-    key = retries.key_of(request.headers)
-    return Shown(int_or_none(form.position.data), form.version.data, key)
+    return Shown(int_or_none(form.position.data), form.version.data, kept_entry())
+
+
+def kept_entry() -> retries.Kept:
+    """A kept entry's idempotency key, digest and reference (400 for a malformed one)."""
+    return retries.kept_of(request.headers, request.path, request.form)
 
 
 def back(done: Done):
@@ -137,7 +141,8 @@ def new(game: str):
     if form.validate_on_submit():
         try:
             options = chosen_options(form, chosen, request.form)
-            code = book.new_sheet(chosen.slug, form.names(), options)
+            key = retries.key_of(request.headers)  # a sheet started offline
+            code = book.new_sheet(chosen.slug, form.names(), options, key)
         except ValidationError as error:  # an option's boxes
             form.form_errors.append(str(error))
         except (IllegalAction, Refused) as error:  # an option's data, or the game refuses
@@ -255,8 +260,11 @@ def _change_log(code: str, use_case):
     form = ChangeForm()
     if not form.validate_on_submit():
         abort(400)
+    entry = kept_entry()
+    if entry.key is not None and use_case is book.undo:  # an undo kept on a phone
+        use_case = kept.undo
     try:
-        return back(use_case(code, Shown(int_or_none(form.change.data))))
+        return back(use_case(code, Shown(int_or_none(form.change.data), kept=entry)))
     except (Refused, Stale) as error:
         flash(error.message, "error")
         return show_sheet(book.read(code), error.status)
