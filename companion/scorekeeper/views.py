@@ -102,6 +102,7 @@ def sheet_page(page: SheetPage, form, step: str, wanted=None, entry=None, **extr
         step=step,
         share=share_of(page),
         steps=steps,
+        page_ahead=page.ahead(),
         **extra,
         **page.args(),
     )
