@@ -15,9 +15,9 @@ import pytest
 
 from companion.extensions import db
 from companion.models import ScoreSheet
-from companion.scorekeeper import book, kept
+from companion.scorekeeper import book
 from companion.scorekeeper.book import Shown
-from companion.scorekeeper.retries import Kept
+from companion.scorekeeper.rounds import fingerprint
 
 from ..browser import PHONE, wait_until
 from ..web.pages import stored_sheet, stored_summary
@@ -70,9 +70,9 @@ def made_online(app) -> str:
             book.add_round(code, Shown(position), boxes(deal))
         book.undo(code, Shown(book.read(code).last_done().seq))
         for number, deal in ((1, DEAL_1_FIXED), (3, DEAL_3_FIXED)):
-            book.edit_round(
-                code, number, Shown(None, kept=Kept("online-fix-%d-x" % number)), boxes(deal)
-            )
+            facts = book.read(code).rows[number - 1]
+            shown = Shown(number - 1, fingerprint(number - 1, facts))
+            book.edit_round(code, number, shown, boxes(deal))
     return code
 
 
@@ -95,7 +95,8 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
     wait_until(page, f"caches.match('{edit_1}').then((hit) => !!hit)")
     wait_until(
         page,
-        f"caches.match('/score/{code}').then((h) => h && h.text()).then((t) => !!t && t.includes('round-1'))",
+        f"caches.match('/score/{code}').then((h) => h && h.text())"
+        ".then((t) => !!t && t.includes('round-1'))",
     )
 
     context.set_offline(True)
