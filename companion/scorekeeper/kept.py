@@ -4,15 +4,21 @@ undoes — by its number when the server had it, or by the key of the kept entry
 it when that entry was still waiting — so it undoes that change whatever another phone did
 meanwhile. The views send an undo to :func:`undo` when it comes with a key; the one
 transaction, the retry check and the change log are :mod:`.book`'s.
+
+A sheet started with no connection is entered on :func:`draft`'s page (kept by the service
+worker) until it is first sent: then :func:`.book.new_sheet` makes it under its key.
 """
 
 from __future__ import annotations
 
 from ..games import IllegalAction
+from ..models import ScoreSheet
 from . import retries, store
-from .book import Done, Shown, State, _answered, _changing, _commit, _save
-from .errors import Refused
+from .book import Done, Shown, State, _answered, _changing, _commit, _save, game_of
+from .errors import NotFound, Refused
 from .rounds import apply
+
+DRAFT = "DRAFT"  # the code in a draft page's addresses, until the sheet is sent
 
 
 def undo(code: str, shown: Shown) -> Done:
@@ -55,3 +61,16 @@ def _undo_in(state: State, shown: Shown) -> Done:
         made = _commit(state, new_rows, kind, change.position, old, new, label)
         retries.note(state.sheet, kept, message, "#totals", made)
     return Done(code, message, "#totals")
+
+
+def draft(slug: str, players: int) -> State:
+    """An empty sheet of game ``slug`` for ``players`` placeholder names, never stored: the
+    page a phone with no connection enters rounds on (names put in by its script) until
+    the sheet is first sent and gets its code."""
+    game = game_of(slug)
+    if not game.spec.min_players <= players <= game.spec.max_players:
+        raise NotFound()
+    names = [f"⟦{seat + 1}⟧" for seat in range(players)]
+    keeper = game.sheet(names, {})
+    sheet = ScoreSheet(code=DRAFT, game=slug, players=names, options=keeper.options)
+    return State(sheet, keeper, [])

@@ -95,12 +95,14 @@ def share_of(page: SheetPage) -> dict[str, str]:
 def sheet_page(page: SheetPage, form, step: str, wanted=None, entry=None, **extra: Any) -> str:
     """The sheet page: the whole-round ``form`` at ``step`` and, for a game entered in
     steps, the step ``wanted`` (or the next one) with its form ``entry`` when given."""
-    steps = page.steps(wanted, entry)
+    draft = extra.pop("draft", False)
+    steps = None if draft else page.steps(wanted, entry)
     return render_template(
         "scorekeeper/sheet.html",
         form=form,
         step=step,
-        share=share_of(page),
+        share=None if draft else share_of(page),
+        draft=draft,
         steps=steps,
         page_ahead=page.ahead(),
         **extra,
@@ -130,9 +132,16 @@ def index():
     mine = [str(code) for code in session.get("sheets", [])][:RECENT]
     recent = [listed(state) for state in book.recent(mine)]
     games = [book.game_of(slug) for slug in book.score_slugs()]
-    return render_template("scorekeeper/index.html", games=games, recent=recent, form=form), (
-        404 if form.code.errors else 200
-    )
+    keep = [url_for(".new", game=g.slug) for g in games] + [d for g in games for d in drafts_of(g)]
+    return render_template(
+        "scorekeeper/index.html", games=games, recent=recent, form=form, keep_pages=keep
+    ), (404 if form.code.errors else 200)
+
+
+def drafts_of(game) -> list[str]:
+    """The draft pages a phone keeps to start a sheet of ``game`` with no connection."""
+    counts = range(game.spec.min_players, game.spec.max_players + 1)
+    return [url_for(".draft", game=game.slug, players=n) for n in counts]
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
@@ -158,7 +167,17 @@ def new(game: str):
         form=form,
         option_rows=option_fields(form),
         mode="score",
+        drafts=drafts_of(chosen),
     ), (422 if request.method == "POST" else 200)
+
+
+@bp.get("/new/<game>/draft/<int:players>")
+def draft(game: str, players: int):
+    """The page a sheet started with no connection is kept on (static/js/score-offline.js):
+    whole rounds only, names put in by the script, sent when the connection is back."""
+    page = SheetPage(kept.draft(game, players))
+    form, step = next_round_form(page.keeper, page.summary, MultiDict(), 0)
+    return sheet_page(page, form, step, draft=True)
 
 
 @bp.get("/<code>")

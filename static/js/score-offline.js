@@ -21,10 +21,21 @@
 // - the waiting entries are listed plainly, in the order they will be sent.
 // A step form needs the server's answer to show the next step: with no connection the
 // page asks for whole rounds instead.
+//
+// A sheet started with no connection: the new-sheet form is kept as a "start" entry (its
+// id is the key the server creates the sheet under: sent twice, one sheet) and the phone
+// opens the game's draft page for that many players (kept by the service worker), its
+// names put in here. Rounds entered there are kept under the draft's address; when the
+// start is answered, the phone learns the sheet's code, moves the rounds kept after it to
+// the sheet's real address and sends them, and the page becomes the sheet.
 
 const KEPT = "tc-kept:";
 const COUNT = "tc-kept-count";
 const PAGES = "tc-pages:";
+const LOCAL = "tc-local:";
+const KEPT_PAGES = "tc-kept-pages";
+const DRAFT = "/score/DRAFT";
+const FRESH_MS = 12 * 3600 * 1000;
 
 let answer = () => {};
 let enhance = () => {};
@@ -130,6 +141,7 @@ async function send(entry) {
       say(`${entry.label} was not saved yet (the server answered ${response.status}); it is kept on this phone and sent again when you reload.`);
       return false;
     }
+    if (entry.kind === "start") return started(entry, response);
     forget(entry);
     if (response.status === 400 && entry.kind !== "edit" && entry.kind !== "undo") {
       const form = document.querySelector(`form[data-keep][action^="${new URL(entry.action).pathname}"]`);
@@ -142,6 +154,35 @@ async function send(entry) {
   });
 }
 
+// The answer to a sheet started offline: its address. The entries kept after it move
+// there; the page becomes the sheet. A refused start (the form again, with its message)
+// leaves the rounds kept, with the start, until it is corrected.
+async function started(entry, response) {
+  const path = new URL(response.url).pathname;
+  const html = await response.text();
+  if (!/^\/score\/[A-Z0-9]{4,32}$/.test(path)) {
+    answer(html, response);
+    say("The sheet was not started: check the names and options, then start it again.");
+    return false;
+  }
+  for (const kept of keptEntries(entry.sheet)) {
+    if (kept.id === entry.id) continue;
+    keep({ ...kept, sheet: path, action: kept.action.replace(DRAFT, path) });
+  }
+  localStorage.setItem(LOCAL + entry.id, JSON.stringify({ ...readLocal(entry.id), code: path }));
+  forget(entry);
+  answer(html, response);
+  return path;
+}
+
+function readLocal(id) {
+  try {
+    return JSON.parse(localStorage.getItem(LOCAL + id) || "null");
+  } catch {
+    return null;
+  }
+}
+
 export function sendKept(root) {
   const entries = keptEntries(sheetOf(root));
   if (!entries.length) return;
@@ -149,18 +190,23 @@ export function sendKept(root) {
     say(`No connection: ${entries.length} kept on this phone, to be sent when the connection is back.`);
     return;
   }
-  sendInOrder(entries);
+  sendInOrder(sheetOf(root));
 }
 
 // Kept entries go one at a time, oldest first; one still kept stops the rest, so they
-// reach the server in the order they were made.
+// reach the server in the order they were made. A started sheet's answer gives the
+// address the rest now go to.
 let sending = false;
-async function sendInOrder(entries) {
+async function sendInOrder(sheet) {
   if (sending) return;
   sending = true;
   try {
-    for (const entry of entries) {
-      if (!(await send(entry))) break;
+    for (let left = 500; left > 0; left -= 1) {
+      const entry = keptEntries(sheet)[0];
+      if (!entry) break;
+      const sent = await send(entry);
+      if (!sent) break;
+      if (typeof sent === "string") sheet = sent;
     }
   } finally {
     sending = false;
@@ -344,6 +390,12 @@ export function showWaiting(root) {
   list.replaceChildren(heading, note, ol);
 }
 
+// The address the sheet's forms post under: the sheet's, or a draft's until it is sent.
+function baseOf() {
+  const form = addForm(document);
+  return form ? new URL(form.action).pathname.replace(/\/rounds$/, "") : sheetOf(document);
+}
+
 function undoLast(root) {
   const sheet = sheetOf(document);
   const entries = keptEntries(sheet);
@@ -356,14 +408,14 @@ function undoLast(root) {
   const fields = [["csrf_token", token], ["change", target.seq || ""]];
   if (target.of) fields.push(["of", target.of]);
   const label = `Undo: ${target.label}`;
-  keep({ id: newId(), kind: "undo", action: `${sheet}/undo`, label, sheet, fields, target: target.ref, targetKind: target.kind });
+  keep({ id: newId(), kind: "undo", action: new URL(`${baseOf()}/undo`, window.location.href).href, label, sheet, fields, target: target.ref, targetKind: target.kind });
   const form = addForm(root);
   if (form) {
     delete form.dataset.editing;
     setRound(form, nextPosition(form, keptEntries(sheet)));
   }
   if (navigator.onLine) {
-    sendInOrder(keptEntries(sheet));
+    sendInOrder(sheet);
     return;
   }
   say(`No connection: “${label}” is kept on this phone and will be sent when the connection is back.`);
@@ -383,7 +435,7 @@ function entryOf(form, event, sheet) {
   return {
     id: newId(),
     kind: "edit",
-    action: new URL(`${sheet}/rounds/${number}/edit`, window.location.href).href,
+    action: new URL(`${baseOf()}/rounds/${number}/edit`, window.location.href).href,
     label: `${waiting.label} (correction)`,
     sheet,
     fields: [...fields.filter(([name]) => name !== "of"), ["of", waiting.id]],
@@ -392,6 +444,8 @@ function entryOf(form, event, sheet) {
 }
 
 export function keepForms(root) {
+  startForms(root);
+  draftPage(root);
   const whole = addForm(root);
   if (whole) {
     whole.dataset.firstPosition = whole.querySelector("[name=position]").value;
@@ -418,7 +472,7 @@ export function keepForms(root) {
       keep(entry);
       for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = true;
       if (navigator.onLine) {
-        sendInOrder(keptEntries(sheet));
+        sendInOrder(sheet);
         return;
       }
       say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
@@ -442,8 +496,10 @@ export function keepForms(root) {
 // whose line changed since it was last kept (templates/main/sw.js "KEEP_PAGES").
 export function keepPages(root) {
   const worker = navigator.serviceWorker?.controller;
+  if (!worker || !navigator.onLine) return;
+  keepListed(root, worker);
   const sheet = sheetOf(root);
-  if (!worker || !navigator.onLine || !sheet || !document.querySelector(".sheet-header")) return;
+  if (!sheet.startsWith("/score/") || !document.querySelector(".sheet-header") || document.querySelector("[data-draft]")) return;
   let kept = {};
   try {
     kept = JSON.parse(localStorage.getItem(PAGES + sheet) || "{}");
@@ -460,4 +516,78 @@ export function keepPages(root) {
   }
   localStorage.setItem(PAGES + sheet, JSON.stringify(now));
   worker.postMessage({ type: "KEEP_PAGES", urls });
+}
+
+// Pages a page lists to keep (data-keep-pages: the score pages, the new-sheet pages and
+// their drafts), asked for again at most twice a day.
+function keepListed(root, worker) {
+  const listed = root.querySelector("[data-keep-pages]")?.dataset.keepPages.split(" ").filter(Boolean) || [];
+  if (!listed.length) return;
+  let when = {};
+  try {
+    when = JSON.parse(localStorage.getItem(KEPT_PAGES) || "{}");
+  } catch {
+    when = {};
+  }
+  const now = Date.now();
+  const urls = listed.filter((url) => !(now - (when[url] || 0) < FRESH_MS));
+  if (!urls.length) return;
+  for (const url of urls) when[url] = now;
+  localStorage.setItem(KEPT_PAGES, JSON.stringify(when));
+  worker.postMessage({ type: "KEEP_PAGES", urls });
+}
+
+// -- a sheet started with no connection -----------------------------------------------------
+
+function startForms(root) {
+  for (const form of root.querySelectorAll("form[data-offline-start]")) {
+    form.addEventListener("submit", async (event) => {
+      if (navigator.onLine) return; // started at once, as without this script
+      event.preventDefault();
+      const names = [...form.querySelectorAll("input[name^='players-']")].map((box) => box.value.trim()).filter(Boolean);
+      const draft = `${form.dataset.offlineStart}/${names.length}`;
+      if (!("caches" in window) || !(await caches.match(draft))) {
+        say("No connection: this sheet can be started once the connection is back (or after this page has been opened once with one).");
+        return;
+      }
+      const fields = [...new FormData(form, event.submitter)].filter(([, v]) => typeof v === "string");
+      const id = newId();
+      localStorage.setItem(LOCAL + id, JSON.stringify({ names, draft }));
+      keep({ id, kind: "start", action: form.action, label: `The new sheet for ${names.join(", ")}`, sheet: `local:${id}`, fields });
+      window.location.assign(`${draft}#${id}`);
+    });
+  }
+}
+
+// The draft page: the names put in, the page made the local sheet's (its entries kept
+// under "local:<id>"); a draft already sent opens the sheet it became.
+function draftPage(root) {
+  const page = root.querySelector("[data-draft]");
+  if (!page) return;
+  const id = window.location.hash.slice(1);
+  const local = readLocal(id);
+  if (!local) {
+    say("This page holds no sheet: start one from the game's new-sheet page.");
+    for (const form of root.querySelectorAll("form")) form.hidden = true;
+    return;
+  }
+  if (local.code) {
+    window.location.replace(local.code);
+    return;
+  }
+  page.dataset.sheet = `local:${id}`;
+  const named = (text) => text.replace(/⟦(\d+)⟧/g, (_, n) => local.names[Number(n) - 1] ?? "");
+  const rename = (node) => {
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let at = walker.currentNode; at; at = walker.nextNode()) {
+      if (at.nodeType === Node.TEXT_NODE) {
+        if (at.nodeValue.includes("⟦")) at.nodeValue = named(at.nodeValue);
+        continue;
+      }
+      for (const attr of at.attributes || []) if (attr.value.includes("⟦")) attr.value = named(attr.value);
+      if (at instanceof HTMLTemplateElement) rename(at.content);
+    }
+  };
+  rename(document.querySelector("main") || root);
+  document.title = named(document.title);
 }

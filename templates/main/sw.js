@@ -14,7 +14,9 @@
  * - A score sheet's page, once shown with a connection, sends "KEEP_PAGES": the sheet and
  *   the edit page of each round it holds are stored again (those matching KEEP only), so
  *   after entries made on the page (sent with fetch, whose answers are not stored here) the
- *   kept copy is the sheet as it is, and a round can be corrected with no connection.
+ *   kept copy is the sheet as it is, and a round can be corrected with no connection. The
+ *   score pages and new-sheet pages send the new-sheet pages and their drafts (the page a
+ *   sheet started with no connection is entered on) the same way.
  * - A new version never takes over by itself: it waits until the page asks (the player
  *   pressed "Reload" on the update notice) or every tab of the old version has closed.
  */
@@ -33,7 +35,8 @@ const KEEP = [
   /^\/rules(\/.*)?$/,
   /^\/score\/[A-Z0-9]{4,32}$/,
   /^\/score\/[A-Z0-9]{4,32}\/rounds\/\d{1,4}\/edit$/,
-  /^\/score\/new\/[a-z_]{1,32}$/,
+  /^\/score$/,
+  /^\/score\/new\/[a-z_]{1,32}(\/draft\/\d{1,2})?$/,
   /^\/score\/watch\/[\w-]+\/qr\.svg$/,
 ];
 const SLOW_NETWORK_MS = 4000;

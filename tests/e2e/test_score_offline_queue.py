@@ -175,3 +175,64 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
         ("deal 3 corrected", False),
     ]
     context.close()
+
+
+def test_a_sheet_started_offline_gets_its_code_when_it_first_syncs(server, browser):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/score")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    page.reload()  # the worker now controls the page, which asks it to keep the pages
+    draft = "/score/new/shoot/draft/3"
+    wait_until(page, f"caches.match('{draft}').then((hit) => !!hit)")
+    wait_until(page, "caches.match('/score/new/shoot').then((hit) => !!hit)")
+
+    context.set_offline(True)
+    page.get_by_role("link", name="Shoot!").click()
+    for seat, name in enumerate(["Ann", "Bo", "Cy"]):
+        page.fill(f"#players-{seat}", name)
+    page.get_by_role("button", name="Start the sheet").click()
+    page.wait_for_url(f"**{draft}#*")
+    page.locator(".round-fields").wait_for()
+    assert "new sheet" in page.inner_text("h1")
+    wait_until(page, "document.querySelector('[data-draft]').dataset.sheet.startsWith('local:')")
+    assert page.inner_text(".sheet-players") == "Ann · Bo · Cy", errors
+    assert "⟦" not in page.inner_text("main")
+    assert "10 cards each, Ann deals" in page.inner_text(".round-fields")
+    for number, deal in ((1, DEAL_1), (2, DEAL_2)):
+        fill_deal(page, deal)
+        page.get_by_role("button", name=f"Add deal {number}").click()
+        wait_until(
+            page, f"document.querySelectorAll('.waiting-entries li').length === {number + 1}"
+        )
+    assert "8 cards each" in page.inner_text(".round-fields")
+    assert waiting(page)[0] == "The new sheet for Ann, Bo, Cy"
+    if SHOTS:
+        page.locator(".waiting-entries").scroll_into_view_if_needed()
+        page.screenshot(path=str(DOCS / "score-offline-new-sheet.png"))
+    with server.app.app_context():
+        assert db.session.scalar(db.select(db.func.count(ScoreSheet.id))) == 0
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    wait_until(page, "/\\/score\\/[A-Z0-9]{4,32}$/.test(window.location.pathname)", timeout=40)
+    wait_until(page, "document.querySelector('.waiting-entries') === null", timeout=40)
+    code = page.evaluate("window.location.pathname").rsplit("/", 1)[1]
+    assert f"sheet {code}" in page.inner_text("h1")
+    players, _, stored = stored_sheet(server.app, code)
+    assert players == ["Ann", "Bo", "Cy"]
+    assert stored == [{"bids": d[0], "tricks": d[1]} for d in (DEAL_1, DEAL_2)]
+    with server.app.app_context():
+        assert db.session.scalar(db.select(db.func.count(ScoreSheet.id))) == 1
+    # The draft's address, opened again, goes to the sheet it became.
+    page.goto(
+        server.url
+        + draft
+        + "#"
+        + page.evaluate("Object.keys(localStorage).find((k) => k.startsWith('tc-local:')).slice(9)")
+    )
+    page.wait_for_url(f"**/score/{code}")
+    assert errors == []
+    context.close()
