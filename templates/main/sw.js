@@ -15,8 +15,9 @@
  *   the edit page of each round it holds are stored again (those matching KEEP only), so
  *   after entries made on the page (sent with fetch, whose answers are not stored here) the
  *   kept copy is the sheet as it is, and a round can be corrected with no connection. The
- *   score pages and new-sheet pages send the new-sheet pages and their drafts (the page a
- *   sheet started with no connection is entered on) the same way.
+ *   score index and new-sheet pages send the new-sheet pages and their drafts (the page a
+ *   sheet started with no connection is entered on) the same way; the index itself is not
+ *   kept (its figures change during a game).
  * - A new version never takes over by itself: it waits until the page asks (the player
  *   pressed "Reload" on the update notice) or every tab of the old version has closed.
  */
@@ -35,7 +36,6 @@ const KEEP = [
   /^\/rules(\/.*)?$/,
   /^\/score\/[A-Z0-9]{4,32}$/,
   /^\/score\/[A-Z0-9]{4,32}\/rounds\/\d{1,4}\/edit$/,
-  /^\/score$/,
   /^\/score\/new\/[a-z_]{1,32}(\/draft\/\d{1,2})?$/,
   /^\/score\/watch\/[\w-]+\/qr\.svg$/,
 ];

@@ -148,8 +148,6 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
     if SHOTS:
         page.locator(".waiting-entries").scroll_into_view_if_needed()
         page.screenshot(path=str(DOCS / "score-offline-waiting.png"))
-        page.locator(".whole-round").scroll_into_view_if_needed()
-        page.screenshot(path=str(DOCS / "score-offline-next-deal.png"))
 
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
