@@ -298,7 +298,7 @@ def edit_round(code: str, number: int, shown: Shown, boxes: Mapping[str, Any]) -
             return prior
         keeper, Word = state.keeper, state.word.capitalize()
         if shown.kept.of is not None:  # a round that was still waiting on this phone
-            number = retries.change_named(state.sheet, shown.kept.of).position + 1
+            number = retries.round_added(state.sheet, shown.kept.of)
         index, facts = round_of(state, number)
         # A kept correction (it has a key) is made whatever another phone did to the
         # round meanwhile: both are in the change log, the later one holds.

@@ -111,6 +111,19 @@ def change_named(sheet: ScoreSheet, of: str) -> ScoreChange:
     return change
 
 
+def round_added(sheet: ScoreSheet, of: str) -> int:
+    """The number (from 1) of the round an earlier kept entry (key ``of``) added: 422 when
+    it added none that is still there (it was undone since)."""
+    change = change_named(sheet, of)
+    if change.kind != "add" or change.undone:
+        raise ScoreError(
+            "The round this correction was for is no longer on the sheet (it was undone): "
+            "nothing was changed.",
+            status=422,
+        )
+    return change.position + 1
+
+
 def note(
     sheet: ScoreSheet, kept: Kept, message: str, anchor: str, change: ScoreChange | None = None
 ) -> None:

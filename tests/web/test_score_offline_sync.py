@@ -276,3 +276,56 @@ def test_a_start_sent_by_several_requests_at_once_makes_one_sheet(race_app):  # 
         assert [a.status_code for a in answers] == [302] * 6
         assert len({a.headers["Location"] for a in answers}) == 1
     assert sheet_count(app) == 4
+
+
+def test_a_correction_of_a_round_undone_since_is_refused(app, client):
+    code = new_sheet(client, ["Ada", "Bo"])
+    assert online_add(client, code, [2, 1], 0).status_code == 302
+    assert kept_add(client, code, [1, 2], A1, position=1).status_code == 302
+    assert kept_undo(client, code, A2, of=A1).status_code == 302
+    answer = kept_edit(client, code, 2, [0, 3], A3, of=A1)
+    assert answer.status_code == 422
+    assert "no longer on the sheet" in answer.text
+    assert rows(app, code) == [{"tricks": [2, 1]}]
+
+
+# -- what a phone with no connection is shown -----------------------------------------------
+
+
+def test_the_rounds_ahead_follow_the_schedule_and_the_dealer(make_app):
+    """Shoot!'s next_after is the ``next`` the summary gives once that many deals are in;
+    a game that cannot tell (the default) gives None, and its page no templates."""
+    from companion.games import GAMES
+
+    shoot = GAMES["shoot"].sheet(["Ann", "Bo", "Cy"], {})
+    deals = [{"bids": [0, 0, 0], "tricks": [cards, 0, 0]} for cards in range(10, 0, -1)]
+    start = shoot.summary([])
+    for done in range(10):
+        later = shoot.summary(deals[:done])["next"]
+        assert shoot.next_after(start, done) == later
+    assert shoot.next_after(start, 10) is None
+    assert GAMES["call_the_shot"].sheet(["Ann", "Bo"], {}).next_after(start, 1) is None
+
+
+def test_the_sheet_page_carries_the_next_deals_boxes(make_app):
+    app = make_app(WTF_CSRF_ENABLED=False)
+    client = app.test_client()
+    code = new_sheet(client, ["Ann", "Bo", "Cy"], game="shoot")
+    html = client.get(f"/score/{code}").text
+    assert html.count('<template class="round-ahead"') == 9
+    assert 'data-heading="Enter deal 2 — Bo deals, 9 cards each"' in html
+    assert "9 cards each, Bo deals" in html
+
+
+def test_the_draft_page_of_a_sheet_started_offline(app, client):
+    from .test_score_changes import SLUG
+
+    html = client.get(f"/score/new/{SLUG}/draft/3").text
+    assert 'data-draft="/score/DRAFT"' in html
+    assert "⟦1⟧ · ⟦2⟧ · ⟦3⟧" in html
+    assert 'action="/score/DRAFT/rounds' in html
+    assert "share-heading" not in html
+    assert client.get(f"/score/new/{SLUG}/draft/1").status_code == 404
+    assert client.get(f"/score/new/{SLUG}/draft/99").status_code == 404
+    assert client.get("/score/new/nogame/draft/3").status_code == 404
+    assert sheet_count(app) == 0
