@@ -305,6 +305,12 @@ def test_the_rounds_ahead_follow_the_schedule_and_the_dealer(make_app):
         assert shoot.next_after(start, done) == later
     assert shoot.next_after(start, 10) is None
     assert GAMES["call_the_shot"].sheet(["Ann", "Bo"], {}).next_after(start, 1) is None
+    pull = GAMES["pull"].sheet(["Ann", "Bo", "Cy", "Di"], {})
+    first = pull.summary([])
+    assert [pull.next_after(first, more)["dealer"] for more in range(1, 5)] == [
+        (first["next"]["dealer"] + more) % 4 for more in range(1, 5)
+    ]
+    assert pull.next_after(first, 2)["hand"] == first["next"]["hand"] + 2
 
 
 def test_the_sheet_page_carries_the_next_deals_boxes(make_app):
