@@ -451,6 +451,13 @@ export function keepForms(root) {
     whole.dataset.firstPosition = whole.querySelector("[name=position]").value;
     firstFields.delete(whole);
   }
+  for (const form of root.querySelectorAll("form.redo-form")) {
+    form.addEventListener("submit", (event) => {
+      if (navigator.onLine) return;
+      event.preventDefault();
+      say("No connection: Redo waits for the connection (an undo can be kept on this phone).");
+    });
+  }
   for (const form of root.querySelectorAll("form.undo-form")) {
     form.addEventListener("submit", (event) => {
       if (navigator.onLine && !keptEntries(sheetOf(document)).length) return; // undone at once

@@ -92,11 +92,12 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
     wait_until(page, "document.querySelector('.flashes')?.innerText.includes('Deal 1 added')")
     # The sheet and deal 1's edit page are kept for offline use.
     edit_1 = f"/score/{code}/rounds/1/edit"
-    wait_until(page, f"caches.match('{edit_1}').then((hit) => !!hit)")
+    wait_until(page, f"caches.match('{edit_1}').then((hit) => !!hit)", timeout=40)
     wait_until(
         page,
         f"caches.match('/score/{code}').then((h) => h && h.text())"
         ".then((t) => !!t && t.includes('round-1'))",
+        timeout=40,
     )
 
     context.set_offline(True)
@@ -184,8 +185,8 @@ def test_a_sheet_started_offline_gets_its_code_when_it_first_syncs(server, brows
     wait_until(page, "navigator.serviceWorker.controller !== null")
     page.reload()  # the worker now controls the page, which asks it to keep the pages
     draft = "/score/new/shoot/draft/3"
-    wait_until(page, f"caches.match('{draft}').then((hit) => !!hit)")
-    wait_until(page, "caches.match('/score/new/shoot').then((hit) => !!hit)")
+    wait_until(page, f"caches.match('{draft}').then((hit) => !!hit)", timeout=40)
+    wait_until(page, "caches.match('/score/new/shoot').then((hit) => !!hit)", timeout=40)
 
     context.set_offline(True)
     page.get_by_role("link", name="Shoot!").click()
