@@ -166,6 +166,10 @@ def _keys_of(keeper: Sheet, f) -> list[str]:
 
 
 def _default(f) -> str:
+    """A harmless stand-in for a box not in yet: empty where a box may be, else the
+    field's default or its lowest value."""
+    if f.optional:
+        return ""
     if f.default is not None:
         return str(f.default)
     if f.kind == "int":
