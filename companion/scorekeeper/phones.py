@@ -101,7 +101,7 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
         "intro": keeper.round_intro(summary) if not state.over else "",
         "sides": summary["sides"],
         "side_names": summary["side_names"],
-        "totals": summary["totals"],
+        "totals": keeper.visible_totals(summary, viewer if isinstance(viewer, int) else None),
         "winners": summary["winners"],
     }
     return out
