@@ -169,12 +169,30 @@ function draw(data) {
     if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
     shownReveal = reveal.id;
   }
+  if (data.rematch) offerRematch(data.rematch, data.seat, me);
   $("phone-totals").hidden = false;
   $("phone-totals-list").replaceChildren(
     ...data.side_names.map((name, side) =>
       el("li", {}, el("span", { class: "legend-name", text: name }), " ", el("strong", { class: "watch-total", text: String(data.totals[data.sides[side][0]]) })),
     ),
   );
+}
+
+// A rematch started: this phone takes the same name on the new sheet.
+function offerRematch(next, seat, me) {
+  if ($("phone-rematch")) return;
+  const button = el("button", { type: "button", id: "phone-rematch", text: `Join the rematch as ${me}` });
+  button.addEventListener("click", async () => {
+    const page = location.pathname.replace(join, next);
+    try {
+      const answer = await api(root.dataset.seats.replace(join, next), { method: "POST", body: { player: seat } });
+      storeToken(next, "phone", answer.token);
+    } catch {
+      // The name is taken there already (another phone of yours?): the page says so.
+    }
+    location.assign(page);
+  });
+  $("phone-step").before(el("p", {}, button));
 }
 
 async function refresh() {
