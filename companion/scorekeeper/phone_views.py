@@ -212,7 +212,10 @@ def keeper_phones(code: str):
     """The keeper's panel of the step in progress, alone (the sheet page's script
     fetches it again after each event)."""
     page = SheetPage(book.read(code))
-    html = render_template("scorekeeper/_phones.html", phones=phone_panel(page), **page.args())
+    panel = phone_panel(page)
+    html = render_template(
+        "scorekeeper/_phones.html", phones=panel, joined=boxes.joined(page.sheet), **page.args()
+    )
     return no_store(Response(html))
 
 
