@@ -81,6 +81,10 @@ def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):
             describe=lambda p: p.inner_text("#screen-live"),
         )
         shot(screen, "screen-bidding")
+        keeper.reload()  # the keeper sees who is in, never what
+        assert [keeper.input_value(f"#kb-bids-{i}") for i in range(4)] == ["", "", "", ""]
+        assert "in (Ada)" in keeper.inner_text("#phones")
+        keeper.locator("#phones").screenshot(path=str(SHOTS / "hybrid-keeper-sealed.png"))
         shot(phones[1], "phone-sealed-bid")
         others = phones[3].inner_text("#phone-step")
         assert "Ada: bid: in" in others and "Bea: bid: in" in others
