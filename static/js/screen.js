@@ -33,7 +33,7 @@ async function countdown(words) {
 async function refresh() {
   if (calling) return;
   const fresh = document.createElement("div");
-  if (!(await fetchPart(root.dataset.screenPart, fresh))) return;
+  if (!(await fetchPart(root.dataset.screenPart, fresh)) || calling) return; // a call is on
   const grid = fresh.querySelector("[data-reveal-id]");
   const id = grid?.dataset.revealId || "";
   if (id && id !== seen) {
