@@ -18,7 +18,7 @@ from flask import Response, abort, flash, jsonify, redirect, render_template, re
 
 from .. import codes, live, streams
 from ..network import base_url, qr_svg
-from . import book, boxes, phones
+from . import again, book, boxes, phones
 from .blueprint import bp
 from .errors import ScoreError
 from .feed import channel
@@ -268,8 +268,8 @@ def screen(watch: str):
     view = phones.look(state, boxes.PUBLIC)
     part = bool(request.args.get("part"))
     template = "scorekeeper/_screen_live.html" if part else "scorekeeper/screen.html"
-    again = book.rematch_watch(state.sheet)  # a rematch started: the screen follows it
-    follow = url_for(".screen", watch=again) if again else None
+    later = again.rematch_watch(state.sheet)  # a rematch started: the screen follows it
+    follow = url_for(".screen", watch=later) if later else None
     events = events_of(watch)
     html = render_template(
         template,
