@@ -100,7 +100,8 @@ SPEC = Spec(
         ),
     ),
     sheet_steps=(
-        Step("bids", "bids", ("bids",)),
-        Step("tricks", "tricks", ("tricks",)),
+        # Bids are shouted all at once: each phone enters its own, sealed until all are in.
+        Step("bids", "bids", ("bids",), sealed=True, owner="each"),
+        Step("tricks", "tricks", ("tricks",), owner="each"),
     ),
 )
