@@ -233,7 +233,7 @@ def test_loon_stays_behind_each_screen_until_the_game_is_over():
     ]
     for cards in later:
         more = Table(rows)
-        named = dict(zip(["recruitment-0", "recruitment-1", "treasure", "capture"], cards, strict=True))
+        named = dict(zip(CARDS, cards, strict=True))
         more.enter_all(named.__getitem__, by_owner=False)
         more.auction([[1, 0, 0, 0], [None, 1, 0, 0], [None, None, 1, 0]])
         more.enter_all(lambda key: 0)
