@@ -1097,6 +1097,13 @@ class Sheet:
             return f"{' & '.join(self.names[s] for s in owners)}: {f.label.lower()}"
         return " ".join([f.label, *(str(int(i) + 1) for i in index)])
 
+    def seen_by(self, summary: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """:meth:`summary` as ``seat`` may see it on a sheet the players joined (None:
+        the keeper, the shared screen, the watch page, the CSV). A hook for a game whose
+        totals stay behind each player's screen until the game is over (Pirate Tricks'
+        loon: a hidden figure becomes None, in a copy); by default all is public."""
+        return summary
+
     def round_intro(self, summary: dict[str, Any]) -> str:
         """What the table needs to know about the next round, in words ("Bea deals, 7 cards
         each"); a hook, "" by default."""

@@ -609,12 +609,13 @@ class PirateTricksSheet(JoinedSheet, Sheet):
                         line.append(self._counts_text(entry))
                     elif key == "prediction":
                         line.append("" if ledger["prediction"] is None else ledger["prediction"])
-                    else:
-                        line.append(ledger[key])
+                    else:  # a figure behind a player's screen (seen_by) is None
+                        line.append("" if ledger[key] is None else ledger[key])
             out.append(line)
         final: list[Any] = ["Total", "", "", ""]
         for p in range(self.players):
-            final += [""] * (len(self.LEDGER) - 1) + [summary["totals"][p]]
+            total = summary["totals"][p]
+            final += [""] * (len(self.LEDGER) - 1) + ["" if total is None else total]
         return {"columns": columns, "rows": out, "totals": final}
 
     def _counts_text(self, entry: dict) -> str:

@@ -5,10 +5,14 @@ screen, and refusals that name no hidden number."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from companion.games import GAMES
 from companion.scorekeeper import boxes
+from companion.scorekeeper.exports import facts_csv
 
 NAMES = ["Troy", "Luke", "Faith", "Drake"]
 CARDS = {
@@ -241,3 +245,23 @@ def test_loon_stays_behind_each_screen_until_the_game_is_over():
         rows = more.rows
     over = keeper.summary(rows)
     assert over["over"] and keeper.seen_by(over, 1)["totals"] == over["totals"]
+
+
+def test_the_csv_seen_by_the_table_holds_no_loon_before_the_end():
+    table = Table()
+    table.play_round()
+    keeper = table.keeper
+    summary = keeper.summary(table.rows)
+    lines = list(
+        csv.reader(io.StringIO(facts_csv(keeper, table.rows, keeper.seen_by(summary, None))))
+    )
+    columns, first, totals = lines
+    for name in NAMES:
+        for label in ("loon at the start", "loon at the end"):
+            assert first[columns.index(f"{name} {label}")] == ""
+        assert first[columns.index(f"{name} bid")] != ""  # paid in the open
+    assert set(totals[4:]) == {""}
+    assert "None" not in repr(lines)
+    # the keeper's own CSV of a sheet nobody joined is today's
+    full = list(csv.reader(io.StringIO(facts_csv(keeper, table.rows, summary))))
+    assert full[1][full[0].index("Troy loon at the end")] == str(summary["totals"][0])
