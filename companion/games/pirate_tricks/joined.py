@@ -212,6 +212,24 @@ class JoinedSheet:
             except AuctionError as error:
                 check.fail(error.message, error.player, _entry_key(k, entry, error.player))
 
+    def auction_view(
+        self, summary: dict[str, Any], boxes: Mapping[str, str], seat: int | None
+    ) -> dict[str, Any] | None:
+        """The round's auction so far as ``seat`` may see it (None: the keeper, the shared
+        screen, the watch page), from the steps saved (``boxes``): the rows (who took each,
+        the loon lying on it, what was paid), the settled steps with their revealed bids,
+        what is asked now (who enters, never what) and ``loon``, the seat's own only: what
+        it holds at the start of the round, less its row's price, plus the row's loon. None
+        once the sheet is over, or when the steps saved do not read as an auction."""
+        nxt = summary.get("next")
+        if not nxt:
+            return None
+        try:
+            auction = Auction(nxt["start"], self._record(boxes))
+        except (SheetError, AuctionError):
+            return None
+        return auction.view(seat)
+
     # -- loon behind the screen -----------------------------------------------------------
 
     def seen_by(self, summary: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 
 import pytest
 
@@ -265,3 +266,72 @@ def test_the_csv_seen_by_the_table_holds_no_loon_before_the_end():
     # the keeper's own CSV of a sheet nobody joined is today's
     full = list(csv.reader(io.StringIO(facts_csv(keeper, table.rows, summary))))
     assert full[1][full[0].index("Troy loon at the end")] == str(summary["totals"][0])
+
+
+def test_the_auction_view_shows_each_phone_its_own_loon_and_the_bank_its_part():
+    table = Table()
+    table.enter_all(lambda key: CARDS[key], by_owner=False)
+    table.auction(AUCTION[:4])  # row 1 zero-tied, Troy paid 3, Luke paid 2 after a show
+    keeper = table.keeper
+    summary = keeper.summary(table.rows)
+    mine = keeper.auction_view(summary, table.pending["boxes"], 0)
+    assert mine["loon"] == [9, None, None, None]
+    assert keeper.auction_view(summary, table.pending["boxes"], 1)["loon"] == [None, 10, None, None]
+    public = keeper.auction_view(summary, table.pending["boxes"], None)
+    assert public["loon"] == [None] * 4
+    assert [row["owner"] for row in public["rows"]] == [None, 0, 1, None]
+    assert public["rows"][0]["loon"] == 2  # the bank's 2 loon on row 1
+    assert public["ask"]["players"] == [2, 3] and public["ask"]["row_name"] == "Row 4"
+    assert [e["result"] for e in public["events"]] == ["zero", "won", "tie"]
+
+
+def _views(table, step, viewers):
+    summary = table.keeper.summary(table.rows)
+    out = {}
+    for viewer in viewers:
+        seat = viewer if isinstance(viewer, int) else None
+        seen = boxes.view(table.keeper, table.pending, table.record, step, viewer, set())
+        if seen["revealed"]:
+            seen["revealed"]["id"] = "random"  # a fresh id each reveal
+        out[viewer] = (
+            seen,
+            table.keeper.auction_view(summary, table.pending["boxes"], seat),
+            table.keeper.seen_by(summary, seat),
+        )
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_leak_harness_no_viewer_tells_two_sealed_bids_apart(seed):
+    # Two tables share every revealed step; in the open sealed step the players who have
+    # entered differ only in their bids. Everyone else sees exactly the same.
+    chooser = random.Random(seed)
+    worlds = [Table(), Table()]
+    for world in worlds:
+        world.enter_all(lambda key: CARDS[key], by_owner=False)
+    while worlds[0].step.name.startswith("row-"):
+        step = worlds[0].step
+        if not step.sealed:  # a card show: the same winner on both tables
+            winner = chooser.choice(step.seats)
+            for world in worlds:
+                world.enter(world.keeper.step_keys(step)[0], winner, step.seats[0])
+            continue
+        keys = worlds[0].keeper.step_keys(step)
+        some = chooser.sample(keys, chooser.randint(1, len(keys) - 1))
+        entered = set()
+        for key in some:
+            seat = int(key.rsplit("-", 1)[1])
+            for world in worlds:
+                world.enter(key, chooser.randint(0, 12), seat)
+            entered.add(seat)
+        blind = [s for s in range(4) if s not in entered] + [boxes.KEEPING, boxes.PUBLIC]
+        first, second = (_views(world, step, blind) for world in worlds)
+        assert first == second, step.label
+        # then the same bids on both tables: the entered boxes changed first, so the step
+        # is revealed by the last missing one
+        bids = {key: chooser.choice([0, 1, 2]) for key in keys}
+        order = [*some, *(key for key in keys if key not in some)]
+        for world in worlds:
+            for key in order:
+                world.enter(key, bids[key], int(key.rsplit("-", 1)[1]))
+    assert worlds[0].step.name == "recruitment"
