@@ -204,6 +204,9 @@ class Step:
       the server, unseen by every phone but its owner's (not the keeper's, the watch
       page's, a stream's, an error's or the CSV's), until every box is in; then all are
       revealed at once, and no entry of the step changes again (undo stops there).
+    ``call``
+      the words the shared screen calls, one after another, before a sealed step is
+      revealed (Shoot!: "Ready?", "SHOOT!"); none: the values simply appear.
     ``seats``
       only these players' boxes are asked (None: every player's). A game whose steps
       depend on the facts entered (an auction that only the remaining players bid in)
@@ -216,6 +219,7 @@ class Step:
     sealed: bool = False
     owner: str = "table"
     seats: tuple[int, ...] | None = None
+    call: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.owner not in OWNERS:

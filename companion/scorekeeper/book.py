@@ -56,6 +56,7 @@ class State:
     keeper: Sheet
     rows: list[Any]
     saved_rounds: int | None = None  # set when a change stores the rounds (then announced)
+    announce: bool = False  # a change of the phones or the open step (then announced)
 
     @cached_property
     def summary(self) -> dict[str, Any]:
@@ -187,8 +188,13 @@ def _changing(code: str, replayed: bool = True) -> Iterator[State]:
     with store.writing(code) as sheet:
         state, sheet_code = state_of(_scored(sheet), replayed), sheet.code
         yield state
-    if state.saved_rounds is not None:
-        announce(sheet_changed, sheet_code, rounds=state.saved_rounds)
+        version = (sheet.open_boxes or {}).get("version", 0)
+    if state.saved_rounds is not None or state.announce:
+        rounds = len(state.rows) if state.saved_rounds is None else state.saved_rounds
+        announce(sheet_changed, sheet_code, rounds=rounds, version=version)
+
+
+changing = _changing  # the phones' use cases (:mod:`.phones`) run in the same transaction
 
 
 def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -> None:
@@ -221,14 +227,38 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def _added(state: State, rows: list[Any], key: str | None = None) -> Done:
+def _added(state: State, rows: list[Any], key: str | None = None, note: str = "") -> Done:
     number = len(rows)
     # The last round opens the page on the standings (the end of the game).
     anchor = "#standings" if state.keeper.summary(rows)["over"] else "#totals"
     message = f"{state.word.capitalize()} {number} added."
     retries.note(state.sheet, key, message, anchor)
-    _commit(state, rows, "add", number - 1, None, rows[-1], f"{state.word} {number} added")
+    label = f"{state.word} {number} added{note}"[:80]
+    _commit(state, rows, "add", number - 1, None, rows[-1], label)
     return Done(state.sheet.code, message, anchor)
+
+
+def keep_step(
+    state: State, label: str, boxes: dict[str, str], done: list[str], key=None, note: str = ""
+) -> Done:
+    """The round in progress with steps ``done`` entered as ``boxes``: checked together
+    (today's checks); the last step adds the round (``note`` joins its change-log
+    label), any other is kept in progress. :class:`Refused` changes nothing."""
+    keeper, rows, word = state.keeper, state.rows, state.word
+    try:
+        keeper.check_step(rows, boxes, done)
+        finished = keeper.open_step(done, boxes) is None
+        new_rows = keeper.add(rows, keeper.read(boxes)) if finished else None
+    except IllegalAction as error:
+        raise Refused(error) from None
+    if new_rows is not None:
+        store.save_pending(state.sheet, None)
+        return _added(state, new_rows, key, note)
+    store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
+    message = f"{word.capitalize()} {len(rows) + 1}: {label} saved."
+    retries.note(state.sheet, key, message, "#entry-heading")
+    state.saved_rounds = len(rows)
+    return Done(state.sheet.code, message, "#entry-heading")
 
 
 def _answered(state: State, shown: Shown) -> Done | None:
@@ -353,6 +383,13 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
             "Check it and try again if needed.",
         )
         assert change is not None  # _fresh refused a missing one (position None)
+        sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
+        if not redo and change.kind == "add" and joined(state) and sealed:
+            which = change.label.split(" added")[0]
+            raise WrongMoment(
+                f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed "
+                "to everyone. Correct the round with Edit instead."
+            )
         old, new = (change.before, change.after) if redo else (change.after, change.before)
         try:
             new_rows = apply(state.keeper, state.rows, change.position, old, new)
@@ -405,30 +442,36 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
             "as it is now. Check it, then enter this step again.",
             [pending["done"], pending["boxes"]],
         )
+        if joined(state) and step.sealed:
+            raise WrongMoment(sealed_message(step))
         boxes = {k: v for k, v in pending["boxes"].items() if not step.takes(k)}
         boxes.update(keeper.step_boxes(step, dict(sent)))
         done = pending["done"] if name in pending["done"] else [*pending["done"], name]
-        try:
-            keeper.check_step(rows, boxes, done)
-            finished = keeper.next_step(done) is None
-            new_rows = keeper.add(rows, keeper.read(boxes)) if finished else None
-        except IllegalAction as error:
-            raise Refused(error) from None
-        if new_rows is not None:
-            store.save_pending(state.sheet, None)
-            result = _added(state, new_rows, shown.key)
-        else:
-            store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
-            message = f"{word.capitalize()} {len(rows) + 1}: {step.label} saved."
-            retries.note(state.sheet, shown.key, message, "#entry-heading")
-            result = Done(state.sheet.code, message, "#entry-heading")
+        result = keep_step(state, step.label, boxes, done, shown.key)
     return result
+
+
+def joined(state: State) -> bool:
+    """Whether the sheet's players entered on their phones (issue 28): then a sealed step
+    is theirs to enter and, once revealed, nothing changes it again."""
+    return bool(state.sheet.seats) or state.sheet.open_boxes is not None
+
+
+def sealed_message(step) -> str:
+    return (
+        f"The {step.label} are sealed: each player enters their own on their phone "
+        "(the keeper can enter one for a player in the step's panel), and once revealed "
+        "they no longer change. Correct the round with Edit once it is added."
+    )
 
 
 def clear_steps(code: str) -> Done:
     """Throw away the round in progress (its steps saved so far)."""
     with _changing(code, replayed=False) as state:
         message = ""
+        sealed = [s for s in map(state.keeper.step_named, state.pending["done"]) if s and s.sealed]
+        if joined(state) and sealed:
+            raise WrongMoment(sealed_message(sealed[0]))
         if state.sheet.pending is not None:
             store.save_pending(state.sheet, None)
             message = f"The {state.word} in progress was cleared."

@@ -94,6 +94,8 @@ def opened(stored: Any, pending: Mapping[str, Any], step: Step | None) -> dict[s
     steps done and this step; else a fresh one (the keeper moved the round on)."""
     version = stored.get("version", 0) if isinstance(stored, dict) else 0
     revealed = stored.get("revealed") if isinstance(stored, dict) else None
+    same_round = isinstance(stored, dict) and stored.get("position") == pending["position"]
+    by_keeper = list(stored.get("by_keeper") or []) if same_round else []
     if (
         isinstance(stored, dict)
         and step is not None
@@ -109,6 +111,7 @@ def opened(stored: Any, pending: Mapping[str, Any], step: Step | None) -> dict[s
         "version": version,
         "boxes": {},
         "revealed": revealed,
+        "by_keeper": by_keeper,  # the boxes of this round's earlier steps the keeper entered
     }
 
 
@@ -187,7 +190,7 @@ def alone(keeper: Sheet, rows: list, pending, step: Step, boxes: dict, key: str,
         merged[k] = theirs if theirs is not None else _default(f)
     merged[key] = text
     try:
-        _check(keeper, rows, pending, step, merged)
+        _check(keeper, rows, pending, step, merged, whole=False)
     except SheetError as error:
         field, player = error.field, error.player
         at = field if field is None or player is None or "-" in field else f"{field}-{player}"
@@ -195,12 +198,14 @@ def alone(keeper: Sheet, rows: list, pending, step: Step, boxes: dict, key: str,
             raise BoxRefused(error.message, 422, key) from None
 
 
-def _check(keeper: Sheet, rows: list, pending, step: Step, merged: dict) -> None:
+def _check(keeper: Sheet, rows: list, pending, step: Step, merged: dict, whole=True) -> None:
+    """The steps done with ``step`` checked together; ``whole``: the round too when this
+    step completes it (a partial check alone judges one box)."""
     done = [*pending["done"], step.name]
-    if step.name == ROUND_STEP:
-        keeper.add(rows, keeper.read(merged))
-    else:
+    if step.name != ROUND_STEP:
         keeper.check_step(rows, merged, done)
+    if whole and (step.name == ROUND_STEP or keeper.open_step(done, merged) is None):
+        keeper.add(rows, keeper.read(merged))
 
 
 @dataclass
@@ -270,13 +275,15 @@ def enter(
             "label": step.label,
             "boxes": {k: record["boxes"][k]["text"] for k in keys},
             "step": step.name,
+            "call": list(step.call),
         }
     return Outcome(record, merged=merged, done=[*pending["done"], step.name])
 
 
 def keeper_entered(keeper: Sheet, step: Step, record: Mapping[str, Any]) -> list[str]:
-    """The boxes of the open step the keeper entered, in words (for the change log)."""
-    return [keeper.box_label(step, k) for k, b in record["boxes"].items() if b["by"] == KEEPER]
+    """The boxes of this round the keeper entered so far, in words (for the change log)."""
+    now = [keeper.box_label(step, k) for k, b in record["boxes"].items() if b["by"] == KEEPER]
+    return [*(record.get("by_keeper") or []), *now]
 
 
 def closed_sealed(keeper: Sheet, pending: Mapping[str, Any], name: str) -> bool:
@@ -341,7 +348,12 @@ def view(
                 "field": _field_view(keeper, key),
             }
         )
+    players: list[str | None] = [None] * keeper.players
+    for box in boxes:
+        for seat in box["owners"] or ():
+            players[seat] = "waiting" if not box["in"] or players[seat] == "waiting" else "in"
     out["step"] = {
+        "players": players,  # per seat: "in", "waiting", or None (no box of theirs)
         "name": step.name,
         "label": step.label,
         "sealed": step.sealed,
@@ -387,5 +399,6 @@ def _revealed(keeper: Sheet, revealed: Any) -> dict[str, Any] | None:
         "id": revealed.get("id"),
         "round": int(revealed.get("position", 0)) + 1,
         "label": revealed.get("label", ""),
+        "call": [str(word) for word in revealed.get("call") or []],
         "values": values,
     }

@@ -97,7 +97,7 @@ class SheetPage:
         if not keeper.spec.sheet_steps or self.state.over:
             return None
         pending = self.state.pending
-        step = keeper.next_step(pending["done"])
+        step = keeper.open_step(pending["done"], pending["boxes"])
         if wanted in pending["done"]:
             step = keeper.step_named(wanted)
         if form is None:

@@ -44,6 +44,7 @@ from .forms import (
     round_form,
 )
 from .pages import SheetPage, listed
+from .phone_views import phone_panel
 from .rounds import ENTER, has_choose
 
 RECENT = 20
@@ -98,6 +99,8 @@ def sheet_page(page: SheetPage, form, step: str, wanted=None, entry=None, **extr
         step=step,
         share=share_of(page),
         steps=steps,
+        phones=phone_panel(page),
+        joined=book.joined(page.state),
         **extra,
         **page.args(),
     )

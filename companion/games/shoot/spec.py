@@ -101,7 +101,7 @@ SPEC = Spec(
     ),
     sheet_steps=(
         # Bids are shouted all at once: each phone enters its own, sealed until all are in.
-        Step("bids", "bids", ("bids",), sealed=True, owner="each"),
+        Step("bids", "bids", ("bids",), sealed=True, owner="each", call=("Ready?", "SHOOT!")),
         Step("tricks", "tricks", ("tricks",), owner="each"),
     ),
 )
