@@ -1104,6 +1104,16 @@ class Sheet:
         loon: a hidden figure becomes None, in a copy); by default all is public."""
         return summary
 
+    def table_view(
+        self, summary: dict[str, Any], boxes: Mapping[str, str], seat: int | None
+    ) -> dict[str, Any] | None:
+        """The game's own part of a joined sheet's round in progress, as ``seat`` may see
+        it (None: the keeper, the shared screen), from the full ``summary`` and the boxes
+        of the steps saved; drawn by the game's ``templates/games/<slug>/joined_table.html``
+        on the phones, the keeper's panel and the shared screen. A hook (Pirate Tricks:
+        the rows auctioned and the phone's own loon); None by default."""
+        return None
+
     def round_intro(self, summary: dict[str, Any]) -> str:
         """What the table needs to know about the next round, in words ("Bea deals, 7 cards
         each"); a hook, "" by default."""

@@ -15,7 +15,8 @@ The steps of a round (:meth:`JoinedSheet.open_step`, built from what was entered
    A clear winner, a zero tie's 2 loon on the row, the second pass and the free last row
    need no entry: the app does the bank's part.
 3. ``predictions`` — only under a prediction card (each phone its own, in the open).
-4. ``recruitment`` and ``tricks`` — each phone its own boxes, as declared in the spec.
+4. ``recruitment`` and ``tricks`` — each phone its own boxes, as declared in the spec;
+   the tricks step asks only the counts the treasure and capture cards in play need.
 
 If the keeper saved the ``rows`` step with the ordinary form, the auction is skipped (the
 keeper entered its outcome). When the round is added, :meth:`JoinedSheet.read_values`
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..errors import SheetError
@@ -103,9 +105,14 @@ class JoinedSheet:
             cards = [boxes.get("treasure"), boxes.get("capture")]
             if self.predicting(cards) and PREDICTIONS not in done:  # type: ignore[attr-defined]
                 return self.step_named(PREDICTIONS)
-        for name in ("recruitment", "tricks"):
-            if name not in done:
-                return self.step_named(name)
+        if "recruitment" not in done:
+            return self.step_named("recruitment")
+        if "tricks" not in done:
+            # only the count boxes the treasure and capture cards in play need
+            counted = self.counted([boxes.get("treasure"), boxes.get("capture")])  # type: ignore[attr-defined]
+            step = self.step_named("tricks")
+            parts = ("tricks", *(field_key("count", i) for i in range(len(counted))))
+            return replace(step, boxes=parts)
         return None
 
     def auction_step(self, k: int, ask: Ask) -> Step:
@@ -229,6 +236,8 @@ class JoinedSheet:
         except (SheetError, AuctionError):
             return None
         return auction.view(seat)
+
+    table_view = auction_view  # the game's part of a joined round (Sheet.table_view)
 
     # -- loon behind the screen -----------------------------------------------------------
 
