@@ -5,8 +5,7 @@ the sheet, checks that the form was made for the sheet as it is now (:func:`_fre
 one stale check), lets the game's :class:`~companion.games.Sheet` judge the new rows, and
 stores them with the change logged. It returns :class:`Done` (what to tell the player and
 where to go back to) or raises a :class:`~.errors.ScoreError`; nothing is stored then.
-Once a change of the rounds is committed, :data:`~companion.events.sheet_changed` is sent
-(the watch pages' live feed listens: see :mod:`.feed`).
+After commit, :data:`~companion.events.sheet_changed` is sent (see :mod:`.feed`).
 
 Reads: :func:`read` gives a sheet's :class:`State` (raising :class:`BrokenSheet` when its
 stored rounds no longer replay, which the views answer with the repair page).
@@ -25,6 +24,7 @@ from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
 from ..models import ScoreChange, ScoreSheet
 from . import retries, store
+from .boxes import joined, sealed_message
 from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
 from .exports import read_sheet_json
 from .rounds import apply, fingerprint, first_broken, pending_of
@@ -188,10 +188,10 @@ def _changing(code: str, replayed: bool = True) -> Iterator[State]:
     with store.writing(code) as sheet:
         state, sheet_code = state_of(_scored(sheet), replayed), sheet.code
         yield state
-        version = (sheet.open_boxes or {}).get("version", 0)
+        version = {"version": (sheet.open_boxes or {}).get("version", 0)} if state.announce else {}
     if state.saved_rounds is not None or state.announce:
         rounds = len(state.rows) if state.saved_rounds is None else state.saved_rounds
-        announce(sheet_changed, sheet_code, rounds=rounds, version=version)
+        announce(sheet_changed, sheet_code, rounds=rounds, **version)
 
 
 changing = _changing  # the phones' use cases (:mod:`.phones`) run in the same transaction
@@ -241,9 +241,8 @@ def _added(state: State, rows: list[Any], key: str | None = None, note: str = ""
 def keep_step(
     state: State, label: str, boxes: dict[str, str], done: list[str], key=None, note: str = ""
 ) -> Done:
-    """The round in progress with steps ``done`` entered as ``boxes``: checked together
-    (today's checks); the last step adds the round (``note`` joins its change-log
-    label), any other is kept in progress. :class:`Refused` changes nothing."""
+    """Steps ``done`` entered as ``boxes``, checked together: the last step adds the round
+    (``note`` joins its logged label), any other is kept in progress."""
     keeper, rows, word = state.keeper, state.rows, state.word
     try:
         keeper.check_step(rows, boxes, done)
@@ -384,7 +383,7 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
         )
         assert change is not None  # _fresh refused a missing one (position None)
         sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
-        if not redo and change.kind == "add" and joined(state) and sealed:
+        if not redo and change.kind == "add" and joined(state.sheet) and sealed:
             which = change.label.split(" added")[0]
             raise WrongMoment(
                 f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed "
@@ -442,7 +441,7 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
             "as it is now. Check it, then enter this step again.",
             [pending["done"], pending["boxes"]],
         )
-        if joined(state) and step.sealed:
+        if joined(state.sheet) and step.sealed:
             raise WrongMoment(sealed_message(step))
         boxes = {k: v for k, v in pending["boxes"].items() if not step.takes(k)}
         boxes.update(keeper.step_boxes(step, dict(sent)))
@@ -451,26 +450,12 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
     return result
 
 
-def joined(state: State) -> bool:
-    """Whether the sheet's players entered on their phones (issue 28): then a sealed step
-    is theirs to enter and, once revealed, nothing changes it again."""
-    return bool(state.sheet.seats) or state.sheet.open_boxes is not None
-
-
-def sealed_message(step) -> str:
-    return (
-        f"The {step.label} are sealed: each player enters their own on their phone "
-        "(the keeper can enter one for a player in the step's panel), and once revealed "
-        "they no longer change. Correct the round with Edit once it is added."
-    )
-
-
 def clear_steps(code: str) -> Done:
     """Throw away the round in progress (its steps saved so far)."""
     with _changing(code, replayed=False) as state:
         message = ""
         sealed = [s for s in map(state.keeper.step_named, state.pending["done"]) if s and s.sealed]
-        if joined(state) and sealed:
+        if joined(state.sheet) and sealed:
             raise WrongMoment(sealed_message(sealed[0]))
         if state.sheet.pending is not None:
             store.save_pending(state.sheet, None)

@@ -169,6 +169,10 @@ def _keys_of(keeper: Sheet, f) -> list[str]:
 
 
 def _default(f) -> str:
+    """A harmless stand-in for a box not in yet: empty where a box may be, else the
+    field's default or its lowest value."""
+    if f.optional:
+        return ""
     if f.default is not None:
         return str(f.default)
     if f.kind == "int":
@@ -293,8 +297,19 @@ def closed_sealed(keeper: Sheet, pending: Mapping[str, Any], name: str) -> bool:
     return step is not None and step.sealed and name in pending["done"]
 
 
-def any_sealed(keeper: Sheet) -> bool:
-    return any(step.sealed for step in keeper.spec.sheet_steps)
+def joined(sheet: Any) -> bool:
+    """Whether a sheet's players enter on their phones (a phone holds a name, or a box
+    was entered box by box): then a sealed step is theirs to enter and, once revealed,
+    nothing changes it again."""
+    return bool(sheet.seats) or sheet.open_boxes is not None
+
+
+def sealed_message(step: Step) -> str:
+    return (
+        f"The {step.label} are sealed: each player enters their own on their phone "
+        "(the keeper can enter one for a player in the step's panel), and once revealed "
+        "they no longer change. Correct the round with Edit once it is added."
+    )
 
 
 # -- what a viewer sees -------------------------------------------------------------------

@@ -18,7 +18,7 @@ from wtforms import ValidationError
 from .. import codes
 from ..games import IllegalAction
 from ..network import base_url
-from . import book, retries
+from . import book, boxes, retries
 from .blueprint import bp
 from .book import Done, Shown, State
 from .entry import (
@@ -100,7 +100,7 @@ def sheet_page(page: SheetPage, form, step: str, wanted=None, entry=None, **extr
         share=share_of(page),
         steps=steps,
         phones=phone_panel(page),
-        joined=book.joined(page.state),
+        joined=boxes.joined(page.sheet),
         **extra,
         **page.args(),
     )

@@ -33,6 +33,7 @@ function say(text, error = false) {
 }
 
 async function showNames(message) {
+  view = null;
   $("phone-step").hidden = true;
   $("phone-totals").hidden = true;
   $("phone-more").hidden = true;
@@ -93,7 +94,7 @@ function stepper(input, by) {
 function mineForm(step, box) {
   const id = `box-${box.key}`;
   const input = boxInput(box, id);
-  const form = el("form", { class: "phone-box", "data-key": box.key });
+  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name });
   const row = el("div", { class: "phone-entry" });
   if (input.type === "number") row.append(stepper(input, -1), input, stepper(input, 1));
   else row.append(input);
@@ -124,6 +125,9 @@ function mineForm(step, box) {
 }
 
 function draw(data) {
+  // Answers may arrive out of order (an event's fetch, the phone's own entry): an older
+  // view never replaces a newer one (it would redraw a form being typed in).
+  if (view && (data.rounds < view.rounds || (data.rounds === view.rounds && data.version < view.version))) return;
   view = data;
   $("phone-names").hidden = true;
   const me = data.names[data.seat];
@@ -144,7 +148,12 @@ function draw(data) {
     $("phone-intro").textContent = [data.intro, step.problem].filter(Boolean).join(" — ");
     const mine = step.boxes.filter((box) => box.owners !== null && box.owners.includes(data.seat));
     const open = step.owner === "table" ? step.boxes : mine;
-    $("phone-mine").replaceChildren(...open.map((box) => mineForm(step, box)));
+    // A box unchanged since it was drawn keeps its form (and what is being typed in it).
+    const kept = (box) =>
+      [...$("phone-mine").querySelectorAll("form.phone-box")].find(
+        (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
+      );
+    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box)));
     $("phone-waiting").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "";
     $("phone-others").replaceChildren(
       ...step.boxes

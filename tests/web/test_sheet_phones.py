@@ -17,6 +17,7 @@ import pytest
 from companion.games import GAMES
 from companion.scorekeeper.rounds import pending_of, pending_version
 
+from ..games.pull.test_pages import FORM_DEFAULTS as PULL_FORM
 from .pages import new_sheet, stored_sheet
 from .phones import Phones
 from .steps import pending, post_step
@@ -369,3 +370,44 @@ def test_two_phones_entering_one_box_at_once_keep_one_value(race_app):
             assert answers[0] == 409 and text == "3"
         assert answers[1] == 303
         assert GAMES["shoot"].spec.sheet_steps[0].sealed
+
+
+# -- the other games, declared not coded -------------------------------------------------------
+
+
+def test_a_pull_hand_is_entered_by_both_phones_round_by_round(app):
+    """PULL!'s round steps are the table's (owner "table"): either phone enters a slot;
+    a target nobody took is left empty."""
+    phones = Phones.start(app, "pull", ["Ann", "Bo"], PULL_FORM, (0, 1))
+    hand = [
+        (("trap-T2", "0"), ("skeet-T2", "0")),
+        (("tower-T4", "0"), ("", "")),
+        (("incomer-T3", "1"), ("", "")),
+        (("", ""), ("", "")),
+        (("looper-T2", "1"), ("", "")),
+    ]
+    for r, slots in enumerate(hand):
+        for slot, (card, taker) in enumerate(slots):
+            who = slot  # Ann enters the first slot, Bo the second
+            assert phones.enter(who, f"target-{r}-{slot}", card).status_code == 200
+            answer = phones.enter(who, f"taker-{r}-{slot}", taker)
+            assert answer.status_code == 200, answer.get_json()
+    assert phones.rows() == [
+        {
+            "sides": [
+                {"rounds": [["trap-T2", "skeet-T2"], ["tower-T4"], [], [], []]},
+                {"rounds": [[], [], ["incomer-T3"], [], ["looper-T2"]]},
+            ]
+        }
+    ]
+
+
+def test_a_call_the_shot_duel_is_recorded_by_the_players_phones(app):
+    """A game without steps is one open step of all its fields: the players record
+    their own duel, and it lands on the sheet as the keeper's form would put it."""
+    phones = Phones.start(app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (0, 1))
+    assert phones.enter(0, "challenger", "0").status_code == 200
+    assert phones.view(1)["step"]["waiting"] == ["Who was shot?"]
+    assert phones.enter(1, "shot", "1").status_code == 200
+    assert phones.rows() == [{"challenger": 0, "shot": 1}]
+    assert phones.view(0)["rounds"] == 1
