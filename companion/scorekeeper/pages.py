@@ -19,7 +19,8 @@ from ..games.base import Sheet
 from ..games.spec import Spec
 from ..models import ScoreChange, ScoreSheet
 from . import show
-from .book import State, joined, state_of
+from .book import State, state_of
+from .boxes import joined
 from .cells import round_cells, step_lines, stored_facts
 from .entry import stamp, step_form
 from .errors import BrokenSheet
@@ -74,7 +75,7 @@ class SheetPage:
     def summary(self) -> dict[str, Any]:
         """The sheet's figures; on a sheet the players joined, as no single player sees
         them (``Sheet.seen_by``: a game's hidden totals are None until the game is over)."""
-        if joined(self.state):
+        if joined(self.sheet):
             return self.keeper.seen_by(self.state.summary, None)
         return self.state.summary
 
@@ -101,7 +102,7 @@ class SheetPage:
         if not keeper.spec.sheet_steps or self.state.over:
             return None
         pending = self.state.pending
-        if joined(self.state):  # the steps as the phones enter them
+        if joined(self.sheet):  # the steps as the phones enter them
             step = keeper.open_step(pending["done"], pending["boxes"])
         else:
             step = keeper.next_step(pending["done"])
