@@ -221,7 +221,8 @@ SPEC = Spec(
     # recruitment), recruitment, then tricks and captures; the last step adds the round.
     sheet_steps=(
         Step("cards", "score cards", ("recruitment", "treasure", "capture")),
-        Step("rows", "rows and bids", ("bid", "row_loon", "prediction"), owner="each"),
+        # Sealed: the table bids with hidden fists (on a joined sheet, row by row: joined.py)
+        Step("rows", "rows and bids", ("bid", "row_loon", "prediction"), sealed=True, owner="each"),
         Step("recruitment", "recruitment", ("crew",), owner="each"),
         Step("tricks", "tricks and captures", ("tricks", "count"), owner="each"),
     ),

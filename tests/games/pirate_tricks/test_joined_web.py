@@ -216,3 +216,22 @@ def test_a_sheet_nobody_joined_keeps_todays_rows_step_and_totals(app):
     assert enter_step(client, code, "cards", CARDS).status_code == 302
     page = client.get(f"/score/{code}").get_data(as_text=True)
     assert "enter the rows and bids" in page and "Row 1 bids" not in page
+
+
+def test_undo_stops_at_the_reveal_and_revealed_bids_stay(app):
+    phones = pirates(app)
+    enter_cards(phones)
+    bid_row(phones, [0, 0, 0, 0])
+    cleared = phones.keeper.post(f"/score/{phones.code}/steps")  # the round in progress
+    assert cleared.status_code == 409
+    assert "once revealed they no longer change" in cleared.get_data(as_text=True)
+    play_auction(phones, AUCTION[1:])
+    for seat in range(4):
+        ok(phones.enter(seat, f"crew-{seat}", CREW[f"crew-{seat}"]))
+    for seat in range(4):
+        ok(phones.enter(seat, f"count-0-{seat}", TRICKS[f"count-0-{seat}"]))
+        ok(phones.enter(seat, f"tricks-{seat}", TRICKS[f"tricks-{seat}"]))
+    undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
+    assert undo.status_code == 409
+    assert "Undo stops at the reveal" in undo.get_data(as_text=True)
+    assert len(phones.rows()) == 1
