@@ -187,10 +187,31 @@ def browser(chromium):
 
 
 @pytest.fixture
-def base_url(make_app):
-    """The address of the app (default test config) served on 127.0.0.1 in a thread."""
+def serve(make_app):
+    """``serve(**config)``: an app made with ``config``, served on 127.0.0.1 in a thread
+    (tests/browser.py's Server) and stopped after the test."""
     from .browser import Server
 
-    server = Server(make_app())
-    yield server.url
-    server.stop()
+    running = []
+
+    def start(**config):
+        running.append(Server(make_app(**config)))
+        return running[-1]
+
+    yield start
+    for server in running:
+        server.stop()
+
+
+@pytest.fixture
+def server(serve):
+    """The app as the browser tests of Play mode want it: served like production (not in
+    testing mode), its event streams sending a keep-alive every second. A test module that
+    needs other settings defines its own ``server`` with ``serve``."""
+    return serve(TESTING=False, TABLES_SSE_KEEPALIVE=1)
+
+
+@pytest.fixture
+def base_url(serve):
+    """The address of the app (default test config) served on 127.0.0.1 in a thread."""
+    return serve().url

@@ -9,18 +9,16 @@ import time
 import pytest
 
 from .. import fifth_game
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 from .test_table_play import my_turn, play_first_card, watch
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def server(make_app):
+def server(serve):
     fifth_game.install()
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
+    yield serve(TESTING=False, TABLES_SSE_KEEPALIVE=1)
     fifth_game.uninstall()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import PHONE, Server
+from ..browser import PHONE
 from .test_team_result import play_to_the_end
 
 pytestmark = pytest.mark.e2e
@@ -18,13 +18,6 @@ TABLES = {
     "pull": (4, {"hands": 1}),
     "pirate_tricks": (5, {"rounds": 3}),
 }
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
 
 
 # The elements that reach past the phone's right edge, outside scrolling regions (to name

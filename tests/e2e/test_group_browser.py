@@ -11,7 +11,6 @@ import pytest
 
 from companion.games import GAMES
 
-from ..browser import Server
 from ..web.phone import check
 from ..web.phone import page as phone_page
 from ..web.test_groups import ten_deals
@@ -24,10 +23,8 @@ NAMES = ["Ann", "Bo", "Cy"]
 
 
 @pytest.fixture
-def server(make_app):
-    server = Server(make_app(WTF_CSRF_ENABLED=False))
-    yield server
-    server.stop()
+def server(serve):
+    return serve(WTF_CSRF_ENABLED=False)
 
 
 def shoot_sheet(client, deals) -> tuple[str, dict]:

@@ -17,7 +17,7 @@ import pytest
 
 from companion.tables import lifecycle
 
-from ..browser import PHONE, Server, shot, wait_until
+from ..browser import PHONE, shot, wait_until
 from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
 
 pytestmark = pytest.mark.e2e
@@ -25,13 +25,6 @@ pytestmark = pytest.mark.e2e
 HOST = {"width": 1280, "height": 800}
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve"]
 SHOTS = os.environ.get("SCREENSHOTS")
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
 
 
 class Table:

@@ -29,10 +29,8 @@ def quiet_server_log():
 
 
 @pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False))
-    yield server
-    server.stop()
+def server(serve):
+    return serve(TESTING=False)
 
 
 def worker_state(page) -> str:

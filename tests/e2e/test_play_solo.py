@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 from .test_table_play import my_turn, ui_move, watch
 
 pytestmark = pytest.mark.e2e
@@ -19,19 +19,15 @@ SHOTS = os.environ.get("BOT_SCREENSHOTS")  # a folder: keep PNGs of the new page
 
 
 @pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(0.05, 0.1)))
-    yield server
-    server.stop()
+def server(serve):
+    return serve(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(0.05, 0.1))
 
 
 @pytest.fixture
-def patient_server(make_app):
+def patient_server(serve):
     """Bots that wait 30 s before moving: a friend takes over before the game's first move
     (after it, a bot's seat is asked for through the host: issue 25), whoever challenges."""
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(30, 30)))
-    yield server
-    server.stop()
+    return serve(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(30, 30))
 
 
 def shot(page, name: str) -> None:
@@ -122,48 +118,45 @@ def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
     assert errors == [], errors
 
 
-def test_a_late_answer_never_takes_the_phone_back_to_an_older_version(make_app, browser):
+def test_a_late_answer_never_takes_the_phone_back_to_an_older_version(serve, browser):
     """A bot answers at once; the phone's own move's answer is held back until the refresh
     that the bot's move caused has arrived. The phone keeps the newer version."""
     import time
 
     from companion.tables import store
 
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(0.0, 0.0)))
-    try:
-        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        errors: list[str] = []
-        watch(phone, errors)
-        phone.goto(server.url + "/play")
-        solo = phone.locator("#solo-call_the_shot")
-        solo.locator("summary").click()
-        solo.locator("input[name=level][value=easy]").check()
-        solo.locator("button[type=submit]").click()
-        phone.wait_for_url("**/t/*/seat")
-        code = phone.locator("#seat-page").get_attribute("data-code")
-        wait_until(phone, "document.getElementById('seat-page').classList.contains('is-my-turn')")
+    server = serve(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(0.0, 0.0))
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    errors: list[str] = []
+    watch(phone, errors)
+    phone.goto(server.url + "/play")
+    solo = phone.locator("#solo-call_the_shot")
+    solo.locator("summary").click()
+    solo.locator("input[name=level][value=easy]").check()
+    solo.locator("button[type=submit]").click()
+    phone.wait_for_url("**/t/*/seat")
+    code = phone.locator("#seat-page").get_attribute("data-code")
+    wait_until(phone, "document.getElementById('seat-page').classList.contains('is-my-turn')")
 
-        def held_back(route):
-            answer = route.fetch()  # the move is stored; the bot replies at once
-            time.sleep(1.5)  # ... and the phone's refresh shows that reply first
-            route.fulfill(response=answer)
+    def held_back(route):
+        answer = route.fetch()  # the move is stored; the bot replies at once
+        time.sleep(1.5)  # ... and the phone's refresh shows that reply first
+        route.fulfill(response=answer)
 
-        phone.route("**/actions", held_back)
-        sent = int(phone.locator("#seat-page").get_attribute("data-version"))
-        ui_move(phone, random.Random(1))
-        with server.app.app_context():
-            for _ in range(50):  # the bot's reply is stored
-                if store.get_table(code).version >= sent + 2:
-                    break
-                time.sleep(0.1)
-            latest = store.get_table(code).version
-        assert latest >= sent + 2
-        phone.wait_for_timeout(2500)  # the held-back answer (version sent + 1) has arrived
-        shown = int(phone.locator("#seat-page").get_attribute("data-version"))
-        assert shown == latest, (sent, shown, latest)
-        assert errors == [], errors
-    finally:
-        server.stop()
+    phone.route("**/actions", held_back)
+    sent = int(phone.locator("#seat-page").get_attribute("data-version"))
+    ui_move(phone, random.Random(1))
+    with server.app.app_context():
+        for _ in range(50):  # the bot's reply is stored
+            if store.get_table(code).version >= sent + 2:
+                break
+            time.sleep(0.1)
+        latest = store.get_table(code).version
+    assert latest >= sent + 2
+    phone.wait_for_timeout(2500)  # the held-back answer (version sent + 1) has arrived
+    shown = int(phone.locator("#seat-page").get_attribute("data-version"))
+    assert shown == latest, (sent, shown, latest)
+    assert errors == [], errors
 
 
 def test_a_friend_takes_over_from_the_bot_on_their_phone(patient_server, browser):

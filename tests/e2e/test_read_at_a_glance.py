@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -26,13 +26,6 @@ def five_hands() -> dict:
     rest = [c for c in deck if c not in used]
     hands = [rest[:10], seat1, seat2, rest[10:20], rest[20:30]]
     return {"dealer": 0, "hands": hands, "trump": rest[30]}
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
 
 
 def visible_in_viewport(page, selector: str) -> bool:

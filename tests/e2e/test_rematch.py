@@ -6,19 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import PHONE, Server, shot, wait_until
+from ..browser import PHONE, shot, wait_until
 from .test_team_result import play_to_the_end
 
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Ada", "Bo"]
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
 
 
 def test_a_rematch_moves_the_host_and_every_phone_to_a_new_table(server, browser):

@@ -13,7 +13,7 @@ from companion.extensions import db
 from companion.models import ScoreSheet
 
 from .. import fifth_game
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -21,11 +21,9 @@ SHOTS = os.environ.get("SCREENSHOTS")  # a folder: save the screens to look at t
 
 
 @pytest.fixture
-def server(make_app):
+def server(serve):
     fifth_game.install()
-    server = Server(make_app(TESTING=False))
-    yield server
-    server.stop()
+    yield serve(TESTING=False)
     fifth_game.uninstall()
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ..browser import PHONE, Server
+from ..browser import PHONE
 from ..web.phone import check, shown
 from ..web.phone import page as phone_page
 
@@ -30,10 +30,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture
-def server(make_app):
-    server = Server(make_app(WTF_CSRF_ENABLED=False))
-    yield server
-    server.stop()
+def server(serve):
+    return serve(WTF_CSRF_ENABLED=False)
 
 
 def deal(index: int) -> tuple[list[int], list[int]]:

@@ -8,16 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
 
 
 def watch(page, errors: list[str]) -> None:
@@ -191,59 +184,56 @@ def test_two_phones_play_call_the_shot_and_the_host_follows_live(server, browser
     assert [e for e in errors if "401" not in e] == [], errors
 
 
-def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(make_app, browser):
+def test_a_rejoin_link_moves_a_seat_and_short_streams_reconnect(serve, browser):
     """Streams that end every half second (as behind a strict proxy) still keep the host
     live; a seat moves to a new phone with its rejoin link, and the token leaves the
     address bar."""
-    server = Server(make_app(TESTING=False, TABLES_SSE_SECONDS=0.5, TABLES_SSE_KEEPALIVE=0.2))
-    try:
-        errors: list[str] = []
-        host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        watch(host, errors)
-        host.goto(server.url + "/play/shoot")
-        host.locator("#players").select_option("2")
-        host.locator("button[type=submit]").click()
-        host.wait_for_url("**/t/*")
-        code = host.locator("#host").get_attribute("data-code")
+    server = serve(TESTING=False, TABLES_SSE_SECONDS=0.5, TABLES_SSE_KEEPALIVE=0.2)
+    errors: list[str] = []
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    watch(host, errors)
+    host.goto(server.url + "/play/shoot")
+    host.locator("#players").select_option("2")
+    host.locator("button[type=submit]").click()
+    host.wait_for_url("**/t/*")
+    code = host.locator("#host").get_attribute("data-code")
 
-        first = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        watch(first, errors)
-        first.goto(f"{server.url}/t/{code}/seat")
-        first.locator("#join-name").fill("Ann")
-        first.locator("#join-form button[type=submit]").click()
-        first.locator("#play").wait_for(state="visible")
-        host.wait_for_timeout(1500)  # a few streams come and go
-        wait_until(host, "document.getElementById('seat-list').textContent.includes('Ann')")
+    first = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch(first, errors)
+    first.goto(f"{server.url}/t/{code}/seat")
+    first.locator("#join-name").fill("Ann")
+    first.locator("#join-form button[type=submit]").click()
+    first.locator("#play").wait_for(state="visible")
+    host.wait_for_timeout(1500)  # a few streams come and go
+    wait_until(host, "document.getElementById('seat-list').textContent.includes('Ann')")
 
-        first.locator(".move-phone summary").click()
-        first.locator("#rejoin-button").click()
-        first.locator("#rejoin").wait_for(state="visible")
-        link = first.locator("#rejoin .rejoin-link a").get_attribute("href")
-        assert "#ticket=" in link
-        assert first.locator("#rejoin img.ticket-qr").evaluate("img => img.naturalWidth > 0")
+    first.locator(".move-phone summary").click()
+    first.locator("#rejoin-button").click()
+    first.locator("#rejoin").wait_for(state="visible")
+    link = first.locator("#rejoin .rejoin-link a").get_attribute("href")
+    assert "#ticket=" in link
+    assert first.locator("#rejoin img.ticket-qr").evaluate("img => img.naturalWidth > 0")
 
-        # textContent, not innerText: innerText depends on layout, and the first phone's
-        # page may not be rendered while the second one is in front.
-        hand = first.locator("#hand button.hand-card").all_text_contents()
-        assert len(hand) == 10
-        second = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-        watch(second, errors)
-        # The link names this machine's LAN address; the test server listens on loopback.
-        path = link.split("/t/", 1)[1]
-        second.goto(f"{server.url}/t/{path}")
-        second.locator("#play").wait_for(state="visible")
-        assert "#" not in second.url
-        wait_until(second, "document.querySelectorAll('#hand button.hand-card').length === 10")
-        assert second.locator("#hand button.hand-card").all_text_contents() == hand
-        wait_until(second, "document.getElementById('status').textContent.includes('Waiting')")
-        assert second.locator("#join-form").is_hidden()
-        # The old phone stops playing and says why.
-        wait_until(first, "document.getElementById('gone').textContent.includes('moved')")
-        assert first.locator("#play").is_hidden()
-        # The browser logs the refused (401) view request of Ann's old key; nothing else.
-        assert [e for e in errors if "401" not in e] == [], errors
-    finally:
-        server.stop()
+    # textContent, not innerText: innerText depends on layout, and the first phone's
+    # page may not be rendered while the second one is in front.
+    hand = first.locator("#hand button.hand-card").all_text_contents()
+    assert len(hand) == 10
+    second = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watch(second, errors)
+    # The link names this machine's LAN address; the test server listens on loopback.
+    path = link.split("/t/", 1)[1]
+    second.goto(f"{server.url}/t/{path}")
+    second.locator("#play").wait_for(state="visible")
+    assert "#" not in second.url
+    wait_until(second, "document.querySelectorAll('#hand button.hand-card').length === 10")
+    assert second.locator("#hand button.hand-card").all_text_contents() == hand
+    wait_until(second, "document.getElementById('status').textContent.includes('Waiting')")
+    assert second.locator("#join-form").is_hidden()
+    # The old phone stops playing and says why.
+    wait_until(first, "document.getElementById('gone').textContent.includes('moved')")
+    assert first.locator("#play").is_hidden()
+    # The browser logs the refused (401) view request of Ann's old key; nothing else.
+    assert [e for e in errors if "401" not in e] == [], errors
 
 
 def ui_move(phone, rng) -> bool:

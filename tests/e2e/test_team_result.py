@@ -8,18 +8,11 @@ import random
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 
 pytestmark = pytest.mark.e2e
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
-
-
-@pytest.fixture
-def server(make_app):
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
-    yield server
-    server.stop()
 
 
 def play_to_the_end(client, code: str, tokens: list[str]) -> dict:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import Server, wait_until
+from ..browser import wait_until
 from .test_seats_browser import phone, shot
 
 
 @pytest.fixture
-def server(make_app):
-    running = Server(make_app(TESTING=False, BOT_WORKER="off"))
-    yield running
-    running.stop()
+def server(serve):
+    return serve(TESTING=False, BOT_WORKER="off")
 
 
 def bot_table_mid_game(page, url: str) -> tuple[str, str]:

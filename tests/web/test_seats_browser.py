@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import PHONE, Server, shot, wait_until
+from ..browser import PHONE, shot, wait_until
 
 
 def phone(browser):
@@ -39,10 +39,8 @@ def seated(browser, server):
 
 
 @pytest.fixture
-def server(make_app):
-    running = Server(make_app(TESTING=False))
-    yield running
-    running.stop()
+def server(serve):
+    return serve(TESTING=False)
 
 
 def test_a_lost_phone_gets_its_seat_back_through_the_host(browser, server):

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from ...browser import PHONE, Server, wait_until
+from ...browser import PHONE, wait_until
 from ...e2e.test_table_play import join_phones, play_by_buttons, watch
 from ...web.phone import check, open_whole_round, shown
 from ...web.phone import page as phone_page
@@ -82,59 +82,53 @@ def test_a_pirate_tricks_round_in_two_steps_in_a_phone_browser(base_url, page):
     check(page, "pirate-edit")
 
 
-def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(make_app, browser):
+def test_a_pirate_tricks_table_played_with_the_phone_buttons_alone(server, browser):
     """The generic phone page expresses the bids and the two-card ditch; host and phones
     show the round's score cards and the bids of each settled row."""
     from companion.games import GAMES
     from companion.tables import store
 
-    server = Server(make_app(TESTING=False, TABLES_SSE_KEEPALIVE=1))
     errors: list[str] = []
-    try:
-        form = browser.new_context(viewport=PHONE).new_page()
-        form.goto(server.url + "/play/pirate_tricks")
-        check(form, "pirate-new-table")
-        host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        watch(host, errors)
-        host.goto(f"{server.url}/play/pirate_tricks")
-        host.locator("form button[type=submit]").click()
-        host.wait_for_url("**/t/*")
-        code = host.locator("#host").get_attribute("data-code")
-        players = GAMES["pirate_tricks"].spec.min_players
-        phones = join_phones(browser, server, code, players, errors)
-        wait_until(
-            host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)"
-        )
-        moves = 11
-        play_by_buttons(host, phones, moves, random.Random(4))
-        for shot, phone in enumerate(phones):
-            check(phone, f"pirate-seat-{shot}")
+    form = browser.new_context(viewport=PHONE).new_page()
+    form.goto(server.url + "/play/pirate_tricks")
+    check(form, "pirate-new-table")
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    watch(host, errors)
+    host.goto(f"{server.url}/play/pirate_tricks")
+    host.locator("form button[type=submit]").click()
+    host.wait_for_url("**/t/*")
+    code = host.locator("#host").get_attribute("data-code")
+    players = GAMES["pirate_tricks"].spec.min_players
+    phones = join_phones(browser, server, code, players, errors)
+    wait_until(host, "/ to (play|bid|shoot)/.test(document.getElementById('status').textContent)")
+    moves = 11
+    play_by_buttons(host, phones, moves, random.Random(4))
+    for shot, phone in enumerate(phones):
+        check(phone, f"pirate-seat-{shot}")
 
-        with server.app.app_context():
-            table = store.get_table(code)
-            state = store.full_state(table)
-            assert len(state.log) == moves  # every confirmed tap is exactly one action
-            assert store.replay_log(table).to_dict() == table.state
-            assert {action["type"] for _, action in state.log} >= {"bid", "ditch"}
-            view = state.view(None)
-        cards = view["score_cards"]
-        names = [c["name"] for c in cards["recruitment"]]
-        names += [cards["treasure"]["name"], cards["capture"]["name"]]
-        shown = [e for e in view["events"] if e.get("bids")]
-        assert shown  # 11 moves settle at least one row by bids
-        bids = " · ".join(
-            f"Player {s + 1} {b}" for s, b in enumerate(shown[0]["bids"]) if b is not None
-        )
-        for screen in [host, *phones]:
-            board = screen.locator("#board").inner_text()
-            assert "Score cards" in board and f"Bids: {bids}" in board, board
-            assert all(name in board for name in names), (names, board)
-            assert cards["treasure"]["text"] in board
-            text = screen.locator("main").inner_text()
-            for junk in ("undefined", "NaN", "[object", "null"):
-                assert junk not in text, (junk, text)
-        for phone in phones:
-            assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        assert not errors, errors
-    finally:
-        server.stop()
+    with server.app.app_context():
+        table = store.get_table(code)
+        state = store.full_state(table)
+        assert len(state.log) == moves  # every confirmed tap is exactly one action
+        assert store.replay_log(table).to_dict() == table.state
+        assert {action["type"] for _, action in state.log} >= {"bid", "ditch"}
+        view = state.view(None)
+    cards = view["score_cards"]
+    names = [c["name"] for c in cards["recruitment"]]
+    names += [cards["treasure"]["name"], cards["capture"]["name"]]
+    shown = [e for e in view["events"] if e.get("bids")]
+    assert shown  # 11 moves settle at least one row by bids
+    bids = " · ".join(
+        f"Player {s + 1} {b}" for s, b in enumerate(shown[0]["bids"]) if b is not None
+    )
+    for screen in [host, *phones]:
+        board = screen.locator("#board").inner_text()
+        assert "Score cards" in board and f"Bids: {bids}" in board, board
+        assert all(name in board for name in names), (names, board)
+        assert cards["treasure"]["text"] in board
+        text = screen.locator("main").inner_text()
+        for junk in ("undefined", "NaN", "[object", "null"):
+            assert junk not in text, (junk, text)
+    for phone in phones:
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert not errors, errors

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from ...browser import PHONE, Server, wait_until
+from ...browser import PHONE, wait_until
 from ...web.phone import check, open_whole_round, shown
 from ...web.phone import page as phone_page
 
@@ -69,39 +69,36 @@ def test_a_shoot_sheet_in_a_phone_browser(base_url, page):
     assert "Next: deal 2 of 10" in page.inner_text("#status")
 
 
-def test_a_shoot_table_on_a_phone(make_app, browser):
-    server = Server(make_app(TESTING=False))
-    try:
-        host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        host.goto(server.url + "/play/shoot")
-        form = browser.new_context(viewport=PHONE).new_page()
-        form.goto(server.url + "/play/shoot")
-        check(form, "shoot-new-table")
-        host.locator("#players").select_option("2")
-        host.locator("input[name=opt_schedule][value=other]").check()
-        host.locator("input[name=opt_schedule_other]").fill("3, 2, 1")
-        host.locator("button[type=submit]").click()
-        host.wait_for_url("**/t/*")
-        code = host.locator("#host").get_attribute("data-code")
-        phones = []
-        for name in ("Ann", "Bo"):
-            phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
-            phone.console_errors = []
-            phone.on(
-                "console",
-                lambda m, p=phone: p.console_errors.append(m.text) if m.type == "error" else None,
-            )
-            phone.goto(f"{server.url}/t/{code}/seat")
-            phone.locator("#join-name").fill(name)
-            phone.locator("#join-form button[type=submit]").click()
-            phone.locator("#play").wait_for(state="visible")
-            phones.append(phone)
-        for phone in phones:
-            wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 3")
-        board = phones[0].locator("#board").inner_text()
-        assert "Deal\n1 of 3 (3 cards)" in board and "sealed until all are in" in board
-        assert "Trump" in board
-        check(phones[0], "shoot-seat")
-        assert "1 of 3 (3 cards)" in host.locator("#board").inner_text()
-    finally:
-        server.stop()
+def test_a_shoot_table_on_a_phone(serve, browser):
+    server = serve(TESTING=False)
+    host = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    host.goto(server.url + "/play/shoot")
+    form = browser.new_context(viewport=PHONE).new_page()
+    form.goto(server.url + "/play/shoot")
+    check(form, "shoot-new-table")
+    host.locator("#players").select_option("2")
+    host.locator("input[name=opt_schedule][value=other]").check()
+    host.locator("input[name=opt_schedule_other]").fill("3, 2, 1")
+    host.locator("button[type=submit]").click()
+    host.wait_for_url("**/t/*")
+    code = host.locator("#host").get_attribute("data-code")
+    phones = []
+    for name in ("Ann", "Bo"):
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        phone.console_errors = []
+        phone.on(
+            "console",
+            lambda m, p=phone: p.console_errors.append(m.text) if m.type == "error" else None,
+        )
+        phone.goto(f"{server.url}/t/{code}/seat")
+        phone.locator("#join-name").fill(name)
+        phone.locator("#join-form button[type=submit]").click()
+        phone.locator("#play").wait_for(state="visible")
+        phones.append(phone)
+    for phone in phones:
+        wait_until(phone, "document.querySelectorAll('#hand button.hand-card').length === 3")
+    board = phones[0].locator("#board").inner_text()
+    assert "Deal\n1 of 3 (3 cards)" in board and "sealed until all are in" in board
+    assert "Trump" in board
+    check(phones[0], "shoot-seat")
+    assert "1 of 3 (3 cards)" in host.locator("#board").inner_text()
