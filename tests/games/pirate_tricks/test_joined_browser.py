@@ -17,7 +17,7 @@ import pytest
 
 from companion.games import GAMES
 
-from ...browser import PHONE, Server, wait_until
+from ...browser import PHONE, wait_until
 from ...web.pages import stored_sheet
 from .test_joined import AUCTION, CARDS, CREW, KEEPER_ROWS, NAMES, TRICKS
 
@@ -75,9 +75,9 @@ def enter(page, key: str, value, *, select: bool = False) -> None:
     raise AssertionError(f"{key} was not taken")
 
 
-def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(make_app, browser):
-    app = make_app()
-    server = Server(app)
+def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, browser):
+    server = serve()
+    app = server.app
     contexts = []
     try:
         context, keeper = opened(browser, PHONE)
@@ -176,4 +176,3 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(make_app, br
     finally:
         for context in contexts:
             context.close()
-        server.stop()
