@@ -1084,6 +1084,13 @@ class Sheet:
         at = int(index[f.repeat.index(axis)])
         return (at,) if step.owner == "each" else tuple(self.sides()[at])
 
+    def visible_totals(self, summary: dict[str, Any], seat: int | None) -> list[Any]:
+        """The totals a phone (``seat``; None: the keeper, the shared screen, the watch
+        page) may see on a joined sheet; None where one is secret until the end. Read
+        from :meth:`seen_by` (a game whose totals are hidden, as Pirate Tricks' loon,
+        overrides that one; a summary already seen stays as it is)."""
+        return list(self.seen_by(summary, seat)["totals"])
+
     def box_label(self, step: Step, key: str) -> str:
         """One box in words for a phone or the keeper ("Bea's bid", "Round 2 target 1")."""
         name, *index = key.split("-")

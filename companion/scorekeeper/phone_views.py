@@ -224,7 +224,10 @@ def keeper_phones(code: str):
     """The keeper's panel of the step in progress, alone (the sheet page's script
     fetches it again after each event)."""
     page = SheetPage(book.read(code))
-    html = render_template("scorekeeper/_phones.html", phones=phone_panel(page), **page.args())
+    panel = phone_panel(page)
+    html = render_template(
+        "scorekeeper/_phones.html", phones=panel, joined=boxes.joined(page.sheet), **page.args()
+    )
     return no_store(Response(html))
 
 
@@ -277,8 +280,17 @@ def screen(watch: str):
     view = phones.look(state, boxes.PUBLIC)
     part = bool(request.args.get("part"))
     template = "scorekeeper/_screen_live.html" if part else "scorekeeper/screen.html"
+    again = book.rematch_watch(state.sheet)  # a rematch started: the screen follows it
+    follow = url_for(".screen", watch=again) if again else None
+    events = events_of(watch)
     html = render_template(
-        template, watch=watch, join=join, view=view, screen_events=events_of(watch), **page.args()
+        template,
+        watch=watch,
+        join=join,
+        view=view,
+        screen_events=events,
+        follow=follow,
+        **page.args(),
     )
     return no_store(Response(html))
 

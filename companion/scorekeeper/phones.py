@@ -104,7 +104,7 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
         "intro": keeper.round_intro(summary) if not state.over else "",
         "sides": summary["sides"],
         "side_names": summary["side_names"],
-        "totals": summary["totals"],
+        "totals": keeper.visible_totals(summary, viewer if isinstance(viewer, int) else None),
         "winners": summary["winners"],
         "table": table,
     }
@@ -114,7 +114,13 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
 def look_phone(join: str, token: str | None) -> dict[str, Any]:
     sheet = joined_sheet(join)
     seat = seat_of(sheet, token)
-    return look(book.state_of(sheet), seat)
+    return look(book.state_of(sheet), seat) | {"rematch": rematch_join(sheet)}
+
+
+def rematch_join(sheet: ScoreSheet) -> str | None:
+    """The join code of the rematch a finished sheet started (the phones follow it)."""
+    again = store.find(sheet.rematch_code) if sheet.rematch_code else None
+    return store.join_code_of(again) if again is not None else None
 
 
 def names_of(join: str) -> dict[str, Any]:

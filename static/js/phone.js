@@ -177,6 +177,7 @@ function draw(data) {
     const parsed = new DOMParser().parseFromString(data.table_html, "text/html");
     table.replaceChildren(...parsed.body.childNodes);
   }
+  if (data.rematch) offerRematch(data.rematch, data.seat, me);
   $("phone-totals").hidden = false;
   $("phone-totals-list").replaceChildren(
     ...data.side_names.map((name, side) => {
@@ -186,6 +187,23 @@ function draw(data) {
       return el("li", {}, el("span", { class: "legend-name", text: name }), " ", el("strong", { class: "watch-total", text }));
     }),
   );
+}
+
+// A rematch started: this phone takes the same name on the new sheet.
+function offerRematch(next, seat, me) {
+  if ($("phone-rematch")) return;
+  const button = el("button", { type: "button", id: "phone-rematch", text: `Join the rematch as ${me}` });
+  button.addEventListener("click", async () => {
+    const page = location.pathname.replace(join, next);
+    try {
+      const answer = await api(root.dataset.seats.replace(join, next), { method: "POST", body: { player: seat } });
+      storeToken(next, "phone", answer.token);
+    } catch {
+      // The name is taken there already (another phone of yours?): the page says so.
+    }
+    location.assign(page);
+  });
+  $("phone-step").before(el("p", {}, button));
 }
 
 async function refresh() {

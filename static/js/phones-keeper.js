@@ -11,9 +11,12 @@ if (panel) {
     const holder = document.createElement("div");
     if (await fetchPart(current.dataset.phonesPart, holder)) {
       const fresh = holder.querySelector("#phones");
-      // A round added on the phones: the whole page (grid, chart, forms) is new.
-      if (fresh && fresh.dataset.rounds !== current.dataset.rounds) window.location.reload();
-      else if (fresh && fresh.dataset.version !== current.dataset.version) current.replaceWith(fresh);
+      if (!fresh || fresh.dataset.version === current.dataset.version) return;
+      // A step saved or a round added by the phones of a joined sheet: the whole page
+      // (grid, chart, steps) is new. A sheet kept alone swaps its own parts (score.js).
+      const moved = fresh.dataset.step !== current.dataset.step || fresh.dataset.rounds !== current.dataset.rounds;
+      if (fresh.dataset.joined === "1" && current.dataset.joined === "1" && moved) window.location.reload();
+      else current.replaceWith(fresh);
     }
   };
   followSheet(panel.dataset.phonesEvents, panel.dataset.phonesTicket, refresh);

@@ -47,6 +47,8 @@ async function refresh() {
     if (words.length) await countdown(words);
   }
   live.replaceChildren(...fresh.childNodes);
+  const next = live.querySelector("a[data-follow]");
+  if (next) window.location.assign(next.href); // a rematch: the screen follows the table
 }
 
 followSheet(root.dataset.watchEvents, root.dataset.watchTicket, refresh);

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -35,9 +35,9 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"hybrid-{name}.png"))
 
 
-def test_four_phones_and_a_shared_screen_play_one_shoot_deal(make_app, browser):
-    app = make_app()
-    server = Server(app)
+def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):
+    server = serve()
+    app = server.app
     opened = []
     try:
         ctx, keeper = context(browser, PHONE)
@@ -81,6 +81,10 @@ def test_four_phones_and_a_shared_screen_play_one_shoot_deal(make_app, browser):
             describe=lambda p: p.inner_text("#screen-live"),
         )
         shot(screen, "screen-bidding")
+        keeper.reload()  # the keeper sees who is in, never what
+        assert [keeper.input_value(f"#kb-bids-{i}") for i in range(4)] == ["", "", "", ""]
+        assert "in (Ada)" in keeper.inner_text("#phones")
+        keeper.locator("#phones").screenshot(path=str(SHOTS / "hybrid-keeper-sealed.png"))
         shot(phones[1], "phone-sealed-bid")
         others = phones[3].inner_text("#phone-step")
         assert "Ada: bid: in" in others and "Bea: bid: in" in others
@@ -143,4 +147,3 @@ def test_four_phones_and_a_shared_screen_play_one_shoot_deal(make_app, browser):
     finally:
         for ctx in opened:
             ctx.close()
-        server.stop()

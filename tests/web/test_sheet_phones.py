@@ -411,3 +411,16 @@ def test_a_call_the_shot_duel_is_recorded_by_the_players_phones(app):
     assert phones.enter(1, "shot", "1").status_code == 200
     assert phones.rows() == [{"challenger": 0, "shot": 1}]
     assert phones.view(0)["rounds"] == 1
+
+
+def test_the_phones_are_offered_the_rematch_under_the_same_name(app):
+    phones = Phones.start(app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (0, 1))
+    for duel in range(3):
+        assert phones.enter(0, "challenger", str(duel % 2)).status_code == 200
+        assert phones.enter(1, "shot", "1").status_code == 200
+    assert phones.view(0)["over"] and phones.view(0)["rematch"] is None
+    again = phones.keeper.post(f"/score/{phones.code}/rematch")
+    assert again.status_code == 302
+    join = phones.view(1)["rematch"]
+    taken = app.test_client().post(f"/score/join/{join}/seats", json={"player": 1})
+    assert taken.status_code == 200

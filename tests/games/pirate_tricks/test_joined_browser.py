@@ -167,7 +167,7 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
         wait_until(
             screen,
             "document.querySelector('.screen-table tfoot') &&"
-            " document.querySelector('.screen-table tfoot').textContent.includes('hidden')",
+            " document.querySelector('.screen-table tfoot').textContent.includes('–')",
         )
         keep(phones[0], "phone-totals")
         keep(screen, "screen-round-2")

@@ -204,7 +204,7 @@ def test_loon_stays_behind_each_screen_until_the_game_ends(app):
     watch = re.search(r"/score/watch/([A-Za-z0-9_-]+)/screen", page).group(1)
     screen = keeper.get(f"/score/watch/{watch}/screen").get_data(as_text=True)
     foot = screen[screen.index("<tfoot>") : screen.index("</tfoot>")]
-    assert foot.count("hidden") == 4
+    assert foot.count("<strong>–</strong>") == 4  # hidden
     assert all(str(t) not in foot for t in totals)
     # the chart, drawn from the totals, waits for the end too
     assert 'class="chart' not in page

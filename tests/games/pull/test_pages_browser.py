@@ -12,16 +12,15 @@ import random
 import pytest
 
 from ...browser import PHONE, wait_until
-from ...e2e import test_table_play as play
 from ...e2e.test_table_play import join_phones, play_by_buttons, watch
 from ...web.phone import check, open_whole_round, shown
 from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
-# The shared fixtures: a phone-sized page that records console errors, a live server.
+# The shared fixture: a phone-sized page that records console errors (the live server is
+# conftest's ``server``).
 page = phone_page
-server = play.server
 
 
 def test_a_pull_team_sheet_in_a_phone_browser(base_url, page):
