@@ -235,7 +235,10 @@ class JoinedSheet:
             auction = Auction(nxt["start"], self._record(boxes))
         except (SheetError, AuctionError):
             return None
-        return auction.view(seat)
+        view = auction.view(seat)
+        if "treasure" not in boxes:  # the score cards first: no row is bid on yet
+            view["ask"] = None
+        return view
 
     table_view = auction_view  # the game's part of a joined round (Sheet.table_view)
 

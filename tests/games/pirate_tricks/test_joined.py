@@ -270,6 +270,8 @@ def test_the_csv_seen_by_the_table_holds_no_loon_before_the_end():
 
 def test_the_auction_view_shows_each_phone_its_own_loon_and_the_bank_its_part():
     table = Table()
+    before = table.keeper.auction_view(table.keeper.summary([]), {}, 0)
+    assert before["ask"] is None and before["loon"] == [12, None, None, None]  # cards first
     table.enter_all(lambda key: CARDS[key], by_owner=False)
     table.auction(AUCTION[:4])  # row 1 zero-tied, Troy paid 3, Luke paid 2 after a show
     keeper = table.keeper
