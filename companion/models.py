@@ -49,6 +49,9 @@ class ScoreSheet(db.Model):
     # The code of the sheet its rematch started (None until one is): a second Rematch
     # opens that sheet, and the share page follows it.
     rematch_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The idempotency key of a sheet started offline (None for one started online): the
+    # same start sent again finds this sheet rather than making a second one.
+    start_key: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     # Every phone at the table (issue 28): the code the players join with (None until the
     # keeper first shows it), and the step in progress entered box by box, sealed entries
     # included, read and written only by ``scorekeeper.boxes``/``scorekeeper.phones``:
@@ -118,6 +121,11 @@ class ScoreRequest(db.Model):
     key: Mapped[str] = mapped_column(String(64))
     message: Mapped[str] = mapped_column(String(300))
     anchor: Mapped[str] = mapped_column(String(40))
+    # What was sent (a digest of the address and the form, the CSRF token left out): the
+    # same key with other content is refused, and the change it made (the log's ``seq``),
+    # which a later kept correction or undo names by this key.
+    digest: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    change_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -1126,6 +1126,13 @@ class Sheet:
         each"); a hook, "" by default."""
         return ""
 
+    def next_after(self, summary: dict[str, Any], more: int) -> dict[str, Any] | None:
+        """The summary's ``next`` for the round ``more`` rounds after the next one, when
+        it follows from the number of rounds alone (who deals, how many cards): what a
+        phone with rounds waiting to be sent shows for the round it enters next. A hook:
+        None (it depends on what the rounds hold) by default."""
+        return None
+
     # -- every fact, for the CSV and the printed sheet -----------------------------------
 
     def fact_table(self, rows: list, summary: dict[str, Any]) -> dict[str, list]:

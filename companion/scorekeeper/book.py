@@ -100,7 +100,11 @@ class Shown:
 
     position: int | None
     version: str | None = None
-    key: str | None = None  # a kept entry's idempotency key (:mod:`.retries`)
+    kept: retries.Kept = retries.Kept()  # a kept entry's key, digest, reference
+
+    @property
+    def key(self) -> str | None:
+        return self.kept.key
 
 
 @dataclass(frozen=True)
@@ -212,10 +216,11 @@ def _save(state: State, rows: list[Any]) -> None:
     state.saved_rounds = len(rows)
 
 
-def _commit(state: State, rows, kind: str, position: int, before, after, label: str) -> None:
+def _commit(state: State, rows, kind: str, position: int, before, after, label: str) -> ScoreChange:
     """Store ``rows`` with the change that made them logged."""
-    store.log_change(state.sheet, kind, position, before, after, label)
+    change = store.log_change(state.sheet, kind, position, before, after, label)
     _save(state, rows)
+    return change
 
 
 def round_of(state: State, number: int) -> tuple[int, Any]:
@@ -227,19 +232,26 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def _added(state: State, rows: list[Any], key: str | None = None, note: str = "") -> Done:
+def _added(
+    state: State, rows: list[Any], kept: retries.Kept | None = None, note: str = ""
+) -> Done:
     number = len(rows)
     # The last round opens the page on the standings (the end of the game).
     anchor = "#standings" if state.keeper.summary(rows)["over"] else "#totals"
     message = f"{state.word.capitalize()} {number} added."
-    retries.note(state.sheet, key, message, anchor)
     label = f"{state.word} {number} added{note}"[:80]
-    _commit(state, rows, "add", number - 1, None, rows[-1], label)
+    change = _commit(state, rows, "add", number - 1, None, rows[-1], label)
+    retries.note(state.sheet, kept or retries.Kept(), message, anchor, change)
     return Done(state.sheet.code, message, anchor)
 
 
 def keep_step(
-    state: State, label: str, boxes: dict[str, str], done: list[str], key=None, note: str = ""
+    state: State,
+    label: str,
+    boxes: dict[str, str],
+    done: list[str],
+    kept: retries.Kept | None = None,
+    note: str = "",
 ) -> Done:
     """Steps ``done`` entered as ``boxes``, checked together: the last step adds the round
     (``note`` joins its logged label), any other is kept in progress."""
@@ -252,33 +264,42 @@ def keep_step(
         raise Refused(error) from None
     if new_rows is not None:
         store.save_pending(state.sheet, None)
-        return _added(state, new_rows, key, note)
+        return _added(state, new_rows, kept, note)
     store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
     message = f"{word.capitalize()} {len(rows) + 1}: {label} saved."
-    retries.note(state.sheet, key, message, "#entry-heading")
+    retries.note(state.sheet, kept or retries.Kept(), message, "#entry-heading")
     state.saved_rounds = len(rows)
     return Done(state.sheet.code, message, "#entry-heading")
 
 
 def _answered(state: State, shown: Shown) -> Done | None:
     """The answer already given to this kept entry (same key), if it was sent before."""
-    prior = retries.answered(state.sheet, shown.key)
+    prior = retries.answered(state.sheet, shown.kept)
     return None if prior is None else Done(state.sheet.code, prior.message, prior.anchor)
 
 
 # -- the use cases --------------------------------------------------------------------------
 
 
-def new_sheet(slug: str, names: list[str], options: dict[str, Any]) -> str:
+def new_sheet(slug: str, names: list[str], options: dict[str, Any], key: str | None = None) -> str:
     """Start a sheet of game ``slug`` for ``names``; returns its code. :class:`Refused`
-    when the game does not accept these players or options."""
+    when the game does not accept these players or options. One started offline has an
+    idempotency ``key``: sent again, it gives the sheet it made (the same key for other
+    players or options is refused)."""
     game = game_of(slug)
     try:
         keeper = game.sheet(names, options)
         keeper.summary([])
     except IllegalAction as error:
         raise Refused(error) from None
-    return store.add_sheet(game.slug, names, keeper.options).code
+    made = store.started(key) if key is not None else None
+    if made is None:
+        made = store.add_sheet(game.slug, names, keeper.options, start_key=key)
+    if (made.game, made.players, made.options) != (game.slug, list(names), keeper.options):
+        raise retries.BadKey(
+            "This new sheet's key was already used for another sheet: nothing was started."
+        )
+    return made.code
 
 
 def add_round(code: str, shown: Shown, boxes: Mapping[str, Any]) -> Done:
@@ -301,7 +322,7 @@ def add_round(code: str, shown: Shown, boxes: Mapping[str, Any]) -> Done:
             new_rows = keeper.add(rows, keeper.read(boxes))
         except IllegalAction as error:
             raise Refused(error) from None
-        done = _added(state, new_rows, shown.key)
+        done = _added(state, new_rows, shown.kept)
     return done
 
 
@@ -312,14 +333,19 @@ def edit_round(code: str, number: int, shown: Shown, boxes: Mapping[str, Any]) -
         if prior is not None:
             return prior
         keeper, Word = state.keeper, state.word.capitalize()
+        if shown.kept.of is not None:  # a round that was still waiting on this phone
+            number = retries.round_added(state.sheet, shown.kept.of)
         index, facts = round_of(state, number)
-        _fresh(
-            shown,
-            index,
-            f"{Word} {number} was changed on another phone since you opened it. "
-            "Here it is as it is now: check it and make your correction again.",
-            facts,
-        )
+        # A kept correction (it has a key) is made whatever another phone did to the
+        # round meanwhile: both are in the change log, the later one holds.
+        if shown.key is None:
+            _fresh(
+                shown,
+                index,
+                f"{Word} {number} was changed on another phone since you opened it. "
+                "Here it is as it is now: check it and make your correction again.",
+                facts,
+            )
         try:
             new_rows = keeper.replace(state.rows, index, keeper.read(boxes))
             changed = new_rows[index] != facts
@@ -329,8 +355,10 @@ def edit_round(code: str, number: int, shown: Shown, boxes: Mapping[str, Any]) -
             raise Refused(error) from None
         if changed:
             label = f"{state.word} {number} corrected"
-            retries.note(state.sheet, shown.key, f"{Word} {number} corrected.", f"#round-{number}")
-            _commit(state, new_rows, "edit", index, facts, new_rows[index], label)
+            change = _commit(state, new_rows, "edit", index, facts, new_rows[index], label)
+            retries.note(
+                state.sheet, shown.kept, f"{Word} {number} corrected.", f"#round-{number}", change
+            )
         done = Done(
             code=state.sheet.code,
             message=f"{Word} {number} {'corrected' if changed else 'unchanged'}.",
@@ -446,7 +474,7 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
         boxes = {k: v for k, v in pending["boxes"].items() if not step.takes(k)}
         boxes.update(keeper.step_boxes(step, dict(sent)))
         done = pending["done"] if name in pending["done"] else [*pending["done"], name]
-        result = keep_step(state, step.label, boxes, done, shown.key)
+        result = keep_step(state, step.label, boxes, done, shown.kept)
     return result
 
 

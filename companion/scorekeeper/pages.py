@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from werkzeug.datastructures import MultiDict
+
 from ..games import Game, IllegalAction
 from ..games.base import Sheet
 from ..games.spec import Spec
@@ -22,7 +24,7 @@ from . import show
 from .book import State, state_of
 from .boxes import joined
 from .cells import round_cells, step_lines, stored_facts
-from .entry import stamp, step_form
+from .entry import next_round_form, stamp, step_form
 from .errors import BrokenSheet
 from .forms import ChangeForm, ConfirmForm, RoundForm
 from .rounds import has_choose
@@ -122,6 +124,24 @@ class SheetPage:
             prompt=prompt + (f" — {intro}" if intro else ""),
             number=number,
         )
+
+    def ahead(self, most: int = 12) -> list[dict[str, Any]]:
+        """The rounds after the next one as a phone with rounds waiting to be sent enters
+        them (``static/js/score.js``), while the game can tell them from the number of
+        rounds alone (:meth:`Sheet.next_after`): each one's position, heading and the
+        ``summary`` and ``form`` its boxes are drawn from."""
+        out = []
+        for more in range(1, most + 1):
+            nxt = self.keeper.next_after(self.summary, more)
+            if nxt is None:
+                break
+            summary = {**self.summary, "next": nxt}
+            position = len(self.rows) + more
+            form, _ = next_round_form(self.keeper, summary, MultiDict(), position)
+            intro = self.keeper.round_intro(summary)
+            heading = f"Enter {self.word} {position + 1}" + (f" — {intro}" if intro else "")
+            out.append({"position": position, "heading": heading, "summary": summary, "form": form})
+        return out
 
     def args(self) -> dict[str, Any]:
         """The names the sheet's templates (and the games' ``sheet_*.html``) read."""

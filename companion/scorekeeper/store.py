@@ -98,7 +98,7 @@ def save_rows(sheet: ScoreSheet, rows: list[Any]) -> None:
 
 def log_change(
     sheet: ScoreSheet, kind: str, position: int, before: Any, after: Any, label: str
-) -> None:
+) -> ScoreChange:
     """Log a change; a new change clears the undone ones (nothing left to redo)."""
     for change in [c for c in sheet.changes if c.undone]:
         sheet.changes.remove(change)
@@ -108,17 +108,17 @@ def log_change(
             ScoreChange.sheet_id == sheet.id
         )
     )
-    sheet.changes.append(
-        ScoreChange(
-            seq=seq + 1,
-            kind=kind,
-            position=position,
-            before=before,
-            after=after,
-            label=label,
-            undone=False,
-        )
+    change = ScoreChange(
+        seq=seq + 1,
+        kind=kind,
+        position=position,
+        before=before,
+        after=after,
+        label=label,
+        undone=False,
     )
+    sheet.changes.append(change)
+    return change
 
 
 def last_done(sheet: ScoreSheet) -> ScoreChange | None:
@@ -150,10 +150,13 @@ def add_sheet(
     options: dict[str, Any],
     rounds: list[Any] = (),
     commit: bool = True,
+    start_key: str | None = None,
 ) -> ScoreSheet:
     """Store a new sheet (empty, or holding ``rounds``) under a fresh code; commit unless
-    the caller's transaction (``commit=False``) does."""
+    the caller's transaction (``commit=False``) does. A sheet started offline keeps its
+    ``start_key``: when another request stored the same one first, that sheet is given."""
     sheet = ScoreSheet(
+        start_key=start_key,
         code=codes.new_code(lambda code: find(code) is not None),
         watch_code=new_watch_code(),
         game=game,
@@ -163,7 +166,14 @@ def add_sheet(
     sheet.entries = [ScoreEntry(position=i, facts=facts) for i, facts in enumerate(rounds)]
     db.session.add(sheet)
     if commit:
-        db.session.commit()
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            first = started(start_key) if start_key is not None else None
+            if first is None:
+                raise
+            return first
     return sheet
 
 
@@ -199,6 +209,31 @@ def request_of(sheet: ScoreSheet, key: str) -> ScoreRequest | None:
     )
 
 
+def keep_request(
+    sheet: ScoreSheet, key: str, message: str, anchor: str, digest: str | None, seq: int | None
+) -> None:
+    """Store the answer to ``key``, with what was sent and the change it made (committed
+    with that change)."""
+    db.session.add(
+        ScoreRequest(
+            sheet_id=sheet.id,
+            key=key,
+            message=message,
+            anchor=anchor,
+            digest=digest,
+            change_seq=seq,
+        )
+    )
+
+
+def change_of(sheet: ScoreSheet, seq: int) -> ScoreChange | None:
+    """The logged change number ``seq`` (None once a new change has cleared it)."""
+    return next((c for c in sheet.changes if c.seq == seq), None)
+
+
+def started(key: str) -> ScoreSheet | None:
+    """The sheet started offline under idempotency key ``key``, if it was."""
+    return db.session.scalar(select(ScoreSheet).where(ScoreSheet.start_key == key))
 def keep_request(sheet: ScoreSheet, key: str, message: str, anchor: str) -> None:
     """Store the answer to ``key`` (committed with the change it names)."""
     db.session.add(ScoreRequest(sheet_id=sheet.id, key=key, message=message, anchor=anchor))

@@ -18,7 +18,7 @@ from wtforms import ValidationError
 from .. import codes
 from ..games import IllegalAction
 from ..network import base_url
-from . import book, boxes, retries
+from . import book, boxes, kept, retries
 from .blueprint import bp
 from .book import Done, Shown, State
 from .entry import (
@@ -70,8 +70,12 @@ def int_or_none(value: Any) -> int | None:
 def shown(form) -> Shown:
     """What the page showed when it made ``form`` (its hidden position and version), and
     the kept entry's idempotency key when the phone sent one."""
-    key = retries.key_of(request.headers)
-    return Shown(int_or_none(form.position.data), form.version.data, key)
+    return Shown(int_or_none(form.position.data), form.version.data, kept_entry())
+
+
+def kept_entry() -> retries.Kept:
+    """A kept entry's idempotency key, digest and reference (400 for a malformed one)."""
+    return retries.kept_of(request.headers, request.path, request.form)
 
 
 def back(done: Done):
@@ -92,13 +96,16 @@ def share_of(page: SheetPage) -> dict[str, str]:
 def sheet_page(page: SheetPage, form, step: str, wanted=None, entry=None, **extra: Any) -> str:
     """The sheet page: the whole-round ``form`` at ``step`` and, for a game entered in
     steps, the step ``wanted`` (or the next one) with its form ``entry`` when given."""
-    steps = page.steps(wanted, entry)
+    draft = extra.pop("draft", False)
+    steps = None if draft else page.steps(wanted, entry)
     return render_template(
         "scorekeeper/sheet.html",
         form=form,
         step=step,
-        share=share_of(page),
+        share=None if draft else share_of(page),
+        draft=draft,
         steps=steps,
+        page_ahead=page.ahead(),
         phones=phone_panel(page),
         joined=boxes.joined(page.sheet),
         **extra,
@@ -128,9 +135,16 @@ def index():
     mine = [str(code) for code in session.get("sheets", [])][:RECENT]
     recent = [listed(state) for state in book.recent(mine)]
     games = [book.game_of(slug) for slug in book.score_slugs()]
-    return render_template("scorekeeper/index.html", games=games, recent=recent, form=form), (
-        404 if form.code.errors else 200
-    )
+    keep = [url_for(".new", game=g.slug) for g in games] + [d for g in games for d in drafts_of(g)]
+    return render_template(
+        "scorekeeper/index.html", games=games, recent=recent, form=form, keep_pages=keep
+    ), (404 if form.code.errors else 200)
+
+
+def drafts_of(game) -> list[str]:
+    """The draft pages a phone keeps to start a sheet of ``game`` with no connection."""
+    counts = range(game.spec.min_players, game.spec.max_players + 1)
+    return [url_for(".draft", game=game.slug, players=n) for n in counts]
 
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
@@ -140,7 +154,8 @@ def new(game: str):
     if form.validate_on_submit():
         try:
             options = chosen_options(form, chosen, request.form)
-            code = book.new_sheet(chosen.slug, form.names(), options)
+            key = retries.key_of(request.headers)  # a sheet started offline
+            code = book.new_sheet(chosen.slug, form.names(), options, key)
         except ValidationError as error:  # an option's boxes
             form.form_errors.append(str(error))
         except (IllegalAction, Refused) as error:  # an option's data, or the game refuses
@@ -155,7 +170,17 @@ def new(game: str):
         form=form,
         option_rows=option_fields(form),
         mode="score",
+        drafts=drafts_of(chosen),
     ), (422 if request.method == "POST" else 200)
+
+
+@bp.get("/new/<game>/draft/<int:players>")
+def draft(game: str, players: int):
+    """The page a sheet started with no connection is kept on (static/js/score-offline.js):
+    whole rounds only, names put in by the script, sent when the connection is back."""
+    page = SheetPage(kept.draft(game, players))
+    form, step = next_round_form(page.keeper, page.summary, MultiDict(), 0)
+    return sheet_page(page, form, step, draft=True)
 
 
 @bp.get("/<code>")
@@ -258,8 +283,11 @@ def _change_log(code: str, use_case):
     form = ChangeForm()
     if not form.validate_on_submit():
         abort(400)
+    entry = kept_entry()
+    if entry.key is not None and use_case is book.undo:  # an undo kept on a phone
+        use_case = kept.undo
     try:
-        return back(use_case(code, Shown(int_or_none(form.change.data))))
+        return back(use_case(code, Shown(int_or_none(form.change.data), kept=entry)))
     except (Refused, Stale) as error:
         flash(error.message, "error")
         return show_sheet(book.read(code), error.status)

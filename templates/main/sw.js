@@ -11,6 +11,13 @@
  *   /rules, every /rules/<game> page and the search index are stored with the files they link
  *   and import (found in each page and its import map), and refreshed on each visit, so the
  *   rules and their search work offline. Icons are never stored ahead.
+ * - A score sheet's page, once shown with a connection, sends "KEEP_PAGES": the sheet and
+ *   the edit page of each round it holds are stored again (those matching KEEP only), so
+ *   after entries made on the page (sent with fetch, whose answers are not stored here) the
+ *   kept copy is the sheet as it is, and a round can be corrected with no connection. The
+ *   score index and new-sheet pages send the new-sheet pages and their drafts (the page a
+ *   sheet started with no connection is entered on) the same way; the index itself is not
+ *   kept (its figures change during a game).
  * - A new version never takes over by itself: it waits until the page asks (the player
  *   pressed "Reload" on the update notice) or every tab of the old version has closed.
  */
@@ -28,6 +35,8 @@ const KEEP = [
   /^\/$/,
   /^\/rules(\/.*)?$/,
   /^\/score\/[A-Z0-9]{4,32}$/,
+  /^\/score\/[A-Z0-9]{4,32}\/rounds\/\d{1,4}\/edit$/,
+  /^\/score\/new\/[a-z_]{1,32}(\/draft\/\d{1,2})?$/,
   /^\/score\/watch\/[\w-]+\/qr\.svg$/,
 ];
 const SLOW_NETWORK_MS = 4000;
@@ -66,6 +75,8 @@ self.addEventListener("message", (event) => {
     event.waitUntil(storeFiles(event.data.urls.map(String), {}));
   } else if (event.data && event.data.type === "STORE_RULES") {
     event.waitUntil(storeRules());
+  } else if (event.data && event.data.type === "KEEP_PAGES" && Array.isArray(event.data.urls)) {
+    event.waitUntil(keepPages(event.data.urls.map(String)));
   }
 });
 
@@ -116,6 +127,21 @@ async function storePage(url) {
   const imports = map ? JSON.parse(map[1]).imports || {} : {};
   const assets = [...html.replace(IMPORT_MAP, "").matchAll(ASSET)].map((m) => m[1]);
   await storeFiles(assets, imports);
+}
+
+// Pages a score sheet asks to keep (itself, its rounds' edit pages), one at a time.
+async function keepPages(urls) {
+  const cache = await caches.open(CACHE);
+  for (const url of urls.slice(0, 200)) {
+    const path = new URL(url, self.location.origin);
+    if (path.origin !== self.location.origin || !KEEP.some((p) => p.test(path.pathname))) continue;
+    try {
+      const response = await fetch(fresh(path.pathname));
+      if (response.ok && !response.redirected) await cache.put(path.pathname, response);
+    } catch {
+      return; // the connection went: the rest waits for the next visit
+    }
+  }
 }
 
 // Once per version: the rules and their search, for offline use.

@@ -419,6 +419,14 @@ class PullSheet(Sheet):
         nxt = summary.get("next")
         return f"{self.names[nxt['dealer']]} deals" if nxt else ""
 
+    def next_after(self, summary: dict[str, Any], more: int) -> dict[str, Any] | None:
+        """The hand ``more`` hands after the next: the deal passes one seat each hand (the
+        game may end sooner, on the totals; the sheet refuses a hand after its end)."""
+        nxt = summary.get("next")
+        if not nxt:
+            return None
+        return {"hand": nxt["hand"] + more, "dealer": (nxt["dealer"] + more) % self.players}
+
 
 def _side_hand(side: dict, table: dict) -> tuple[int, int, int]:
     """``(points, fouls, doubles)`` of one side's entry for one hand."""

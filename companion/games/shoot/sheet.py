@@ -199,6 +199,13 @@ class ShootSheet(Sheet):
                 final.append(summary["chips"]["stacks"][p])
         return {"columns": columns, "rows": out, "totals": final}
 
+    def next_after(self, summary: dict[str, Any], more: int) -> dict[str, Any] | None:
+        """The deal ``more`` deals after the next: the schedule and the dealer passing on
+        fix it, whatever the deals hold."""
+        nxt = summary.get("next")
+        index = nxt["deal"] - 1 + more if nxt else len(self.schedule)
+        return self.deal_info(index) if index < len(self.schedule) else None
+
     def round_intro(self, summary: dict[str, Any]) -> str:
         nxt = summary.get("next")
         if not nxt:

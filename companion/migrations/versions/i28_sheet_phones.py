@@ -2,7 +2,7 @@
 step in progress entered box by box (sealed entries included) and the players' seats
 
 Revision ID: i28_sheet_phones
-Revises: i27_score_requests
+Revises: i27_offline_sync
 
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "i28_sheet_phones"
-down_revision = "i27_score_requests"
+down_revision = "i27_offline_sync"
 branch_labels = None
 depends_on = None
 

@@ -18,8 +18,8 @@ from ...web.phone import page as phone_page
 
 pytestmark = pytest.mark.e2e
 
-# The shared fixture: a phone-sized page that records console errors (the live server is
-# conftest's ``server``).
+# The shared fixture of a phone-sized page that records console errors (the live
+# ``server`` is tests/conftest.py's).
 page = phone_page
 
 
