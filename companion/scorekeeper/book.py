@@ -232,9 +232,7 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def _added(
-    state: State, rows: list[Any], kept: retries.Kept | None = None, note: str = ""
-) -> Done:
+def _added(state: State, rows: list[Any], kept: retries.Kept | None = None, note: str = "") -> Done:
     number = len(rows)
     # The last round opens the page on the standings (the end of the game).
     anchor = "#standings" if state.keeper.summary(rows)["over"] else "#totals"

@@ -234,9 +234,6 @@ def change_of(sheet: ScoreSheet, seq: int) -> ScoreChange | None:
 def started(key: str) -> ScoreSheet | None:
     """The sheet started offline under idempotency key ``key``, if it was."""
     return db.session.scalar(select(ScoreSheet).where(ScoreSheet.start_key == key))
-def keep_request(sheet: ScoreSheet, key: str, message: str, anchor: str) -> None:
-    """Store the answer to ``key`` (committed with the change it names)."""
-    db.session.add(ScoreRequest(sheet_id=sheet.id, key=key, message=message, anchor=anchor))
 
 
 # -- every phone at the table (issue 28: :mod:`.phones`) ------------------------------------
