@@ -1086,9 +1086,10 @@ class Sheet:
 
     def visible_totals(self, summary: dict[str, Any], seat: int | None) -> list[Any]:
         """The totals a phone (``seat``; None: the keeper, the shared screen, the watch
-        page) may see on a joined sheet; None where one is secret until the end (a hook:
-        a game whose totals are hidden, as Pirate Tricks' loon, overrides it)."""
-        return list(summary["totals"])
+        page) may see on a joined sheet; None where one is secret until the end. Read
+        from :meth:`seen_by` (a game whose totals are hidden, as Pirate Tricks' loon,
+        overrides that one; a summary already seen stays as it is)."""
+        return list(self.seen_by(summary, seat)["totals"])
 
     def box_label(self, step: Step, key: str) -> str:
         """One box in words for a phone or the keeper ("Bea's bid", "Round 2 target 1")."""
@@ -1102,6 +1103,23 @@ class Sheet:
         if owners is not None:
             return f"{' & '.join(self.names[s] for s in owners)}: {f.label.lower()}"
         return " ".join([f.label, *(str(int(i) + 1) for i in index)])
+
+    def seen_by(self, summary: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """:meth:`summary` as ``seat`` may see it on a sheet the players joined (None:
+        the keeper, the shared screen, the watch page, the CSV). A hook for a game whose
+        totals stay behind each player's screen until the game is over (Pirate Tricks'
+        loon: a hidden figure becomes None, in a copy); by default all is public."""
+        return summary
+
+    def table_view(
+        self, summary: dict[str, Any], boxes: Mapping[str, str], seat: int | None
+    ) -> dict[str, Any] | None:
+        """The game's own part of a joined sheet's round in progress, as ``seat`` may see
+        it (None: the keeper, the shared screen), from the full ``summary`` and the boxes
+        of the steps saved; drawn by the game's ``templates/games/<slug>/joined_table.html``
+        on the phones, the keeper's panel and the shared screen. A hook (Pirate Tricks:
+        the rows auctioned and the phone's own loon); None by default."""
+        return None
 
     def round_intro(self, summary: dict[str, Any]) -> str:
         """What the table needs to know about the next round, in words ("Bea deals, 7 cards

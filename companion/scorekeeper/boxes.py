@@ -155,7 +155,10 @@ def typed(keeper: Sheet, key: str, text: str) -> None:
 def _filled(keeper: Sheet, f, form: dict[str, str]) -> dict[str, str]:
     """``form`` with every other box of field ``f`` at its default, so one box is read
     alone."""
-    out = {k: _default(f) for k in _keys_of(keeper, f)}
+    fill = _default(f)
+    if f.kind == "choice" and not fill:  # a required choice: any offered one will do
+        fill = next((str(value) for value, _ in keeper.choices(f)), "")
+    out = {k: fill for k in _keys_of(keeper, f)}
     out.update(form)
     return out
 

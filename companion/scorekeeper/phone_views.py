@@ -112,9 +112,21 @@ def phone_leave(join: str):
     return api(lambda: phones.leave(join, bearer()) or {"left": True})
 
 
+def with_table(view: dict[str, Any], join: str) -> dict[str, Any]:
+    """The phone's view with the game's own part drawn (``table_html``: the game's
+    ``joined_table.html`` from ``view["table"]``, which holds only what the seat may see)."""
+    html = None
+    if view.get("table") is not None:
+        slug = book.keeper_of(phones.joined_sheet(join)).spec.slug
+        html = render_template(
+            f"games/{slug}/joined_table.html", table=view["table"], names=view["names"]
+        )
+    return {**view, "table_html": html}
+
+
 @bp.get("/join/<join>/view")
 def phone_view(join: str):
-    return api(lambda: phones.look_phone(join, bearer()))
+    return api(lambda: with_table(phones.look_phone(join, bearer()), join))
 
 
 @bp.post("/join/<join>/boxes")
@@ -125,7 +137,7 @@ def phone_box(join: str):
         seat = phones.seat_of(sheet, token)
         args = (data.get("step"), data.get("key"), data.get("text"), data.get("seen"))
         message = phones.enter_box(sheet.code, seat, *args)
-        return {"message": message, "view": phones.look_phone(join, token)}
+        return {"message": message, "view": with_table(phones.look_phone(join, token), join)}
 
     return api(work)
 

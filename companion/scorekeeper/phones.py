@@ -83,19 +83,22 @@ def find_joins(guesses: list[str]) -> list[str]:
 
 def look(state: book.State, viewer: int | str) -> dict[str, Any]:
     """Everything ``viewer`` (a seat, ``boxes.KEEPING`` or ``boxes.PUBLIC``) sees of the
-    sheet's step in progress, with the sheet's names and totals (public already)."""
+    sheet's step in progress, with the sheet's names and totals (as ``Sheet.seen_by``
+    lets the viewer see them) and the game's own part (``Sheet.table_view``)."""
     keeper, sheet = state.keeper, state.sheet
     pending = state.pending if not state.over else {**state.pending, "done": []}
     step = None if state.over else boxes.the_step(keeper, pending)
     record = boxes.opened(sheet.open_boxes, pending, step)
     out = boxes.view(keeper, pending, record, step, viewer, held(sheet))
-    summary = state.summary
+    seat = viewer if isinstance(viewer, int) else None
+    summary = keeper.seen_by(state.summary, seat)  # a game's hidden totals: own only
+    table = None if state.over else keeper.table_view(state.summary, pending["boxes"], seat)
     out |= {
         "game": keeper.spec.name,
         "word": state.word,
         "names": list(sheet.players),
         "held": sorted(held(sheet)),
-        "seat": viewer if isinstance(viewer, int) else None,
+        "seat": seat,
         "rounds": len(state.rows),
         "over": state.over,
         "intro": keeper.round_intro(summary) if not state.over else "",
@@ -103,6 +106,7 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
         "side_names": summary["side_names"],
         "totals": keeper.visible_totals(summary, viewer if isinstance(viewer, int) else None),
         "winners": summary["winners"],
+        "table": table,
     }
     return out
 

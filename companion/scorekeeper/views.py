@@ -319,8 +319,9 @@ def repair(code: str):
 @bp.get("/<code>/export.csv")
 def export(code: str):
     """Every fact of every round, one column per fact per player, and the totals."""
-    state = book.read(code)
-    body = facts_csv(state.keeper, state.rows, state.summary)
+    page = SheetPage(book.read(code))  # its summary: as nobody's screen, when joined
+    state = page.state
+    body = facts_csv(state.keeper, state.rows, page.summary)
     response = Response(body, mimetype="text/csv")
     filename = f"{state.keeper.spec.slug}-{state.sheet.code}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'

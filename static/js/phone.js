@@ -169,12 +169,23 @@ function draw(data) {
     if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
     shownReveal = reveal.id;
   }
+  // The game's own part (Pirate Tricks: the rows and your own loon), drawn by the server
+  // from the game's template (escaped there) and parsed inertly here.
+  const table = $("phone-table");
+  table.hidden = !data.table_html;
+  if (data.table_html) {
+    const parsed = new DOMParser().parseFromString(data.table_html, "text/html");
+    table.replaceChildren(...parsed.body.childNodes);
+  }
   if (data.rematch) offerRematch(data.rematch, data.seat, me);
   $("phone-totals").hidden = false;
   $("phone-totals-list").replaceChildren(
-    ...data.side_names.map((name, side) =>
-      el("li", {}, el("span", { class: "legend-name", text: name }), " ", el("strong", { class: "watch-total", text: String(data.totals[data.sides[side][0]]) })),
-    ),
+    ...data.side_names.map((name, side) => {
+      // A total behind its player's screen (the game hides it until the end) is null.
+      const total = data.totals[data.sides[side][0]];
+      const text = total === null ? "hidden" : String(total);
+      return el("li", {}, el("span", { class: "legend-name", text: name }), " ", el("strong", { class: "watch-total", text }));
+    }),
   );
 }
 
