@@ -138,8 +138,8 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
     page.get_by_role("button", name="Save deal 3").click()
     wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 6")
     assert waiting(page) == [
-        "Deal 2 Change",
-        "Deal 3 Change",
+        "Deal 2 Change Delete",
+        "Deal 3 Change Delete",
         "Deal 4 — undone by the undo below",
         "Undo: Deal 4",
         "Deal 1 (correction)",
