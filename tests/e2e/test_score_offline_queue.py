@@ -19,6 +19,7 @@ from companion.scorekeeper import book
 from companion.scorekeeper.book import Shown
 from companion.scorekeeper.rounds import fingerprint
 
+from ..axe import axe_source, check_page
 from ..browser import PHONE, wait_until
 from ..web.pages import stored_sheet, stored_summary
 from .test_offline import quiet_server_log, server  # noqa: F401, F811  (fixtures)
@@ -298,8 +299,13 @@ def test_offline_deletes_of_a_saved_and_a_waiting_deal_equal_the_same_made_onlin
     wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 2")
     assert page.inner_text(".whole-round summary").startswith("Enter deal 4 — ")
 
+    source = axe_source()
+    assert source is not None, "npm ci --prefix tools/axe"
+    assert check_page(page, source) == []  # the list of what waits, with its buttons
+
     # A deal the server holds, deleted on its delete page (kept by the service worker).
     page.goto(server.url + delete_3)
+    assert check_page(page, source) == []
     page.get_by_role("button", name="Delete deal 3").click()
     page.wait_for_url(f"**/score/{code}")
     wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 3")
