@@ -16,7 +16,10 @@ options still win over it). Why gevent: docs/architecture.md, "Live streams".
   connection of a worker and leave the others unanswered.
 
 Environment: ``WEB_CONCURRENCY`` (workers, default 2), ``WORKER_CONNECTIONS`` (open
-connections per worker, default 4000), ``CONNECTIONS_PER_ADDRESS`` (per worker and client
+connections per worker, default 10000: a phone holds two, its stream and one for its
+requests, so 1,000 tables of 5 phones are some 10,000 connections, and the kernel does
+not share them out evenly between the workers; the open-file limit is raised to fit,
+up to its hard limit), ``CONNECTIONS_PER_ADDRESS`` (per worker and client
 address, default 500; 0 for none; off by default with ``PROXY_HOPS``: bound them at the
 proxy), ``BIND`` (default ``0.0.0.0:8000``).
 """
@@ -24,6 +27,7 @@ proxy), ``BIND`` (default ``0.0.0.0:8000``).
 import gc
 import importlib.util
 import os
+import resource
 import sys
 from pathlib import Path
 
@@ -64,8 +68,20 @@ class BoundedGeventWorker(GeventWorker):
 bind = [os.environ.get("BIND", "0.0.0.0:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = BoundedGeventWorker
-# Each phone holds one stream and opens a few short requests: several thousand per worker.
-worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
+# Each phone holds one stream and one keep-alive connection for its requests.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "10000"))
+
+
+def raise_file_limit(wanted: int) -> None:
+    """Every connection is a file descriptor: let each worker (which inherits this
+    process's limit) open ``wanted`` of them, within the hard limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+raise_file_limit(worker_connections + 1024)  # its connections, the pools, files
 # Seconds an idle keep-alive connection (not a stream) is kept. A phone's stream carries
 # its view, so its other connection is used only for its own moves, every 10-30 s at a
 # table: at 5 s nearly every move opened a new connection (a TCP, behind a proxy a TLS,

@@ -52,6 +52,8 @@ import contextlib
 import json
 import os
 import random
+import re
+import resource
 import shutil
 import signal
 import socket
@@ -193,8 +195,9 @@ def tool(name: str) -> str:
 
 
 class Server:
-    def __init__(self, setup: str, workdir: Path, root: Path = ROOT):
+    def __init__(self, setup: str, workdir: Path, root: Path = ROOT, profile: Path | None = None):
         self.setup = setup
+        self.profile = profile
         self.port = free_port()
         self.schema = None
         env = {
@@ -224,7 +227,10 @@ class Server:
             self.database_url = env["DATABASE_URL"].replace("postgresql:", "postgresql+psycopg:")
             env["REDIS_URL"] = f"redis://{HOST}:6379/15"
             command = [tool("gunicorn")]
-            if (root / "gunicorn.conf.py").exists():
+            if profile is not None:  # the same settings, with a cProfile switch per worker
+                env["BENCH_PROFILE_DIR"] = str(profile)
+                command += ["-c", str(ROOT / "bench" / "profile_gunicorn.py"), "--workers", "2"]
+            elif (root / "gunicorn.conf.py").exists():
                 command += ["-c", str(root / "gunicorn.conf.py"), "--workers", "2"]
             else:
                 command += ["--worker-class", "gthread", "--workers", "2", "--threads", "32"]
@@ -246,13 +252,51 @@ class Server:
         self.stop()
         raise SystemExit(f"the {setup} server did not start; see {self.log.name}")
 
+    def workers(self) -> list[int]:
+        """The server's worker processes (gunicorn's children), from /proc."""
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+            return [int(p) for p in children.read_text().split()]
+        return []
+
+    def sample(self, folder: Path, seconds: float) -> list[subprocess.Popen]:
+        """py-spy (``pip install py-spy``) sampling every worker for ``seconds``, its
+        stacks (collapsed, idle greenlets left out) into ``folder``: where the CPU goes,
+        without cProfile's cost per call."""
+        return [
+            subprocess.Popen(
+                [
+                    tool("py-spy"),
+                    "record",
+                    "--pid",
+                    str(pid),
+                    "--duration",
+                    str(int(seconds)),
+                    "--rate",
+                    "250",
+                    "--nonblocking",
+                    "--format",
+                    "raw",
+                    "--output",
+                    str(folder / f"spy-{pid}.txt"),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            for pid in self.workers()
+        ]
+
+    def switch_profile(self) -> None:
+        """Start (or stop and write) every worker's profiler (``bench/profile_gunicorn.py``)."""
+        if self.profile is not None:
+            for pid in self.workers():
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGRTMIN + 1)
+
     def cpu_seconds(self) -> float:
         """CPU time used so far by the server's own processes (master and workers; not
         PostgreSQL's or Redis's), from /proc."""
-        pids = [self.process.pid]
-        with contextlib.suppress(OSError):
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-            pids += [int(p) for p in children.read_text().split()]
+        pids = [self.process.pid, *self.workers()]
         total = 0
         for pid in pids:
             with contextlib.suppress(OSError, IndexError, ValueError):
@@ -302,8 +346,9 @@ class Conn:
     a request that fails on a reused connection before any answer is sent again once.
     Requests take turns on it (a move may be sent while a refetch is under way)."""
 
-    def __init__(self, http: Http):
+    def __init__(self, http: Http, address: str = HOST):
         self.http = http
+        self.address = address  # the client's own address (a table's phones share one)
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.turn = asyncio.Lock()
@@ -335,7 +380,9 @@ class Conn:
             reused = self.writer is not None
             try:
                 if self.writer is None:
-                    self.reader, self.writer = await asyncio.open_connection(HOST, self.http.port)
+                    self.reader, self.writer = await asyncio.open_connection(
+                        HOST, self.http.port, local_addr=(self.address, 0)
+                    )
                 self.writer.write(raw)
                 answer = await self._read()
             except (OSError, asyncio.IncompleteReadError, ValueError):
@@ -415,10 +462,13 @@ class PhoneTable:
     whose seat is to act then posts a move, at most one move per table every ``interval``
     seconds. A stream that ends before the run does is opened again with a fresh ticket."""
 
-    def __init__(self, http: Http, code: str, tokens: list[str], interval: float, rng):
+    def __init__(
+        self, http: Http, code: str, tokens: list[str], interval: float, rng, address: str
+    ):
         self.http, self.code, self.tokens = http, code, tokens
         self.interval, self.rng = interval, rng
-        self.conns = [Conn(http) for _ in tokens]
+        self.address = address  # the phones of a table share their venue's address
+        self.conns = [Conn(http, address) for _ in tokens]
         self.sent: dict[int, float] = {}  # version a move made -> when it was sent
         self.answered: dict[int, float] = {}  # version a move made -> its answer read
         self.events: dict[int, dict[int, float]] = {}  # version -> phone -> event read
@@ -431,9 +481,11 @@ class PhoneTable:
         self.next_move = time.monotonic() + rng.random() * interval
         self.top = 0  # the highest version the table reached
         self.streams_opened = 0
-        self.last_public: list[dict | None] = [None] * len(tokens)
+        # The last event's public envelope (its text, unparsed, when the seat was not to act)
+        self.last_public: list[dict | bytes | None] = [None] * len(tokens)
         self.last_mine: list[dict | None] = [None] * len(tokens)  # its own part, if sent
         self.refused = 0
+        self.mine_sent: bool | None = None  # whether the seats' streams carry "mine"
 
     async def phone(self, seat: int, clock: Clock, gate: asyncio.Semaphore) -> None:
         """Holds the phone's stream (again with a fresh ticket if it ends) until cancelled."""
@@ -452,7 +504,9 @@ class PhoneTable:
                 await self.stream(seat, ticket["events_url"], clock)
 
     async def stream(self, seat: int, url: str, clock: Clock) -> None:
-        reader, writer = await asyncio.open_connection(HOST, self.http.port)
+        reader, writer = await asyncio.open_connection(
+            HOST, self.http.port, local_addr=(self.address, 0)
+        )
         try:
             writer.write(
                 f"GET {url} HTTP/1.1\r\nHost: {HOST}:{self.http.port}\r\n"
@@ -489,6 +543,23 @@ class PhoneTable:
             writer.close()
 
     def on_event(self, seat: int, data: bytes, now: float, clock: Clock) -> None:
+        # Cheap first: the version and who is to act lead the envelope, so a phone that is
+        # not to act keeps the event unparsed (parsed only if the play starts from it).
+        # 5,000 phones parsing every event in full would take the client a core.
+        head = HEAD.match(data)
+        if head is not None:
+            version = int(head[1])
+            to_act = {int(x) for x in head[2].split(b",") if x.strip()}
+            if seat not in to_act and (self.mine_sent is False or b',"mine":{' in data):
+                # Its own part came with the event (or the stream carries none): merged.
+                if self.mine_sent:
+                    self.seen.setdefault(version, {}).setdefault(seat, now)
+                self.received[seat].add(version)
+                self.events.setdefault(version, {}).setdefault(seat, now)
+                self.top = max(self.top, version)
+                self.last_public[seat] = data
+                self.last_mine[seat] = None
+                return
         try:
             public = json.loads(data)
         except ValueError:
@@ -505,6 +576,7 @@ class PhoneTable:
         if isinstance(mine, dict) and mine.get("version") == version:
             # The seat's own part came with the event: merged, no request (the page's
             # ``LiveTable.view``).
+            self.mine_sent = True
             self.last_mine[seat] = mine
             self.start_task(self.play(seat, merge(public, mine), version, now, clock))
             return
@@ -575,21 +647,59 @@ class PhoneTable:
             self.moving = False
 
 
+HEAD = re.compile(rb'\{"version":(\d+),"seat":[^,]*,"to_act":\[([\d,\s]*)\]')
+
+
 def merge(public: dict, part: dict) -> dict:
     """A seat's whole envelope from the public one and its own part (``mergePrivate``)."""
     return {**public, **part, "view": {**public.get("view", {}), **part.get("view", {})}}
 
 
-async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
+def table_address(index: int) -> str:
+    """The client address of table ``index``'s phones (a venue's one address), spread over
+    127.1.0.0/16 so no address holds more than a table's connections (the server bounds
+    them per address: ``CONNECTIONS_PER_ADDRESS``)."""
+    return f"127.1.{index // 250}.{index % 250 + 1}"
+
+
+async def trivial_cpu(http: Http, server: Server | None, requests: int) -> tuple[float, float]:
+    """The baseline, in the same run: server CPU ms per trivial request (``GET /offline``,
+    16 keep-alive clients from their own addresses, as the phones' requests come) and
+    their rate. Measured before any stream is open."""
+    if server is None or requests <= 0:
+        return float("nan"), float("nan")
+    conns = [Conn(http, table_address(10_000 + i)) for i in range(16)]
+    left = [requests]
+
+    async def client(conn: Conn) -> None:
+        while left[0] > 0:
+            left[0] -= 1
+            await conn.request("GET", "/offline")
+
+    await asyncio.gather(*(client(c) for c in conns[:4]))  # warm: connections, caches
+    left[0] = requests
+    before, start = server.cpu_seconds(), time.monotonic()
+    await asyncio.gather(*(client(c) for c in conns))
+    cpu, wall = server.cpu_seconds() - before, time.monotonic() - start
+    for conn in conns:
+        conn.close()
+    return cpu * 1000 / requests, requests / wall
+
+
+async def phones_part(http: Http, args, server: Server | None = None) -> dict:
     rng = random.Random(1)
     gate = asyncio.Semaphore(8)
+    trivial = await trivial_cpu(http, server, args.trivial)
 
     async def one_table() -> tuple[str, list[str]]:
         async with gate:
             return await new_table(http, args.game, args.phones)
 
     made = await asyncio.gather(*(one_table() for _ in range(args.tables)))
-    tables = [PhoneTable(http, code, tokens, args.interval, rng) for code, tokens in made]
+    tables = [
+        PhoneTable(http, code, tokens, args.interval, rng, table_address(i))
+        for i, (code, tokens) in enumerate(made)
+    ]
     lag = LoopLag()
     lag_task = asyncio.ensure_future(lag.run())
     clock = Clock()
@@ -613,12 +723,20 @@ async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
     # 2. Play: the phone to act of each table moves, from the view its last event gave it
     # (or, when that event had no part of its own, the view it refetches).
     cpu, wall = time.process_time(), time.monotonic()
-    server_cpu = server_cpu_seconds() if server_cpu_seconds else 0.0
+    server_cpu = server.cpu_seconds() if server else 0.0
+    load_before = os.getloadavg()
+    spies = []
+    if server is not None:
+        server.switch_profile()  # on (with --profile)
+        if args.py_spy is not None:
+            spies = server.sample(args.py_spy, args.seconds)
     clock.start = time.monotonic()
     clock.stop = clock.start + args.seconds
     for t in tables:
         t.next_move = clock.start + rng.random() * args.interval  # tables out of step
         for seat, public in enumerate(t.last_public):
+            if isinstance(public, bytes):  # kept unparsed: the seat is not to act
+                continue
             mine = t.last_mine[seat]
             if public is not None and mine is not None:
                 env = merge(public, mine)
@@ -626,7 +744,12 @@ async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
             elif public is not None and not t.busy[seat]:
                 t.start_refetch(seat, public, clock)
     await asyncio.sleep(args.seconds)
-    server_cpu = (server_cpu_seconds() if server_cpu_seconds else 0.0) - server_cpu
+    server_cpu = (server.cpu_seconds() if server else 0.0) - server_cpu
+    if server is not None:
+        server.switch_profile()  # off, and written
+    load_after = os.getloadavg()
+    for spy in spies:
+        spy.wait()
     cpu, wall = time.process_time() - cpu, time.monotonic() - wall
     # 3. The streams stay open a little longer for the events of the last moves.
     await asyncio.sleep(args.grace)
@@ -662,7 +785,7 @@ async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
     return {
         "moves": moves,
         "delivered": 100.0 * delivered / expected if expected else 0.0,
-        "events": (percentile(to_events, 50) * 1000, percentile(to_events, 95) * 1000),
+        "events": tuple(percentile(to_events, q) * 1000 for q in (50, 95, 99)),
         "views": (percentile(to_views, 50) * 1000, percentile(to_views, 95) * 1000),
         "posts": (percentile(posts, 50) * 1000, percentile(posts, 95) * 1000),
         "after": (percentile(after_answer, 50) * 1000, percentile(after_answer, 95) * 1000),
@@ -672,6 +795,8 @@ async def phones_part(http: Http, args, server_cpu_seconds=None) -> dict:
         "cpu": 100.0 * cpu / wall if wall else 0.0,
         "server_cpu": server_cpu,
         "opened": (holding, phones, opened),
+        "trivial": trivial,
+        "load": (load_before[0], load_after[0]),
         "lag": (percentile(lag.lags, 95) * 1000, max(lag.lags, default=0.0) * 1000),
     }
 
@@ -890,7 +1015,7 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
 
 
 async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
-    server = Server(setup, workdir, root)
+    server = Server(setup, workdir, root, args.profile)
     try:
         http = Http(server.port)
         if args.rates_only:
@@ -898,7 +1023,7 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
             print_rates(setup, root, args, rates)
             print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
             return
-        phones = await phones_part(http, args, server.cpu_seconds)
+        phones = await phones_part(http, args, server)
         rates = None if args.phones_only else await rates_part(http, args, server, workdir)
         long = None if args.phones_only else await long_game_part(http, args)
     finally:
@@ -918,16 +1043,25 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"streams opened {phones['streams']} (refused {phones['refused']})"
     )
     print(
-        f"move -> every phone's event p50 {ev[0]:.0f} ms, p95 {ev[1]:.0f} ms; "
+        f"move -> every phone's event p50 {ev[0]:.0f} ms, p95 {ev[1]:.0f} ms, "
+        f"p99 {ev[2]:.0f} ms; "
         f"move -> every phone's merged view p50 {vw[0]:.0f} ms, p95 {vw[1]:.0f} ms "
         f"({phones['complete']} moves seen by every phone)"
     )
     po, af = phones["posts"], phones["after"]
     moves = max(1, phones["moves"])
+    per_move = phones["server_cpu"] * 1000 / moves
+    trivial_ms, trivial_rate = phones["trivial"]
     print(
         f"server CPU while playing (its own processes, not PostgreSQL's or Redis's): "
-        f"{phones['server_cpu'] * 1000 / moves:.1f} ms per move, "
-        f"{100 * phones['server_cpu'] / args.seconds:.0f} % of one core"
+        f"{per_move:.2f} ms per move and its fan-out, "
+        f"{100 * phones['server_cpu'] / args.seconds:.0f} % of one core; a trivial request "
+        f"(GET /offline, same server, before the streams) {trivial_ms:.3f} ms "
+        f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.1f} trivial requests"
+    )
+    print(
+        f"load average (1 min) at the play's start / end: {phones['load'][0]:.2f} / "
+        f"{phones['load'][1]:.2f}"
     )
     print(
         f"the move's own POST p50 {po[0]:.0f} ms, p95 {po[1]:.0f} ms; its answer -> every "
@@ -982,6 +1116,22 @@ def main() -> None:
         "--grace", type=float, default=5.0, help="seconds the streams stay open after the moves"
     )
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument(
+        "--trivial",
+        type=int,
+        default=2000,
+        help="trivial requests timed for the CPU baseline before the phones part (0: none)",
+    )
+    parser.add_argument(
+        "--py-spy",
+        type=Path,
+        help="sample every server worker with py-spy during the play, stacks into this folder",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="scaled only: cProfile each worker during the play, files into this folder",
+    )
     parser.add_argument("--rate-seconds", type=float, default=4)
     parser.add_argument("--long", type=int, default=210, help="actions in the long game")
     parser.add_argument(
@@ -996,6 +1146,16 @@ def main() -> None:
     )
     parser.add_argument("--rates-only", action="store_true", help="only the rates part")
     args = parser.parse_args()
+    # Every phone holds two connections (its stream and its requests): 1,000 x 5 phones
+    # need some 10,000 descriptors here and in the server, which inherits this limit.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = max(soft, min(hard, 4 * args.tables * args.phones + 1024))
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    for folder in ("profile", "py_spy"):
+        if getattr(args, folder) is not None:
+            setattr(args, folder, getattr(args, folder).resolve())
+            getattr(args, folder).mkdir(parents=True, exist_ok=True)
     if args.game is None:
         sys.path.insert(0, str(ROOT))
         from companion.games import GAMES

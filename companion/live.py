@@ -92,6 +92,21 @@ RETRY_AFTER = 5  # seconds a refused stream is told to wait
 class Broker:
     # Whether a message reaches other processes (and so must carry what they cannot share).
     crosses_processes = False
+    _arrival_hooks: tuple[Callable[[str, str], None], ...] = ()
+
+    def on_arrival(self, hook: Callable[[str, str], None]) -> None:
+        """Call ``hook(channel, message)`` for each message from another process that a
+        subscription of this process follows, before any of them is woken (the tables
+        keep the facts a message carries at once: a move that reaches this process right
+        after finds its table's copy up to date). A hook that fails is logged."""
+        self._arrival_hooks = (*self._arrival_hooks, hook)
+
+    def arrived(self, channel: str, message: str) -> None:
+        for hook in self._arrival_hooks:
+            try:
+                hook(channel, message)
+            except Exception:  # the message is still delivered
+                log.exception("an arrival hook failed on %s", channel)
 
     def publish(self, channel: str, message: str) -> None:
         raise NotImplementedError
@@ -311,6 +326,8 @@ class RedisBroker(Broker):
                         pause = 0.5
                     elif kind == "pmessage":
                         channel = message["channel"][len(self.prefix) :]
+                        if self._fanout.count(channel):
+                            self.arrived(channel, message["data"])
                         self._fanout.deliver(channel, message["data"])
             except Exception:  # the connection dropped: end the streams, then reconnect
                 if not confirmed:  # Redis could not be reached: refuse streams meanwhile

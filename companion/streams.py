@@ -171,6 +171,26 @@ return 0
 """
 
 
+# Push the expiry of many streams forward: KEYS are sets, ARGV the new expiry, the sets'
+# time to live, then for each set the count of its members here and those members.
+REFRESH = """
+local expires, ttl, at = ARGV[1], tonumber(ARGV[2]), 3
+for _, key in ipairs(KEYS) do
+  local members = tonumber(ARGV[at])
+  for i = at + 1, at + members do
+    redis.call('ZADD', key, 'XX', expires, ARGV[i])
+  end
+  at = at + members + 1
+  redis.call('EXPIRE', key, ttl)
+end
+return 0
+"""
+
+# Sets refreshed by one call of ``REFRESH``: a worker holding thousands of streams sends a
+# few calls, each short for Redis, and lets its other greenlets run between them.
+REFRESH_KEYS = 500
+
+
 class RedisLimits:
     """Open streams of every process that shares this Redis (see the module's notes)."""
 
@@ -195,6 +215,7 @@ class RedisLimits:
         )
         self._redis = redis.Redis(connection_pool=self._pool)
         self._acquire = self._redis.register_script(ACQUIRE)
+        self._refresh = self._redis.register_script(REFRESH)
         self._lock = threading.Lock()
         self._mine: dict[str, tuple[str, str]] = {}  # member -> (address key, table key)
         self._stop = threading.Event()
@@ -252,20 +273,28 @@ class RedisLimits:
         )
 
     def heartbeat(self) -> None:
-        """Push the expiry of this process's open streams forward (one pipeline)."""
+        """Push the expiry of this process's open streams forward: one script call per
+        ``REFRESH_KEYS`` sets (a command per stream and set, as a pipeline sent before,
+        cost a worker holding 2,500 streams some 7,000 commands to build every 10 s, all
+        at once, while every stream of that worker waited)."""
         with self._lock:
             mine = list(self._mine.items())
         if not mine:
             return
+        by_key: dict[str, list[str]] = {}
+        for member, keys in mine:
+            for key in keys:
+                by_key.setdefault(key, []).append(member)
         expires = time.time() + self.seconds
         ttl = max(1, int(self.seconds + 1))
-        with self._redis.pipeline(transaction=False) as pipe:
-            for member, keys in mine:
-                for key in keys:
-                    pipe.zadd(key, {member: expires}, xx=True)
-            for key in {key for _, keys in mine for key in keys}:
-                pipe.expire(key, ttl)
-            pipe.execute()
+        keys = list(by_key)
+        for start in range(0, len(keys), REFRESH_KEYS):
+            chunk = keys[start : start + REFRESH_KEYS]
+            args: list[Any] = [expires, ttl]
+            for key in chunk:
+                args += [len(by_key[key]), *by_key[key]]
+            self._refresh(keys=chunk, args=args)
+            time.sleep(0)  # under gevent: the worker's other greenlets run meanwhile
 
     def _ensure_heartbeat(self) -> None:
         with self._lock:

@@ -25,6 +25,7 @@ __all__ = ["api", "bots", "bp", "connect", "init_app", "routes"]
 def init_app(app: Flask) -> None:
     """The kept facts' caches of this app, and the listeners of its changes."""
     kept.init_app(app)
+    stream.init_app(app)
     connect()
 
 

@@ -21,11 +21,19 @@ detached from any database session), and a view first reads the table's current 
 alone (``store.current_table``): when it is the kept one, the kept facts serve. A
 committed change keeps the facts of the version it made (:func:`on_table_changed`, a
 receiver of ``events.table_changed``), so its phones' refetches read one number.
+
+The kept facts are sized for every table a process serves, not for one burst of
+refetches: ``KEPT_TABLES`` (default 4096) tables for ``KEPT_TABLE_SECONDS`` (default 600)
+each. Nothing trusts them without the database's version (a view and a locked move read
+it; a move on the kept copy writes only if the version is still the same), so an old copy
+costs a read, never a wrong answer; but a copy evicted between two moves of a table sends
+its next move the locked way (five round trips, the table read in full) instead of one
+statement. With 512 kept (the old ``ENVELOPE_CACHE_SIZE // 4``) and 1,000 tables playing,
+every move went that way (bench/README.md).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import OrderedDict
@@ -36,7 +44,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from .. import events
+from .. import events, jsontext
 from ..models import Table
 
 
@@ -99,7 +107,10 @@ def init_app(app: Flask) -> None:
     seconds = float(app.config.get("ENVELOPE_CACHE_SECONDS", 10))
     app.extensions["envelopes"] = TimedCache(size, seconds)
     app.extensions["states"] = TimedCache(max(16, size // 4), seconds)
-    app.extensions["tables"] = TimedCache(max(16, size // 4), seconds)
+    tables_kept = int(app.config.get("KEPT_TABLES", 4096))
+    app.extensions["tables"] = TimedCache(
+        tables_kept, float(app.config.get("KEPT_TABLE_SECONDS", 600))
+    )
 
 
 def envelopes() -> TimedCache:
@@ -146,11 +157,11 @@ class TableFacts:
         """The facts as JSON text, for the other processes (``stream.publish``)."""
         fields = {name: getattr(self, name) for name in FIELDS}
         fields["seats"] = [[s.index, s.name, s.bot, s.token_hash] for s in self.seats]
-        return json.dumps(fields, separators=(",", ":"))
+        return jsontext.dumps(fields)
 
     @classmethod
     def from_json(cls, text: str) -> TableFacts:
-        fields = json.loads(text)
+        fields = jsontext.loads(text)
         fields["seats"] = tuple(SeatFacts(*seat) for seat in fields["seats"])
         return cls(**fields)
 
@@ -181,9 +192,14 @@ FIELDS = tuple(name for name in TableFacts.__dataclass_fields__ if name != "seat
 
 def keep(facts: TableFacts) -> None:
     """Keep ``facts`` as the latest read of its table (unless a later one is kept)."""
-    kept_now = tables().peek(facts.code)
+    keep_in(tables(), facts)
+
+
+def keep_in(cache: TimedCache, facts: TableFacts) -> None:
+    """:func:`keep` into this app's ``cache`` of tables (no app context needed)."""
+    kept_now = cache.peek(facts.code)
     if kept_now is None or kept_now.version <= facts.version:
-        tables().put(facts.code, facts)
+        cache.put(facts.code, facts)
 
 
 def on_table_changed(code: str, facts: TableFacts, **_: Any) -> None:

@@ -9,13 +9,12 @@ JSON) when the broker reaches other processes, which then need not read it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 
-from .. import events, live, streams
+from .. import events, jsontext, live, streams
 from . import kept, store
 from .envelope import kept_envelope, private_part
 from .errors import TableError
@@ -47,6 +46,28 @@ def on_table_changed(code: str, facts: TableFacts, **_: Any) -> None:
 
 def connect() -> None:
     events.table_changed.connect(on_table_changed)
+
+
+def init_app(app: Flask) -> None:
+    """Keep the table a message from another process carries as soon as it arrives (if a
+    stream here follows that table), before the streams wake: a move that this process
+    serves right after then plays on an up-to-date copy (one statement) instead of
+    finding its copy one version behind and going the locked way. The streams' event then
+    finds the table kept (``public_event``)."""
+    tables = app.extensions["tables"]
+
+    def arrived(channel_name: str, message: str) -> None:
+        prefix, _, code = channel_name.partition(":")
+        head, _, facts = message.partition(" ")
+        if prefix != "table" or not facts or not head.isdigit():
+            return
+        found = tables.peek(code)
+        if found is None or found.version < int(head):
+            kept.keep_in(tables, TableFacts.from_json(facts))
+
+    live_broker = app.extensions["live"]
+    if live_broker.crosses_processes:
+        live_broker.on_arrival(arrived)
 
 
 @dataclass(frozen=True)
@@ -114,7 +135,7 @@ def public_event(
             kept.keep(table)
         table = table or store.current_table(code)
         env = kept_envelope(table, Who())
-        found = (table, json.dumps(env, separators=(",", ":")))
+        found = (table, jsontext.dumps(env))
         kept.envelopes().put((code, table.version, "event"), found)
         if version is not None and version != table.version:
             kept.envelopes().put((code, version, "event"), found)
@@ -141,7 +162,7 @@ def own_event(table: TableFacts, public_body: str, holder: StreamHolder) -> str:
     part = private_part(kept_envelope(table, Who()), mine)
     if part is None:
         return public_body
-    return f'{public_body[:-1]},"mine":{json.dumps(part, separators=(",", ":"))}}}'
+    return f'{public_body[:-1]},"mine":{jsontext.dumps(part)}}}'
 
 
 def open_stream(code: str, holder: StreamHolder | None) -> Any:

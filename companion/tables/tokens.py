@@ -6,6 +6,7 @@ role moved) is answered 401 with the reason, read from the seat change that reti
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -25,9 +26,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@functools.lru_cache(maxsize=8192)
 def holder_mark(token_hash: str) -> str:
     """A short mark of a stored token hash, put in a stream ticket (which travels in an
-    address) to name the credential it was issued for without carrying that hash."""
+    address) to name the credential it was issued for without carrying that hash. Kept
+    for the hashes seen lately: every event of a seat's stream checks it again."""
     return hashlib.sha256(b"stream-holder:" + token_hash.encode()).hexdigest()[:16]
 
 

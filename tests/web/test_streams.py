@@ -269,6 +269,26 @@ def test_with_redis_a_dead_workers_streams_stop_counting_and_live_ones_keep_thei
 
 
 @pytest.mark.scale
+def test_with_redis_one_heartbeat_keeps_more_sets_than_one_call_refreshes(
+    redis_limits, monkeypatch
+):
+    """The heartbeat refreshes a few sets per call (``REFRESH_KEYS``): every set of every
+    open stream is pushed forward, whichever call it falls in, and a stream given back is
+    not brought back."""
+    monkeypatch.setattr(streams, "REFRESH_KEYS", 3)
+    alive, other = redis_limits(seconds=0.6), redis_limits()
+    held = {f"table:T{n}": alive.acquire(f"10.0.1.{n % 2}", f"table:T{n}", 10, 2) for n in range(5)}
+    alive.acquire("10.0.1.0", "table:T0", 10, 2)  # two streams in one set
+    alive.release("10.0.1.4", "table:T4", held.pop("table:T4"))
+    for _ in range(3):  # past two expiry periods, kept by the heartbeats alone
+        time.sleep(0.5)
+        alive.heartbeat()
+    assert other.counted("10.0.1.0", "table:T0") == (3, 2)  # T0 twice and T2
+    assert other.counted("10.0.1.1", "table:T1") == (2, 1)
+    assert other.counted("10.0.1.0", "table:T4") == (3, 0)
+
+
+@pytest.mark.scale
 def test_with_redis_url_the_app_counts_streams_in_redis(make_app, redis_url):
     app = make_app(REDIS_URL=redis_url, STREAM_LIMITS_PREFIX=f"test-{uuid.uuid4().hex[:8]}:")
     try:

@@ -387,7 +387,9 @@ def test_a_bot_is_never_asked_for_nor_played_by_a_token(bot_app):
     answer = table.client.post(url, json={"name": "Bot (easy)"})
     # A person may ask the host for a bot's seat once the bots have moved (issue 25), but
     # never under a bot's name: names like a bot's label are for bots only (names.py).
-    assert answer.status_code in (409, 422), answer.get_json()
+    # Refused either way: 409 while the bots have not moved yet (the seat is not asked for
+    # then), 400 for the name once they have (how far the bots got depends on the machine).
+    assert answer.status_code in (400, 409, 422), answer.get_json()
     assert "bot" in answer.get_json()["error"].lower()
 
 

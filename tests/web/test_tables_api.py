@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
+from companion import live
 from companion.extensions import db
 from companion.games import GAMES, IllegalAction, base
 from companion.games.spec import PLAY
 from companion.models import Action, Seat, Table
 from companion.tables import store, tokens
+from companion.tables import stream as stream_module
 
 # Generic behaviour is played on games picked from the registry by what a test needs; no
 # test here names a game (a game's own scenarios live in tests/games/<slug>/).
@@ -711,6 +713,35 @@ def test_events_reach_a_stream_held_by_another_worker_through_redis(make_app, re
         assert [e["version"] for e in version_events(rest)] == [version + 1]
     finally:
         stream.close()
+
+
+def test_a_message_from_another_worker_keeps_its_table_before_streams_wake(make_app, redis_url):
+    """Two workers on one database and one Redis; the second follows the table (a
+    subscription of its own). When the first moves, the second keeps the table as the
+    message carries it as soon as the message arrives, before its subscriptions are
+    handed the message: a move it serves right after plays on an up-to-date copy (one
+    statement) instead of one a version behind. A worker that follows nothing of the table
+    parses nothing."""
+    one = make_app(REDIS_URL=redis_url)
+    two = make_app(REDIS_URL=redis_url)
+    three = make_app(REDIS_URL=redis_url)
+    players = TablePlayers(one, DUEL).join_all()
+    version = players.envelope(None)["version"]
+    with two.app_context():
+        subscription = live.subscribe(stream_module.channel(players.code))
+    with three.app_context():  # its listener runs, for another table only
+        elsewhere = live.subscribe(stream_module.channel("OTHER1"))
+    try:
+        players.random_move(random.Random(2))
+        assert subscription.get(timeout=5) is not None  # handed over after the keeping
+        facts = two.extensions["tables"].peek(players.code)
+        assert facts is not None and facts.version == version + 1
+        with one.app_context():
+            assert facts == one.extensions["tables"].peek(players.code)
+        assert three.extensions["tables"].peek(players.code) is None
+    finally:
+        subscription.close()
+        elsewhere.close()
 
 
 # -- freeing a seat -------------------------------------------------------------------
