@@ -268,8 +268,12 @@ def remove_round(code: str, number: int):
     form = ConfirmForm()
     error, status = None, 422
     if form.validate_on_submit():
+        entry = shown(form)
         try:
-            return back(book.delete_round(code, number, shown(form)))
+            if entry.key is not None:  # a delete kept on a phone
+                seen = int_or_none(request.form.get("seen"))
+                return back(kept.delete(code, number, entry, seen))
+            return back(book.delete_round(code, number, entry))
         except (Refused, Stale) as refused:
             error, status = refused.message, refused.status
     page = SheetPage(book.read(code))
