@@ -21,6 +21,7 @@ from .main import bp as main_bp
 from .main.errors import handle_http_error, register
 from .rules import bp as rules_bp
 from .scorekeeper import bp as scorekeeper_bp
+from .scorekeeper import phone_views
 from .scorekeeper.files import bp as sheet_files_bp
 from .scorekeeper.standings import standings
 
@@ -131,6 +132,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(main_bp)
     app.register_blueprint(rules_bp)
     app.register_blueprint(scorekeeper_bp)
+    for view in phone_views.bearer_views():  # a phone's token, never a cookie (issue 28)
+        csrf.exempt(view)
     app.register_blueprint(sheet_files_bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(groups_bp)

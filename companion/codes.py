@@ -53,3 +53,20 @@ def candidates(typed: str) -> list[str]:
         if len(guesses) > MAX_GUESSES:
             return []
     return guesses
+
+
+# Besides Play tables, a typed code on the ``/join`` page may name something else players
+# join (a score sheet's join code, issue 28). Each feature registers a finder when it is
+# imported: the guesses in, the addresses of what they name out (in a request).
+_JOIN_FINDERS: list[Callable[[list[str]], list[str]]] = []
+
+
+def add_join_finder(finder: Callable[[list[str]], list[str]]) -> None:
+    if finder not in _JOIN_FINDERS:
+        _JOIN_FINDERS.append(finder)
+
+
+def joins_elsewhere(typed: str) -> list[str]:
+    """The addresses of everything but a table that the typed code may name."""
+    guesses = candidates(typed[:40])
+    return [url for finder in _JOIN_FINDERS for url in finder(guesses)] if guesses else []

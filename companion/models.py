@@ -52,17 +52,45 @@ class ScoreSheet(db.Model):
     # The idempotency key of a sheet started offline (None for one started online): the
     # same start sent again finds this sheet rather than making a second one.
     start_key: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    # Every phone at the table (issue 28): the code the players join with (None until the
+    # keeper first shows it), and the step in progress entered box by box, sealed entries
+    # included, read and written only by ``scorekeeper.boxes``/``scorekeeper.phones``:
+    # {"position": n, "step": name, "rev": k, "boxes": {key: {"text", "by", "rev"}},
+    #  "revealed": {"step", "position", "label", "boxes"} | None}.
+    join_code: Mapped[str | None] = mapped_column(
+        String(16), unique=True, index=True, nullable=True
+    )
+    open_boxes: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
 
+    seats: Mapped[list[ScoreSeat]] = relationship(
+        back_populates="sheet", order_by="ScoreSeat.index", cascade="all, delete-orphan"
+    )
     entries: Mapped[list[ScoreEntry]] = relationship(
         back_populates="sheet", order_by="ScoreEntry.position", cascade="all, delete-orphan"
     )
     changes: Mapped[list[ScoreChange]] = relationship(
         back_populates="sheet", order_by="ScoreChange.seq", cascade="all, delete-orphan"
     )
+
+
+class ScoreSeat(db.Model):
+    """A player's phone on a score sheet: the player's place in ``ScoreSheet.players``
+    and the phone's bearer token, stored hashed (as Play mode's seats)."""
+
+    __tablename__ = "score_seat"
+    __table_args__ = (UniqueConstraint("sheet_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("score_sheet.id", ondelete="CASCADE"))
+    index: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    sheet: Mapped[ScoreSheet] = relationship(back_populates="seats")
 
 
 class ScoreEntry(db.Model):

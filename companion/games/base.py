@@ -60,6 +60,7 @@ from .spec import (
     Step,
     box_indices,
     check_options,
+    field_key,
     is_whole,
     read_fields,
     winners,
@@ -1034,6 +1035,91 @@ class Sheet:
     def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
         """Round ``index``'s typed values of the steps saved so far, checked against the
         rules (a hook; the whole round is checked by :meth:`check_row` when it is added)."""
+
+    # -- a round entered by every phone at the table (issue 28) --------------------------
+    #
+    # On a sheet the players joined, the step in progress is entered box by box, each box
+    # by its owner (``Step.owner``); the step is saved when every box of
+    # :meth:`step_keys` is in and :meth:`check_step` passes on them together.
+
+    def open_step(self, done: Sequence[str], boxes: Mapping[str, str]) -> Step | None:
+        """The step in progress, knowing the steps ``done`` and every box entered in them
+        (``boxes``: form keys to text); None when the round is complete. By default the
+        first declared step not done. A game whose steps depend on the facts entered
+        (Pirate Tricks' auction: row by row, only the players still without a row, a
+        second pass when its condition holds) builds them here (``Step.seats`` limits a
+        step to some players) and finds them by name in :meth:`step_named`."""
+        return self.next_step(done)
+
+    def step_keys(self, step: Step) -> list[str]:
+        """Every box key ``step`` asks for, in form order: the boxes of its fields (or of
+        the parts of a field it names), limited to ``step.seats`` when set."""
+        keys: list[str] = []
+        sides = len(self.sides())
+        for box in step.boxes:
+            name, *part = box.split("-")
+            f = next(f for f in self.spec.sheet_fields if f.name == name)
+            prefix = tuple(int(i) for i in part)
+            for index in box_indices(f.shape(self.players, sides)):
+                if index[: len(prefix)] != prefix:
+                    continue
+                key = field_key(name, *index)
+                if step.seats is None or set(self.box_owner(step, key) or ()) & set(step.seats):
+                    keys.append(key)
+        return keys
+
+    def box_owner(self, step: Step, key: str) -> tuple[int, ...] | None:
+        """The players whose phones own box ``key`` of ``step`` (the keeper may enter any
+        box); None for a box of the whole table (``owner`` "table" or "keeper"). Reads
+        ``step.owner`` and the field's ``repeat``: the box's index along the "players"
+        axis (owner "each") or the "sides" axis (owner "side"). A hook for a game whose
+        boxes name their owner otherwise."""
+        if step.owner not in ("each", "side"):
+            return None
+        name, *index = key.split("-")
+        f = next((f for f in self.spec.sheet_fields if f.name == name), None)
+        axis = "players" if step.owner == "each" else "sides"
+        if f is None or axis not in f.repeat or len(index) != len(f.repeat):
+            return None
+        at = int(index[f.repeat.index(axis)])
+        return (at,) if step.owner == "each" else tuple(self.sides()[at])
+
+    def visible_totals(self, summary: dict[str, Any], seat: int | None) -> list[Any]:
+        """The totals a phone (``seat``; None: the keeper, the shared screen, the watch
+        page) may see on a joined sheet; None where one is secret until the end. Read
+        from :meth:`seen_by` (a game whose totals are hidden, as Pirate Tricks' loon,
+        overrides that one; a summary already seen stays as it is)."""
+        return list(self.seen_by(summary, seat)["totals"])
+
+    def box_label(self, step: Step, key: str) -> str:
+        """One box in words for a phone or the keeper ("Bea's bid", "Round 2 target 1")."""
+        name, *index = key.split("-")
+        f = next((f for f in self.spec.sheet_fields if f.name == name), None)
+        if f is None:
+            return key
+        owners = self.box_owner(step, key)
+        if owners is not None and step.owner == "each":
+            return f"{self.names[owners[0]]}: {f.label.lower()}"
+        if owners is not None:
+            return f"{' & '.join(self.names[s] for s in owners)}: {f.label.lower()}"
+        return " ".join([f.label, *(str(int(i) + 1) for i in index)])
+
+    def seen_by(self, summary: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """:meth:`summary` as ``seat`` may see it on a sheet the players joined (None:
+        the keeper, the shared screen, the watch page, the CSV). A hook for a game whose
+        totals stay behind each player's screen until the game is over (Pirate Tricks'
+        loon: a hidden figure becomes None, in a copy); by default all is public."""
+        return summary
+
+    def table_view(
+        self, summary: dict[str, Any], boxes: Mapping[str, str], seat: int | None
+    ) -> dict[str, Any] | None:
+        """The game's own part of a joined sheet's round in progress, as ``seat`` may see
+        it (None: the keeper, the shared screen), from the full ``summary`` and the boxes
+        of the steps saved; drawn by the game's ``templates/games/<slug>/joined_table.html``
+        on the phones, the keeper's panel and the shared screen. A hook (Pirate Tricks:
+        the rows auctioned and the phone's own loon); None by default."""
+        return None
 
     def round_intro(self, summary: dict[str, Any]) -> str:
         """What the table needs to know about the next round, in words ("Bea deals, 7 cards

@@ -175,6 +175,9 @@ class Field:
         return tuple(counts[r] if isinstance(r, str) else r for r in self.repeat)
 
 
+OWNERS = ("table", "each", "side", "keeper")
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of entering a round, in the order the table plays it (bids, then tricks).
@@ -183,11 +186,46 @@ class Step:
     the field) or one part of a repeated field (``"target-0"``: the boxes of round 1 of
     ``target``). ``label`` says it in words after "enter the" ("bids", "round 1 targets").
     Each step is saved as it is entered; the round is added when its last step is.
+
+    On a sheet the players have joined with their phones (issue 28, "Every phone at the
+    table"), each box of the step is entered by its owner:
+
+    ``owner``
+      ``"table"``  (default) any joined phone or the keeper;
+      ``"each"``   the player the box belongs to: its index along its field's
+                   ``"players"`` axis (``bids-2`` is the third player's); the keeper may
+                   enter it for them;
+      ``"side"``   a player of the side the box belongs to: its index along its field's
+                   ``"sides"`` axis; a game whose boxes name their side otherwise (a
+                   slot's taker) says so with :meth:`Sheet.box_owner`;
+      ``"keeper"`` the keeper only.
+    ``sealed``
+      the step is played hidden or simultaneously (Shoot!'s bids): each entry stays on
+      the server, unseen by every phone but its owner's (not the keeper's, the watch
+      page's, a stream's, an error's or the CSV's), until every box is in; then all are
+      revealed at once, and no entry of the step changes again (undo stops there).
+    ``call``
+      the words the shared screen calls, one after another, before a sealed step is
+      revealed (Shoot!: "Ready?", "SHOOT!"); none: the values simply appear.
+    ``seats``
+      only these players' boxes are asked (None: every player's). A game whose steps
+      depend on the facts entered (an auction that only the remaining players bid in)
+      builds such steps in :meth:`Sheet.open_step`.
     """
 
     name: str
     label: str
     boxes: tuple[str, ...]
+    sealed: bool = False
+    owner: str = "table"
+    seats: tuple[int, ...] | None = None
+    call: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.owner not in OWNERS:
+            raise ValueError(f"step {self.name}: unknown owner {self.owner!r}")
+        if self.sealed and self.owner not in ("each", "side"):
+            raise ValueError(f"step {self.name}: a sealed step's boxes need owners (each, side)")
 
     def takes(self, key: str) -> bool:
         """Whether the form box ``key`` (``bids-2``, ``target-0-1``) belongs to this step."""

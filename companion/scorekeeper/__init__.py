@@ -6,8 +6,8 @@ player does) < :mod:`.views` and :mod:`.watch` (the routes); presenters in :mod:
 :mod:`.cells`, :mod:`.show` and :mod:`.entry`.
 """
 
-from . import views, watch
+from . import phone_views, views, watch
 from .blueprint import bp
 from .feed import connect
 
-__all__ = ["bp", "connect", "views", "watch"]
+__all__ = ["bp", "connect", "phone_views", "views", "watch"]

@@ -5,8 +5,7 @@ the sheet, checks that the form was made for the sheet as it is now (:func:`_fre
 one stale check), lets the game's :class:`~companion.games.Sheet` judge the new rows, and
 stores them with the change logged. It returns :class:`Done` (what to tell the player and
 where to go back to) or raises a :class:`~.errors.ScoreError`; nothing is stored then.
-Once a change of the rounds is committed, :data:`~companion.events.sheet_changed` is sent
-(the watch pages' live feed listens: see :mod:`.feed`).
+After commit, :data:`~companion.events.sheet_changed` is sent (see :mod:`.feed`).
 
 Reads: :func:`read` gives a sheet's :class:`State` (raising :class:`BrokenSheet` when its
 stored rounds no longer replay, which the views answer with the repair page).
@@ -25,8 +24,8 @@ from ..games import GAMES, Game, IllegalAction
 from ..games.base import Sheet
 from ..models import ScoreChange, ScoreSheet
 from . import retries, store
+from .boxes import joined, sealed_message
 from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
-from .exports import read_sheet_json
 from .rounds import apply, fingerprint, first_broken, pending_of
 
 
@@ -56,6 +55,7 @@ class State:
     keeper: Sheet
     rows: list[Any]
     saved_rounds: int | None = None  # set when a change stores the rounds (then announced)
+    announce: bool = False  # a change of the phones or the open step (then announced)
 
     @cached_property
     def summary(self) -> dict[str, Any]:
@@ -191,8 +191,13 @@ def _changing(code: str, replayed: bool = True) -> Iterator[State]:
     with store.writing(code) as sheet:
         state, sheet_code = state_of(_scored(sheet), replayed), sheet.code
         yield state
-    if state.saved_rounds is not None:
-        announce(sheet_changed, sheet_code, rounds=state.saved_rounds)
+        version = {"version": (sheet.open_boxes or {}).get("version", 0)} if state.announce else {}
+    if state.saved_rounds is not None or state.announce:
+        rounds = len(state.rows) if state.saved_rounds is None else state.saved_rounds
+        announce(sheet_changed, sheet_code, rounds=rounds, **version)
+
+
+changing = _changing  # the phones' use cases (:mod:`.phones`) run in the same transaction
 
 
 def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -> None:
@@ -226,14 +231,42 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def _added(state: State, rows: list[Any], kept: retries.Kept) -> Done:
+def _added(state: State, rows: list[Any], kept: retries.Kept | None = None, note: str = "") -> Done:
     number = len(rows)
     # The last round opens the page on the standings (the end of the game).
     anchor = "#standings" if state.keeper.summary(rows)["over"] else "#totals"
     message = f"{state.word.capitalize()} {number} added."
-    change = _commit(state, rows, "add", number - 1, None, rows[-1], f"{state.word} {number} added")
-    retries.note(state.sheet, kept, message, anchor, change)
+    label = f"{state.word} {number} added{note}"[:80]
+    change = _commit(state, rows, "add", number - 1, None, rows[-1], label)
+    retries.note(state.sheet, kept or retries.Kept(), message, anchor, change)
     return Done(state.sheet.code, message, anchor)
+
+
+def keep_step(
+    state: State,
+    label: str,
+    boxes: dict[str, str],
+    done: list[str],
+    kept: retries.Kept | None = None,
+    note: str = "",
+) -> Done:
+    """Steps ``done`` entered as ``boxes``, checked together: the last step adds the round
+    (``note`` joins its logged label), any other is kept in progress."""
+    keeper, rows, word = state.keeper, state.rows, state.word
+    try:
+        keeper.check_step(rows, boxes, done)
+        finished = keeper.open_step(done, boxes) is None
+        new_rows = keeper.add(rows, keeper.read(boxes)) if finished else None
+    except IllegalAction as error:
+        raise Refused(error) from None
+    if new_rows is not None:
+        store.save_pending(state.sheet, None)
+        return _added(state, new_rows, kept, note)
+    store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
+    message = f"{word.capitalize()} {len(rows) + 1}: {label} saved."
+    retries.note(state.sheet, kept or retries.Kept(), message, "#entry-heading")
+    state.saved_rounds = len(rows)
+    return Done(state.sheet.code, message, "#entry-heading")
 
 
 def _answered(state: State, shown: Shown) -> Done | None:
@@ -374,6 +407,13 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
             "Check it and try again if needed.",
         )
         assert change is not None  # _fresh refused a missing one (position None)
+        sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
+        if not redo and change.kind == "add" and joined(state.sheet) and sealed:
+            which = change.label.split(" added")[0]
+            raise WrongMoment(
+                f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed "
+                "to everyone. Correct the round with Edit instead."
+            )
         old, new = (change.before, change.after) if redo else (change.after, change.before)
         try:
             new_rows = apply(state.keeper, state.rows, change.position, old, new)
@@ -426,23 +466,12 @@ def save_step(code: str, name: str, shown: Shown, sent: Mapping[str, str]) -> Do
             "as it is now. Check it, then enter this step again.",
             [pending["done"], pending["boxes"]],
         )
+        if joined(state.sheet) and step.sealed:
+            raise WrongMoment(sealed_message(step))
         boxes = {k: v for k, v in pending["boxes"].items() if not step.takes(k)}
         boxes.update(keeper.step_boxes(step, dict(sent)))
         done = pending["done"] if name in pending["done"] else [*pending["done"], name]
-        try:
-            keeper.check_step(rows, boxes, done)
-            finished = keeper.next_step(done) is None
-            new_rows = keeper.add(rows, keeper.read(boxes)) if finished else None
-        except IllegalAction as error:
-            raise Refused(error) from None
-        if new_rows is not None:
-            store.save_pending(state.sheet, None)
-            result = _added(state, new_rows, shown.kept)
-        else:
-            store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
-            message = f"{word.capitalize()} {len(rows) + 1}: {step.label} saved."
-            retries.note(state.sheet, shown.kept, message, "#entry-heading")
-            result = Done(state.sheet.code, message, "#entry-heading")
+        result = keep_step(state, step.label, boxes, done, shown.kept)
     return result
 
 
@@ -450,44 +479,10 @@ def clear_steps(code: str) -> Done:
     """Throw away the round in progress (its steps saved so far)."""
     with _changing(code, replayed=False) as state:
         message = ""
+        sealed = [s for s in map(state.keeper.step_named, state.pending["done"]) if s and s.sealed]
+        if joined(state.sheet) and sealed:
+            raise WrongMoment(sealed_message(sealed[0]))
         if state.sheet.pending is not None:
             store.save_pending(state.sheet, None)
             message = f"The {state.word} in progress was cleared."
     return Done(state.sheet.code, message, "#entry-heading")
-
-
-def rematch(code: str) -> Done:
-    """A new sheet with the same players and options, once this one is finished. The
-    sheet remembers it (under its lock), so a second Rematch (another phone, a double tap)
-    opens the same one, and the sheet's share pages are told, to follow it."""
-    with store.writing(code) as sheet:
-        sheet = _scored(sheet)
-        if sheet.rematch_code:
-            return Done(sheet.rematch_code, "The rematch is already on: here it is.")
-        state = state_of(sheet)
-        if not state.over:
-            raise WrongMoment(
-                f"A rematch starts once this game is over: finish the last {state.word}."
-            )
-        again = store.add_sheet(sheet.game, sheet.players, sheet.options, commit=False)
-        sheet.rematch_code = again.code
-        old, rounds = sheet.code, len(state.rows)
-        done = Done(again.code, f"Rematch: a new sheet for {', '.join(again.players)}.")
-    announce(sheet_changed, old, rounds=rounds)
-    return done
-
-
-def rematch_watch(sheet: ScoreSheet) -> str | None:
-    """The watch code of the rematch a sheet started (None before one is)."""
-    again = store.find(sheet.rematch_code) if sheet.rematch_code else None
-    return store.watch_code_of(again) if again is not None else None
-
-
-def import_sheet(text: str | bytes) -> str:
-    """A new sheet from a JSON copy (:mod:`.exports`); its code. :class:`Refused` when
-    the text is not a sheet this app can take."""
-    try:
-        game, players, options, rounds = read_sheet_json(text)
-    except IllegalAction as error:
-        raise Refused(error) from None
-    return store.add_sheet(game, players, options, rounds).code

@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
-from . import book, exports
+from . import again, book, exports
 from .blueprint import utc_iso
 from .errors import Refused
 from .pages import SheetPage
@@ -62,7 +62,7 @@ def import_sheet():
         upload = request.files.get("file")
         text = upload.read(exports.MAX_JSON + 1) if upload and upload.filename else form.text.data
         try:
-            code = book.import_sheet(text or "")
+            code = again.import_sheet(text or "")
         except Refused as error:
             form.form_errors.append(error.message)
         else:

@@ -3,7 +3,9 @@ its idempotency key, and sent in order when the connection is back. It names the
 undoes — by its number when the server had it, or by the key of the kept entry that made
 it when that entry was still waiting — so it undoes that change whatever another phone did
 meanwhile. The views send an undo to :func:`undo` when it comes with a key; the one
-transaction, the retry check and the change log are :mod:`.book`'s.
+transaction, the retry check and the change log are :mod:`.book`'s. A delete kept on a
+phone (:func:`delete`) is made the same way: of the round it names, found again whatever
+another phone added, deleted or corrected since.
 
 A sheet started with no connection is entered on :func:`draft`'s page (kept by the service
 worker) until it is first sent: then :func:`.book.new_sheet` makes it under its key.
@@ -14,7 +16,7 @@ from __future__ import annotations
 from ..games import IllegalAction
 from ..models import ScoreSheet
 from . import retries, store
-from .book import Done, Shown, State, _answered, _changing, _commit, _save, game_of
+from .book import Done, Shown, State, _answered, _changing, _commit, _save, game_of, round_of
 from .errors import NotFound, Refused
 from .rounds import apply
 
@@ -61,6 +63,38 @@ def _undo_in(state: State, shown: Shown) -> Done:
         made = _commit(state, new_rows, kind, change.position, old, new, label)
         retries.note(state.sheet, kept, message, "#totals", made)
     return Done(code, message, "#totals")
+
+
+def delete(code: str, number: int, shown: Shown, seen: int | None) -> Done:
+    """Delete the round a kept delete names: round ``number`` of the sheet as the phone
+    last had it (after change number ``seen``), or the round a kept entry still waiting
+    added (``shown.kept.of``, its key). It is deleted whatever another phone did to it
+    meanwhile (the change log shows both); one another phone deleted already is left so."""
+    with _changing(code) as state:
+        done = _answered(state, shown) or _delete_in(state, number, shown, seen)
+    return done
+
+
+def _delete_in(state: State, number: int, shown: Shown, seen: int | None) -> Done:
+    sheet, kept, word = state.sheet, shown.kept, state.word
+    if kept.of is not None:
+        now = retries.round_added(sheet, kept.of) - 1
+    else:
+        now = retries.moved(sheet, number - 1, seen) if seen is not None else number - 1
+    if now is None or state.round_at(now + 1) is None:
+        message = f"{word.capitalize()} {number} was already deleted on another phone."
+        retries.note(sheet, kept, message, "#totals")
+        return Done(sheet.code, message, "#totals")
+    index, facts = round_of(state, now + 1)
+    try:
+        new_rows = state.keeper.check(state.keeper.delete(state.rows, index))
+    except IllegalAction as error:
+        raise Refused(error, f"This {word} can't be deleted: {error.message}") from None
+    label = f"{word} {index + 1} deleted"
+    made = _commit(state, new_rows, "delete", index, facts, None, label)
+    message = f"{word.capitalize()} {index + 1} deleted."
+    retries.note(sheet, kept, message, "#totals", made)
+    return Done(sheet.code, message, "#totals")
 
 
 def draft(slug: str, players: int) -> State:

@@ -22,6 +22,7 @@ from ..games.spec import Spec
 from ..models import ScoreChange, ScoreSheet
 from . import show
 from .book import State, state_of
+from .boxes import joined
 from .cells import round_cells, step_lines, stored_facts
 from .entry import next_round_form, stamp, step_form
 from .errors import BrokenSheet
@@ -72,8 +73,12 @@ class SheetPage:
     def rows(self) -> list[Any]:
         return self.state.rows
 
-    @property
+    @cached_property
     def summary(self) -> dict[str, Any]:
+        """The sheet's figures; on a sheet the players joined, as no single player sees
+        them (``Sheet.seen_by``: a game's hidden totals are None until the game is over)."""
+        if joined(self.sheet):
+            return self.keeper.seen_by(self.state.summary, None)
         return self.state.summary
 
     @property
@@ -99,7 +104,10 @@ class SheetPage:
         if not keeper.spec.sheet_steps or self.state.over:
             return None
         pending = self.state.pending
-        step = keeper.next_step(pending["done"])
+        if joined(self.sheet):  # the steps as the phones enter them
+            step = keeper.open_step(pending["done"], pending["boxes"])
+        else:
+            step = keeper.next_step(pending["done"])
         if wanted in pending["done"]:
             step = keeper.step_named(wanted)
         if form is None:

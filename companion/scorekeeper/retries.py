@@ -111,17 +111,36 @@ def change_named(sheet: ScoreSheet, of: str) -> ScoreChange:
     return change
 
 
+def moved(sheet: ScoreSheet, position: int, since: int) -> int | None:
+    """Where the round at ``position`` (from 0) after change number ``since`` is now:
+    moved up by each round deleted before it since, down by each put back before it;
+    None when it was deleted since. Undone changes are reverted, so they are skipped."""
+    for later in sheet.changes:
+        if later.seq <= since or later.undone:
+            continue
+        if later.kind == "delete" and later.position == position:
+            return None
+        if later.kind == "delete" and later.position < position:
+            position -= 1
+        elif later.kind == "add" and later.position <= position:
+            position += 1
+    return position
+
+
 def round_added(sheet: ScoreSheet, of: str) -> int:
-    """The number (from 1) of the round an earlier kept entry (key ``of``) added: 422 when
-    it added none that is still there (it was undone since)."""
+    """The number (from 1) the round an earlier kept entry (key ``of``) added has now
+    (:func:`moved`): 422 when it is no longer there (undone, or deleted since)."""
     change = change_named(sheet, of)
-    if change.kind != "add" or change.undone:
+    now = None
+    if change.kind == "add" and not change.undone:
+        now = moved(sheet, change.position, change.seq)
+    if now is None:
         raise ScoreError(
-            "The round this correction was for is no longer on the sheet (it was undone): "
-            "nothing was changed.",
+            "The round this entry was for is no longer on the sheet (it was undone or "
+            "deleted): nothing was changed.",
             status=422,
         )
-    return change.position + 1
+    return now + 1
 
 
 def note(

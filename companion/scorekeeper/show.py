@@ -39,8 +39,8 @@ def chart(summary: dict[str, Any]) -> dict[str, Any] | None:
     """Everything the template needs to draw the running totals, or None before the
     first round. Coordinates are in the SVG's own units (``WIDTH`` x ``HEIGHT``)."""
     running = side_running(summary)
-    if not running:
-        return None
+    if not running or any(v is None for row in running for v in row):
+        return None  # no rounds yet, or totals behind the players' screens (seen_by)
     rounds = len(running)
     start = by_side(summary, summary["start"])
     values = [0, *start, *(v for row in running for v in row)]

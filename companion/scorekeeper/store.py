@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from .. import codes
 from ..database import locked
 from ..extensions import db
-from ..models import ScoreChange, ScoreEntry, ScoreRequest, ScoreSheet, utcnow
+from ..models import ScoreChange, ScoreEntry, ScoreRequest, ScoreSeat, ScoreSheet, utcnow
 from .errors import Busy, NotFound, ScoreError
 
 
@@ -234,3 +234,42 @@ def change_of(sheet: ScoreSheet, seq: int) -> ScoreChange | None:
 def started(key: str) -> ScoreSheet | None:
     """The sheet started offline under idempotency key ``key``, if it was."""
     return db.session.scalar(select(ScoreSheet).where(ScoreSheet.start_key == key))
+
+
+# -- every phone at the table (issue 28: :mod:`.phones`) ------------------------------------
+
+
+def find_joined(join: str) -> ScoreSheet | None:
+    """The sheet whose players join with code ``join`` (any case)."""
+    return db.session.scalar(select(ScoreSheet).where(ScoreSheet.join_code == join.upper()))
+
+
+def joins_among(guesses: list[str]) -> list[str]:
+    """The join codes among ``guesses`` that name a sheet (what ``/join`` looks up)."""
+    if not guesses:
+        return []
+    return list(
+        db.session.scalars(select(ScoreSheet.join_code).where(ScoreSheet.join_code.in_(guesses)))
+    )
+
+
+def join_code_of(sheet: ScoreSheet) -> str:
+    """The sheet's join code, made (and stored) the first time it is asked for."""
+    if not sheet.join_code:
+        sheet.join_code = codes.new_code(lambda code: find_joined(code) is not None)
+        db.session.commit()
+    return sheet.join_code
+
+
+def add_seat(sheet: ScoreSheet, index: int, token_hash: str) -> None:
+    sheet.seats.append(ScoreSeat(index=index, token_hash=token_hash))
+
+
+def drop_seat(sheet: ScoreSheet, seat: ScoreSeat) -> None:
+    sheet.seats.remove(seat)
+
+
+def save_open(sheet: ScoreSheet, record: dict[str, Any] | None) -> None:
+    """Keep the step in progress entered box by box (:mod:`.boxes`)."""
+    sheet.open_boxes = record
+    sheet.updated_at = utcnow()

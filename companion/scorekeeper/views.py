@@ -18,7 +18,7 @@ from wtforms import ValidationError
 from .. import codes
 from ..games import IllegalAction
 from ..network import base_url
-from . import book, kept, retries
+from . import again, book, boxes, kept, retries
 from .blueprint import bp
 from .book import Done, Shown, State
 from .entry import (
@@ -44,6 +44,7 @@ from .forms import (
     round_form,
 )
 from .pages import SheetPage, listed
+from .phone_views import phone_panel
 from .rounds import ENTER, has_choose
 
 RECENT = 20
@@ -105,6 +106,8 @@ def sheet_page(page: SheetPage, form, step: str, wanted=None, entry=None, **extr
         draft=draft,
         steps=steps,
         page_ahead=page.ahead(),
+        phones=phone_panel(page),
+        joined=boxes.joined(page.sheet),
         **extra,
         **page.args(),
     )
@@ -265,8 +268,12 @@ def remove_round(code: str, number: int):
     form = ConfirmForm()
     error, status = None, 422
     if form.validate_on_submit():
+        entry = shown(form)
         try:
-            return back(book.delete_round(code, number, shown(form)))
+            if entry.key is not None:  # a delete kept on a phone
+                seen = int_or_none(request.form.get("seen"))
+                return back(kept.delete(code, number, entry, seen))
+            return back(book.delete_round(code, number, entry))
         except (Refused, Stale) as refused:
             error, status = refused.message, refused.status
     page = SheetPage(book.read(code))
@@ -316,8 +323,9 @@ def repair(code: str):
 @bp.get("/<code>/export.csv")
 def export(code: str):
     """Every fact of every round, one column per fact per player, and the totals."""
-    state = book.read(code)
-    body = facts_csv(state.keeper, state.rows, state.summary)
+    page = SheetPage(book.read(code))  # its summary: as nobody's screen, when joined
+    state = page.state
+    body = facts_csv(state.keeper, state.rows, page.summary)
     response = Response(body, mimetype="text/csv")
     filename = f"{state.keeper.spec.slug}-{state.sheet.code}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -331,7 +339,7 @@ def rematch(code: str):
     if not ConfirmForm().validate_on_submit():
         abort(400)
     try:
-        done = book.rematch(code)
+        done = again.rematch(code)
     except WrongMoment as error:
         flash(error.message, "error")
         return redirect(url_for(".sheet", code=code.upper())), 303

@@ -15,7 +15,7 @@ from flask import Response, jsonify, render_template, request, url_for
 
 from .. import live, streams
 from ..network import base_url, qr_svg
-from . import book
+from . import again, book
 from .blueprint import bp
 from .feed import channel
 from .pages import SheetPage
@@ -35,8 +35,8 @@ def watch(watch: str):
     part = bool(request.args.get("part"))
     template = "scorekeeper/_watch_live.html" if part else "scorekeeper/watch.html"
     events = None if part else events_url(watch)
-    again = book.rematch_watch(page.sheet)  # a rematch started: the page follows it
-    follow = url_for(".watch", watch=again) if again else None
+    later = again.rematch_watch(page.sheet)  # a rematch started: the page follows it
+    follow = url_for(".watch", watch=later) if later else None
     html = render_template(template, watch=watch, watch_events=events, follow=follow, **page.args())
     return no_store(Response(html))
 

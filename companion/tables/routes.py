@@ -16,6 +16,7 @@ from flask import Response, abort, current_app, redirect, render_template, reque
 from markupsafe import Markup
 from wtforms import ValidationError
 
+from .. import codes
 from ..assets import static_url
 from ..bots import LEVELS, has_bot
 from ..games import GAMES, IllegalAction
@@ -203,4 +204,7 @@ def join_page():
     found, error = reads.find_code(typed)
     if found is not None:
         return redirect(url_for("tables.seat", code=found), 303)
+    elsewhere = codes.joins_elsewhere(typed)  # a score sheet's join code (issue 28)
+    if len(elsewhere) == 1:
+        return redirect(elsewhere[0], 303)
     return render_template("tables/join.html", typed=typed[:40], error=error), 404

@@ -16,6 +16,9 @@
 // - a round still waiting is corrected in the round form ("Change"): kept as a correction
 //   of its own that names the waiting round by its key (the form's "of"), so the server
 //   corrects the round that entry became, whatever number it got;
+// - a round already saved is deleted on its delete page (kept like the edit page); a round
+//   still waiting is deleted with "Delete" in the list, kept as a delete of its own that
+//   names the waiting round by its key, as a correction does;
 // - Undo is kept too: of the newest entry still waiting (named by its key), else of the
 //   change the page's Undo button names (its number);
 // - the waiting entries are listed plainly, in the order they will be sent.
@@ -143,7 +146,7 @@ async function send(entry) {
     }
     if (entry.kind === "start") return started(entry, response);
     forget(entry);
-    if (response.status === 400 && entry.kind !== "edit" && entry.kind !== "undo") {
+    if (response.status === 400 && !["edit", "undo", "delete"].includes(entry.kind)) {
       const form = document.querySelector(`form[data-keep][action^="${new URL(entry.action).pathname}"]`);
       say(`${entry.label} was not saved: the page had expired. Check the entry below and send it again.`);
       if (form) refill(form, entry.fields);
@@ -219,6 +222,7 @@ function kindOf(form) {
   const path = new URL(form.action).pathname;
   if (/\/rounds$/.test(path)) return "add";
   if (/\/rounds\/\d+\/edit$/.test(path)) return "edit";
+  if (/\/rounds\/\d+\/delete$/.test(path)) return "delete";
   if (/\/undo$/.test(path)) return "undo";
   return "step";
 }
@@ -229,9 +233,15 @@ function undoneBy(entries) {
   return new Set(entries.filter((e) => e.kind === "undo").map((e) => e.target));
 }
 
+// The waiting rounds a kept delete (not undone) takes off: their keys.
+function deletedBy(entries) {
+  const undone = undoneBy(entries);
+  return new Set(entries.filter((e) => e.kind === "delete" && e.of && !undone.has(`k:${e.id}`)).map((e) => e.of));
+}
+
 function undoTarget(entries) {
   const undone = undoneBy(entries);
-  const waiting = [...entries].reverse().find((e) => (e.kind === "add" || e.kind === "edit") && !undone.has(`k:${e.id}`));
+  const waiting = [...entries].reverse().find((e) => ["add", "edit", "delete"].includes(e.kind) && !undone.has(`k:${e.id}`));
   if (waiting) return { ref: `k:${waiting.id}`, of: waiting.id, label: waiting.label, kind: waiting.kind };
   const form = document.querySelector("form.undo-form");
   const seq = form?.querySelector("[name=change]")?.value;
@@ -254,7 +264,9 @@ function nextPosition(form, entries) {
   let position = Number(form.dataset.firstPosition);
   for (const entry of entries) {
     if (entry.kind === "add" && !undone.has(`k:${entry.id}`)) position += 1;
+    if (entry.kind === "delete" && !undone.has(`k:${entry.id}`)) position -= 1;
     if (entry.kind === "undo" && entry.targetKind === "add" && entry.target.startsWith("s:")) position -= 1;
+    if (entry.kind === "undo" && entry.targetKind === "delete" && entry.target.startsWith("s:")) position += 1;
   }
   return Math.max(position, 0);
 }
@@ -311,9 +323,10 @@ function setRound(form, position, editing = null) {
 
 // -- the list of what waits ---------------------------------------------------------------
 
-function lineOf(entry, undone) {
+function lineOf(entry, undone, deleted) {
   if (entry.kind === "undo") return `${entry.label}`;
-  const words = undone.has(`k:${entry.id}`) ? " — undone by the undo below" : "";
+  let words = undone.has(`k:${entry.id}`) ? " — undone by the undo below" : "";
+  if (!words && deleted.has(entry.id)) words = " — deleted by the entry below";
   return `${entry.label}${words}`;
 }
 
@@ -333,11 +346,13 @@ export function showWaiting(root) {
     (root.querySelector(".entry") || root.querySelector(".score-page") || root).prepend(list);
   }
   const undone = undoneBy(entries);
+  const deleted = deletedBy(entries);
   const target = undoTarget(entries);
   const items = entries.map((entry) => {
     const li = document.createElement("li");
-    const text = document.createElement(undone.has(`k:${entry.id}`) ? "s" : "span");
-    text.textContent = lineOf(entry, undone);
+    const gone = undone.has(`k:${entry.id}`) || deleted.has(entry.id);
+    const text = document.createElement(gone ? "s" : "span");
+    text.textContent = lineOf(entry, undone, deleted);
     li.append(text);
     const button = (word, act) => {
       const b = document.createElement("button");
@@ -348,7 +363,7 @@ export function showWaiting(root) {
       b.addEventListener("click", act);
       li.append(" ", b);
     };
-    if (form && entry.kind === "add" && !undone.has(`k:${entry.id}`)) {
+    if (form && entry.kind === "add" && !gone) {
       button("Change", () => {
         const latest = [...entries].reverse().find((e) => e.id === entry.id || (e.kind === "edit" && e.of === entry.id));
         form.closest("details")?.setAttribute("open", "");
@@ -356,6 +371,7 @@ export function showWaiting(root) {
         refill(form, latest.fields);
         form.scrollIntoView({ block: "start" });
       });
+      button("Delete", () => deleteWaiting(root, entry));
     }
     if (target && target.ref === `k:${entry.id}`) button("Undo", () => undoLast(root));
     return li;
@@ -409,6 +425,29 @@ function undoLast(root) {
   if (target.of) fields.push(["of", target.of]);
   const label = `Undo: ${target.label}`;
   keep({ id: newId(), kind: "undo", action: new URL(`${baseOf()}/undo`, window.location.href).href, label, sheet, fields, target: target.ref, targetKind: target.kind });
+  const form = addForm(root);
+  if (form) {
+    delete form.dataset.editing;
+    setRound(form, nextPosition(form, keptEntries(sheet)));
+  }
+  if (navigator.onLine) {
+    sendInOrder(sheet);
+    return;
+  }
+  say(`No connection: “${label}” is kept on this phone and will be sent when the connection is back.`);
+  showWaiting(root);
+}
+
+// A round still waiting, deleted: a delete of its own, naming the round by the key of the
+// entry that adds it (the server deletes the round that entry became).
+function deleteWaiting(root, waiting) {
+  const sheet = sheetOf(document);
+  const number = Number(fieldOf(waiting, "position")) + 1;
+  const token = document.querySelector("input[name=csrf_token]")?.value || "";
+  const fields = [["csrf_token", token], ["position", String(number - 1)], ["version", ""], ["of", waiting.id]];
+  const action = new URL(`${baseOf()}/rounds/${number}/delete`, window.location.href).href;
+  const label = `Delete ${waiting.label}`;
+  keep({ id: newId(), kind: "delete", action, label, sheet, fields, of: waiting.id });
   const form = addForm(root);
   if (form) {
     delete form.dataset.editing;
@@ -484,7 +523,8 @@ export function keepForms(root) {
       }
       say(`No connection: ${entry.label} is kept on this phone and will be sent when the connection is back.`);
       if (!whole) {
-        // The edit page: back to the sheet (kept by the service worker), which lists it.
+        // The edit or delete page: back to the sheet (kept by the service worker), which
+        // lists it.
         window.location.assign(sheet);
         return;
       }
@@ -499,7 +539,7 @@ export function keepForms(root) {
 
 // -- pages kept for offline use -----------------------------------------------------------
 
-// Ask the service worker to keep the sheet as it is now and the edit page of each round
+// Ask the service worker to keep the sheet as it is now and the edit and delete pages of each round
 // whose line changed since it was last kept (templates/main/sw.js "KEEP_PAGES").
 export function keepPages(root) {
   const worker = navigator.serviceWorker?.controller;
@@ -518,8 +558,11 @@ export function keepPages(root) {
   for (const link of document.querySelectorAll(".round-actions a[href$='/edit']")) {
     const more = link.closest("tr");
     const url = new URL(link.href).pathname;
-    now[url] = `${more?.previousElementSibling?.textContent || ""}|${more?.textContent || ""}`.replace(/\s+/g, " ");
-    if (kept[url] !== now[url]) urls.push(url);
+    const line = `${more?.previousElementSibling?.textContent || ""}|${more?.textContent || ""}`.replace(/\s+/g, " ");
+    for (const page of [url, url.replace(/\/edit$/, "/delete")]) {
+      now[page] = line;
+      if (kept[page] !== now[page]) urls.push(page);
+    }
   }
   localStorage.setItem(PAGES + sheet, JSON.stringify(now));
   worker.postMessage({ type: "KEEP_PAGES", urls });

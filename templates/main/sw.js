@@ -12,9 +12,10 @@
  *   and import (found in each page and its import map), and refreshed on each visit, so the
  *   rules and their search work offline. Icons are never stored ahead.
  * - A score sheet's page, once shown with a connection, sends "KEEP_PAGES": the sheet and
- *   the edit page of each round it holds are stored again (those matching KEEP only), so
- *   after entries made on the page (sent with fetch, whose answers are not stored here) the
- *   kept copy is the sheet as it is, and a round can be corrected with no connection. The
+ *   the edit and delete pages of each round it holds are stored again (those matching KEEP
+ *   only), so after entries made on the page (sent with fetch, whose answers are not stored
+ *   here) the kept copy is the sheet as it is, and a round can be corrected or deleted
+ *   with no connection. The
  *   score index and new-sheet pages send the new-sheet pages and their drafts (the page a
  *   sheet started with no connection is entered on) the same way; the index itself is not
  *   kept (its figures change during a game).
@@ -35,7 +36,7 @@ const KEEP = [
   /^\/$/,
   /^\/rules(\/.*)?$/,
   /^\/score\/[A-Z0-9]{4,32}$/,
-  /^\/score\/[A-Z0-9]{4,32}\/rounds\/\d{1,4}\/edit$/,
+  /^\/score\/[A-Z0-9]{4,32}\/rounds\/\d{1,4}\/(edit|delete)$/,
   /^\/score\/new\/[a-z_]{1,32}(\/draft\/\d{1,2})?$/,
   /^\/score\/watch\/[\w-]+\/qr\.svg$/,
 ];

@@ -19,6 +19,7 @@ from companion.scorekeeper import book
 from companion.scorekeeper.book import Shown
 from companion.scorekeeper.rounds import fingerprint
 
+from ..axe import axe_source, check_page
 from ..browser import PHONE, wait_until
 from ..web.pages import stored_sheet, stored_summary
 from .test_offline import quiet_server_log, server  # noqa: F401, F811  (fixtures)
@@ -138,8 +139,8 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
     page.get_by_role("button", name="Save deal 3").click()
     wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 6")
     assert waiting(page) == [
-        "Deal 2 Change",
-        "Deal 3 Change",
+        "Deal 2 Change Delete",
+        "Deal 3 Change Delete",
         "Deal 4 — undone by the undo below",
         "Undo: Deal 4",
         "Deal 1 (correction)",
@@ -233,5 +234,113 @@ def test_a_sheet_started_offline_gets_its_code_when_it_first_syncs(server, brows
         + page.evaluate("Object.keys(localStorage).find((k) => k.startsWith('tc-local:')).slice(9)")
     )
     page.wait_for_url(f"**/score/{code}")
+    assert errors == []
+    context.close()
+
+
+DEAL_3_AGAIN = ([0, 1, 2], [0, 1, 7])  # 8 cards: deal 3 entered again after the deletes
+
+
+def deleted_online(app) -> str:
+    """The same entries as the test below, made online one use case after another."""
+    with app.app_context():
+        code = book.new_sheet("shoot", ["Ann", "Bo", "Cy"], {})
+        for position, deal in enumerate((DEAL_1, DEAL_2, DEAL_3, DEAL_4)):
+            book.add_round(code, Shown(position), boxes(deal))
+        for number in (4, 3):
+            facts = book.read(code).rows[number - 1]
+            book.delete_round(code, number, Shown(number - 1, fingerprint(number - 1, facts)))
+        book.add_round(code, Shown(2), boxes(DEAL_3_AGAIN))
+    return code
+
+
+def test_offline_deletes_of_a_saved_and_a_waiting_deal_equal_the_same_made_online(  # noqa: F811
+    server,  # noqa: F811
+    browser,
+):
+    """Three deals saved; offline, deal 4 is entered and deleted while it waits, saved
+    deal 3 is deleted on its (kept) delete page and entered again. With the network
+    back, the sheet equals the same entries made online, with no conflict message."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/score/new/shoot")
+    for seat, name in enumerate(["Ann", "Bo", "Cy"]):
+        page.fill(f"#players-{seat}", name)
+    page.get_by_role("button", name="Start the sheet").click()
+    page.locator("#entry-heading").wait_for()
+    code = page.url.rsplit("/", 1)[1].split("#")[0]
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    for number, deal in ((1, DEAL_1), (2, DEAL_2), (3, DEAL_3)):
+        open_whole(page)
+        fill_deal(page, deal)
+        page.get_by_role("button", name=f"Add deal {number}").click()
+        wait_until(
+            page,
+            f"document.querySelector('.flashes')?.innerText.includes('Deal {number} added')",
+        )
+    delete_3 = f"/score/{code}/rounds/3/delete"
+    wait_until(page, f"caches.match('{delete_3}').then((hit) => !!hit)", timeout=40)
+    wait_until(
+        page,
+        f"caches.match('/score/{code}').then((h) => h && h.text())"
+        ".then((t) => !!t && t.includes('round-3'))",
+        timeout=40,
+    )
+
+    context.set_offline(True)
+    open_whole(page)
+    fill_deal(page, DEAL_4)
+    page.get_by_role("button", name="Add deal 4").click()
+    wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 1")
+    # A deal still waiting, deleted from the list: kept as a delete naming it.
+    page.get_by_role("button", name="Delete Deal 4").click()
+    wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 2")
+    assert page.inner_text(".whole-round summary").startswith("Enter deal 4 — ")
+
+    source = axe_source()
+    assert source is not None, "npm ci --prefix tools/axe"
+    assert check_page(page, source) == []  # the list of what waits, with its buttons
+
+    # A deal the server holds, deleted on its delete page (kept by the service worker).
+    page.goto(server.url + delete_3)
+    assert check_page(page, source) == []
+    page.get_by_role("button", name="Delete deal 3").click()
+    page.wait_for_url(f"**/score/{code}")
+    wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 3")
+    assert page.inner_text(".whole-round summary").startswith("Enter deal 3")
+    open_whole(page)
+    fill_deal(page, DEAL_3_AGAIN)
+    page.get_by_role("button", name="Add deal 3").click()
+    wait_until(page, "document.querySelectorAll('.waiting-entries li').length === 4")
+    assert waiting(page)[:3] == [
+        "Deal 4 — deleted by the entry below",
+        "Delete Deal 4",
+        "Delete deal 3",
+    ]
+    assert waiting(page)[3].startswith("Deal 3 Change Delete")
+    assert len(stored_sheet(server.app, code)[2]) == 3
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    wait_until(page, "document.querySelector('.waiting-entries') === null", timeout=40)
+    wait_until(page, "document.querySelector('.flashes')?.innerText.includes('Deal 3 added')")
+    text = page.inner_text("main")
+    for word in ("changed on another phone", "not saved", "conflict", "can't be", "already"):
+        assert word not in text
+
+    online = deleted_online(server.app)
+    assert stored_sheet(server.app, code)[2] == stored_sheet(server.app, online)[2]
+    assert stored_sheet(server.app, code)[2] == [
+        {"bids": b, "tricks": t} for b, t in (DEAL_1, DEAL_2, DEAL_3_AGAIN)
+    ]
+    assert stored_summary(server.app, code) == stored_summary(server.app, online)
+    assert log_of(server.app, code) == log_of(server.app, online)
+    assert [label for label, _ in log_of(server.app, code)][-3:] == [
+        "deal 4 deleted",
+        "deal 3 deleted",
+        "deal 3 added",
+    ]
     assert errors == []
     context.close()

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from companion.events import sheet_changed
 from companion.extensions import db
 from companion.models import ScoreChange, ScoreEntry, ScoreSheet
-from companion.scorekeeper import book, feed
+from companion.scorekeeper import again, book, feed
 from companion.scorekeeper.book import Shown
 from companion.scorekeeper.errors import NotFound, Refused, Stale, WrongMoment
 from companion.scorekeeper.rounds import fingerprint
@@ -119,7 +119,7 @@ def test_domain_errors_for_no_sheet_and_the_wrong_moment(ctx):
         book.game_of("no-such-game")
     code = new()
     with pytest.raises(WrongMoment) as early:
-        book.rematch(code)
+        again.rematch(code)
     assert early.value.status == 409 and "once this game is over" in early.value.message
     assert book.read(code).rows == []
 

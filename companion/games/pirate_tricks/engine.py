@@ -122,7 +122,8 @@ from typing import Any, NamedTuple
 from .. import cards
 from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
-from . import deck, rules
+from . import auction, deck, rules
+from .auction import ZERO_TIE_LOON
 from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
 from .rules import TRICKS
 from .sheet import PirateTricksSheet
@@ -132,7 +133,6 @@ HAND_SIZE = 5
 ROW_UP = 5
 ROW_DOWN = 2
 ROW_SIZE = ROW_UP + ROW_DOWN
-ZERO_TIE_LOON = 2
 MAX_PREDICTION = 10
 SCORE_KINDS = ("recruitment", "treasure", "capture")
 
@@ -419,39 +419,27 @@ class PirateTricksState(State):
     # -- the auction --------------------------------------------------------------------
 
     def _next_row(self, start: int) -> None:
-        """Move the auction to the next open row at or below ``start`` (or finish it)."""
-        n = self.players
+        """Move the auction to the next open row at or below ``start`` (or finish it;
+        :func:`.auction.next_row` decides)."""
         a = self.auction
-        a["bids"] = [None] * n
+        a["bids"] = [None] * self.players
         a["tied"] = []
-        a["reveals"] = [None] * n
+        a["reveals"] = [None] * self.players
         a["chooser"] = None
-        open_rows = []
-        needy = list(range(n))
-        for r, row in enumerate(self.rows):
-            owner = row["owner"]
-            if owner is None:
-                open_rows.append(r)
-            else:
-                needy.remove(owner)
-        if not needy:
+        kind, row, needy, a["pass"] = auction.next_row(
+            [r["owner"] for r in self.rows], start, a["pass"]
+        )
+        if kind == auction.DONE:
             a["row"] = None
             a["bidders"] = []
             self.phase = DITCH
             return
-        if len(needy) == 1:
-            (row,) = open_rows
+        if kind == auction.FREE:
             self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
             self._take(row, needy[0], 0)
             self._next_row(0)
             return
-        if open_rows[-1] >= start:  # the first open row at or below start
-            later = open_rows[bisect_left(open_rows, start)]
-        else:
-            # First pass done: the open rows are bid on once more, from the top.
-            a["pass"] = 2
-            later = open_rows[0]
-        a["row"] = later
+        a["row"] = row
         a["bidders"] = needy
         self.phase = BID
         _cover_bids(max(self.loon))
@@ -473,25 +461,20 @@ class PirateTricksState(State):
         a = self.auction
         row = a["row"]
         bids = a["bids"]
-        high = max(map(bids.__getitem__, a["bidders"]))
-        event = {"row": row, "pass": a["pass"], "bids": bids[:]}
+        result, top = auction.bid_outcome(bids, a["bidders"], self.rows[row]["loon"])
+        event = {"row": row, "pass": a["pass"], "bids": bids[:], "result": result}
         self.events.append(event)
-        if bids.count(high) == 1:  # only bidders' bids are numbers
-            event["result"] = "won"
-            self._take(row, bids.index(high), high)
+        if result == auction.WON:
+            self._take(row, top[0], bids[top[0]])
             self._next_row(row + 1)
-            return
-        top = [s for s in a["bidders"] if bids[s] == high]
-        if high > 0 or self.rows[row]["loon"] > 0:
-            event["result"] = "tie" if high > 0 else "zero-again"
+        elif result == auction.ZERO:
+            self.rows[row]["loon"] += ZERO_TIE_LOON
+            self._next_row(row + 1)
+        else:
             event["tied"] = top
             a["tied"] = top
             a["reveals"] = [None] * self.players
             self.phase = REVEAL
-        else:
-            event["result"] = "zero"
-            self.rows[row]["loon"] += ZERO_TIE_LOON
-            self._next_row(row + 1)
 
     def _resolve_reveals(self) -> None:
         a = self.auction
@@ -500,7 +483,7 @@ class PirateTricksState(State):
         event["reveals"] = [None if c is None else CARD[c] for c in a["reveals"]]
         best = max(a["tied"], key=lambda s: deck.REVEAL[a["reveals"][s]])
         event["reveal_winner"] = best
-        if event["result"] == "tie":
+        if event["result"] == auction.TIE:
             self._take(row, best, a["bids"][best])
             self._next_row(row + 1)
         else:

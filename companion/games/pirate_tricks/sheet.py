@@ -49,6 +49,7 @@ from ..base import Sheet
 from ..errors import IllegalAction, SheetError
 from ..spec import Field, field_key, is_whole
 from . import deck, rules
+from .joined import JoinedSheet
 from .spec import COUNT_BOXES, MAX_BID, MAX_RECRUITMENT, SPEC
 
 DECK_OF_FIELD = {"recruitment": "recruitment", "treasure": "treasure", "capture": "capture"}
@@ -379,8 +380,10 @@ def _score(clean: dict, catalog: dict, start: list[int], top_ups: list[int]) -> 
     }
 
 
-class PirateTricksSheet(Sheet):
-    """The loon ledger of named players (see the module docstring for the facts)."""
+class PirateTricksSheet(JoinedSheet, Sheet):
+    """The loon ledger of named players (see the module docstring for the facts); on a
+    sheet the players joined, the auction row by row and loon behind each screen
+    (:mod:`.joined`)."""
 
     spec = SPEC
 
@@ -485,7 +488,8 @@ class PirateTricksSheet(Sheet):
 
     def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
         """The steps of round ``index`` saved so far, each checked against what the earlier
-        steps fix: the score cards (real cards of this game, not drawn before, two
+        steps fix: the auction of a joined sheet (:meth:`JoinedSheet.check_auction`); the
+        score cards (real cards of this game, not drawn before, two
         different recruitment cards); the bids (none above the loon the player holds, and
         somebody took the free row); the predictions, made before recruitment (each player
         predicts under a prediction card, nobody without one); recruitment (no more than
@@ -496,6 +500,8 @@ class PirateTricksSheet(Sheet):
         loon, drawn, _ = self._walk(before)
         start = loon if index == 0 else rules.top_up(loon)
         check = _Round(self.players, self.names, self.catalog, index + 1, start, drawn)
+        if "row_bid" in values or "row_winner" in values:
+            self.check_auction(check, start, values)
         recruitment: list[dict] = []
         predicting = False
         if "treasure" in values:
@@ -603,12 +609,13 @@ class PirateTricksSheet(Sheet):
                         line.append(self._counts_text(entry))
                     elif key == "prediction":
                         line.append("" if ledger["prediction"] is None else ledger["prediction"])
-                    else:
-                        line.append(ledger[key])
+                    else:  # a figure behind a player's screen (seen_by) is None
+                        line.append("" if ledger[key] is None else ledger[key])
             out.append(line)
         final: list[Any] = ["Total", "", "", ""]
         for p in range(self.players):
-            final += [""] * (len(self.LEDGER) - 1) + [summary["totals"][p]]
+            total = summary["totals"][p]
+            final += [""] * (len(self.LEDGER) - 1) + ["" if total is None else total]
         return {"columns": columns, "rows": out, "totals": final}
 
     def _counts_text(self, entry: dict) -> str:

@@ -4,6 +4,10 @@ Options (both modes): ``rounds`` (3, 4 or 5; default 3) and ``catalog`` (a group
 to the score cards, :func:`rules.load_catalog`; ``None`` keeps the printed cards). Checking
 the result again gives the same result, so stored options stay as they are.
 
+On a sheet the players joined with their phones (issue 28) the rows are not entered: the
+table bids row by row on the phones, sealed, and the sheet works out each player's ``bid``
+and ``row_loon`` from that record (``row_bid``, ``row_winner``; :mod:`.joined`).
+
 The score sheet asks first for the round's four score cards (``stage="choose"``: the other
 boxes depend on them), then for each player's facts. A player's ``count`` boxes are one per
 effect of the chosen treasure and capture cards that counts captured crew cards, in card
@@ -27,6 +31,10 @@ FREE_ROW_HINT = (
     "The loon paid for the row taken (0 for the last row or one handed over after a zero tie)."
 )
 COUNT_BOXES = 4  # count boxes per player: enough for a treasure and a capture card
+# A joined sheet's auction, entry by entry (auction.py): a row's sealed bids or a card
+# show's winner. At most 2n - 1 bid steps (every row once, the open ones again; the last
+# row goes free) and n - 1 card shows for n players: 13 for five.
+AUCTION_STEPS = 3 * 5 - 2
 
 
 def check_catalog(players: int, value: Any) -> Any:
@@ -187,14 +195,35 @@ SPEC = Spec(
             ),
             anchor="special-cards",
         ),
+        Field(
+            "row_bid",
+            "int",
+            "Sealed bid",
+            repeat=(AUCTION_STEPS, "players"),
+            low=0,
+            high=MAX_BID,
+            optional=True,
+            help="On a sheet the players joined: the loon held out for the row being bid on.",
+            anchor="auction",
+        ),
+        Field(
+            "row_winner",
+            "seat",
+            "Takes the row",
+            repeat=(AUCTION_STEPS,),
+            optional=True,
+            help="On a sheet the players joined: who takes a tied row after the card show.",
+            anchor="ties",
+        ),
     ),
     # A round as the table plays it: the score cards turned up, rows taken with bids (and,
     # under a prediction card, the predictions the table makes after the ditch, before
     # recruitment), recruitment, then tricks and captures; the last step adds the round.
     sheet_steps=(
         Step("cards", "score cards", ("recruitment", "treasure", "capture")),
-        Step("rows", "rows and bids", ("bid", "row_loon", "prediction")),
-        Step("recruitment", "recruitment", ("crew",)),
-        Step("tricks", "tricks and captures", ("tricks", "count")),
+        # Sealed: the table bids with hidden fists (on a joined sheet, row by row: joined.py)
+        Step("rows", "rows and bids", ("bid", "row_loon", "prediction"), sealed=True, owner="each"),
+        Step("recruitment", "recruitment", ("crew",), owner="each"),
+        Step("tricks", "tricks and captures", ("tricks", "count"), owner="each"),
     ),
 )

@@ -1,4 +1,11 @@
-"""Shoot! declared as data: name, players, options of both modes and the sheet's boxes."""
+"""Shoot! declared as data: name, players, options of both modes and the sheet's boxes.
+
+On a sheet the players joined with their phones (issue 28), each phone enters its own bid,
+sealed: the rulebook has every bid shown at once, so no phone, not the keeper nor the
+shared screen sees a bid until all are in; then the shared screen calls "Ready?" and
+"SHOOT!" and shows them all, and each phone holds its own bid up in large digits. Each
+phone then enters its own tricks, in the open.
+"""
 
 from __future__ import annotations
 
@@ -100,7 +107,8 @@ SPEC = Spec(
         ),
     ),
     sheet_steps=(
-        Step("bids", "bids", ("bids",)),
-        Step("tricks", "tricks", ("tricks",)),
+        # Bids are shouted all at once: each phone enters its own, sealed until all are in.
+        Step("bids", "bids", ("bids",), sealed=True, owner="each", call=("Ready?", "SHOOT!")),
+        Step("tricks", "tricks", ("tricks",), owner="each"),
     ),
 )

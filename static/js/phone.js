@@ -1,0 +1,281 @@
+// A player's phone on a score sheet (issue 28): take a name, enter your own boxes of the
+// step in progress, watch the step fill live, see a sealed step revealed. The token lives
+// in this browser's storage; every piece of data reaches the page through textContent.
+
+import { api, ApiError, el, storeToken } from "./table-live.js";
+
+const root = document.getElementById("phone-page");
+const join = root.dataset.join;
+const $ = (id) => document.getElementById(id);
+let token = null;
+let view = null;
+let shownReveal = null;
+
+function stored() {
+  try {
+    return localStorage.getItem(`companion.table.${join}.phone`);
+  } catch {
+    return null;
+  }
+}
+
+function keep(value) {
+  token = value;
+  storeToken(join, "phone", value);
+}
+
+function say(text, error = false) {
+  const node = error ? $("phone-error") : $("phone-message");
+  const other = error ? $("phone-message") : $("phone-error");
+  node.textContent = text || "";
+  node.hidden = !text;
+  if (text) other.hidden = true;
+}
+
+async function showNames(message) {
+  view = null;
+  $("phone-step").hidden = true;
+  $("phone-totals").hidden = true;
+  $("phone-more").hidden = true;
+  $("phone-reveal").hidden = true;
+  if (message) say(message, true);
+  const names = await api(root.dataset.names);
+  const list = $("name-choices");
+  list.replaceChildren(
+    ...names.names.map((name, player) => {
+      const taken = names.held.includes(player);
+      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `${name} (has a phone)` : name });
+      button.disabled = taken;
+      button.addEventListener("click", () => take(player));
+      return el("li", {}, button);
+    }),
+  );
+  $("phone-names").hidden = false;
+}
+
+async function take(player) {
+  try {
+    const answer = await api(root.dataset.seats, { method: "POST", body: { player } });
+    keep(answer.token);
+    say("");
+    await refresh();
+    live();
+  } catch (error) {
+    say(error.message, true);
+    showNames();
+  }
+}
+
+function boxInput(box, id) {
+  const f = box.field || {};
+  if (f.kind === "int") {
+    const input = el("input", { id, type: "number", inputmode: "numeric", min: f.low, max: f.high, class: "big-number" });
+    input.value = box.text ?? f.default ?? "";
+    return input;
+  }
+  const select = el("select", { id });
+  select.append(el("option", { value: "", text: f.optional ? "(none)" : "Choose…" }));
+  for (const [value, label] of f.choices || []) select.append(el("option", { value, text: label }));
+  select.value = box.text ?? "";
+  return select;
+}
+
+function stepper(input, by) {
+  const button = el("button", { type: "button", class: "secondary stepper", text: by > 0 ? "+" : "−", "aria-label": by > 0 ? "One more" : "One less" });
+  button.addEventListener("click", () => {
+    const low = Number(input.min);
+    const high = Number(input.max);
+    const next = (Number.parseInt(input.value, 10) || 0) + by;
+    input.value = String(Math.min(high, Math.max(low, next)));
+  });
+  return button;
+}
+
+function mineForm(step, box) {
+  const id = `box-${box.key}`;
+  const input = boxInput(box, id);
+  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name });
+  const row = el("div", { class: "phone-entry" });
+  if (input.type === "number") row.append(stepper(input, -1), input, stepper(input, 1));
+  else row.append(input);
+  form.append(el("label", { for: id, text: box.label }), row);
+  if (box.in && box.text !== null) {
+    // Your own entry, in large digits to hold up (a sealed bid at the reveal call).
+    form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.text}`, text: box.text || "–" }));
+  }
+  form.append(el("button", { type: "submit", text: box.in ? "Change" : "Enter" }));
+  if (step.sealed) form.append(el("p", { class: "hint", text: box.in ? "Sealed: only this phone sees it until everyone is in." : "Sealed: nobody else sees it until everyone is in." }));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const answer = await api(root.dataset.boxes, {
+        token,
+        method: "POST",
+        body: { step: step.name, key: box.key, text: input.value, seen: box.rev },
+      });
+      say(answer.message);
+      draw(answer.view);
+    } catch (error) {
+      say(error.message, true);
+      if (error instanceof ApiError && error.status === 401) return showNames(error.message);
+      refresh();
+    }
+  });
+  return form;
+}
+
+function draw(data) {
+  // Answers may arrive out of order (an event's fetch, the phone's own entry): an older
+  // view never replaces a newer one (it would redraw a form being typed in).
+  if (view && (data.rounds < view.rounds || (data.rounds === view.rounds && data.version < view.version))) return;
+  view = data;
+  $("phone-names").hidden = true;
+  const me = data.names[data.seat];
+  $("phone-who").textContent = `You are ${me}`;
+  $("phone-more").hidden = false;
+  $("phone-rejoin").href = `${location.origin}${location.pathname}#move=${token}`;
+  const step = data.step;
+  $("phone-step").hidden = !step && !data.over;
+  if (data.over) {
+    $("phone-step-heading").textContent = "The game is over";
+    $("phone-intro").textContent = "";
+    $("phone-mine").replaceChildren();
+    $("phone-waiting").textContent = "";
+    $("phone-others").replaceChildren();
+  } else if (step) {
+    const word = data.word.charAt(0).toUpperCase() + data.word.slice(1);
+    $("phone-step-heading").textContent = `${word} ${data.round}: the ${step.label}${step.sealed ? " (sealed)" : ""}`;
+    $("phone-intro").textContent = [data.intro, step.problem].filter(Boolean).join(" — ");
+    const mine = step.boxes.filter((box) => box.owners !== null && box.owners.includes(data.seat));
+    const open = step.owner === "table" ? step.boxes : mine;
+    // A box unchanged since it was drawn keeps its form (and what is being typed in it).
+    const kept = (box) =>
+      [...$("phone-mine").querySelectorAll("form.phone-box")].find(
+        (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
+      );
+    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box)));
+    $("phone-waiting").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "";
+    $("phone-others").replaceChildren(
+      ...step.boxes
+        .filter((box) => !open.includes(box))
+        .map((box) => el("li", { text: `${box.label}: ${box.in ? (box.text !== null ? box.text || "none" : "in") : "waiting"}` })),
+    );
+  }
+  const reveal = data.revealed;
+  $("phone-reveal").hidden = !reveal;
+  if (reveal) {
+    $("phone-reveal-heading").textContent = `${data.word.charAt(0).toUpperCase() + data.word.slice(1)} ${reveal.round}: the ${reveal.label}, revealed`;
+    $("phone-reveal-values").replaceChildren(...reveal.values.map((v) => el("li", {}, `${v.label}: `, el("strong", { text: v.text || "none" }))));
+    if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
+    shownReveal = reveal.id;
+  }
+  // The game's own part (Pirate Tricks: the rows and your own loon), drawn by the server
+  // from the game's template (escaped there) and parsed inertly here.
+  const table = $("phone-table");
+  table.hidden = !data.table_html;
+  if (data.table_html) {
+    const parsed = new DOMParser().parseFromString(data.table_html, "text/html");
+    table.replaceChildren(...parsed.body.childNodes);
+  }
+  if (data.rematch) offerRematch(data.rematch, data.seat, me);
+  $("phone-totals").hidden = false;
+  $("phone-totals-list").replaceChildren(
+    ...data.side_names.map((name, side) => {
+      // A total behind its player's screen (the game hides it until the end) is null.
+      const total = data.totals[data.sides[side][0]];
+      const text = total === null ? "hidden" : String(total);
+      return el("li", {}, el("span", { class: "legend-name", text: name }), " ", el("strong", { class: "watch-total", text }));
+    }),
+  );
+}
+
+// A rematch started: this phone takes the same name on the new sheet.
+function offerRematch(next, seat, me) {
+  if ($("phone-rematch")) return;
+  const button = el("button", { type: "button", id: "phone-rematch", text: `Join the rematch as ${me}` });
+  button.addEventListener("click", async () => {
+    const page = location.pathname.replace(join, next);
+    try {
+      const answer = await api(root.dataset.seats.replace(join, next), { method: "POST", body: { player: seat } });
+      storeToken(next, "phone", answer.token);
+    } catch {
+      // The name is taken there already (another phone of yours?): the page says so.
+    }
+    location.assign(page);
+  });
+  $("phone-step").before(el("p", {}, button));
+}
+
+async function refresh() {
+  if (!token) return showNames();
+  try {
+    draw(await api(root.dataset.view, { token }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      keep(null);
+      return showNames(error.message);
+    }
+    say(error.message, true);
+  }
+}
+
+// The sheet's live channel: each event says the sheet changed (counts only); this phone
+// fetches its own view again. A fresh ticket on every (re)connection; polling meanwhile.
+let source = null;
+let pause = 1000;
+function live() {
+  if (source || !token || !("EventSource" in window)) return;
+  const open = async () => {
+    try {
+      const answer = await api(root.dataset.ticket, { token });
+      source = new EventSource(answer.events_url);
+      source.addEventListener("open", () => (pause = 1000));
+      source.addEventListener("rounds", () => refresh());
+      source.addEventListener("error", () => {
+        source.close();
+        setTimeout(open, pause);
+        pause = Math.min(pause * 2, 30000);
+      });
+    } catch {
+      source = null;
+      setTimeout(open, pause);
+      pause = Math.min(pause * 2, 30000);
+    }
+  };
+  open();
+}
+
+$("phone-leave").addEventListener("click", async () => {
+  try {
+    await api(root.dataset.leave, { token, method: "POST" });
+  } catch {
+    // Gone already: the name is free either way.
+  }
+  keep(null);
+  if (source) source.close();
+  source = null;
+  showNames("You gave your name back. Take a name to enter again.");
+});
+
+async function start() {
+  const moved = /(?:^#|&)move=([A-Za-z0-9_-]{20,200})/.exec(location.hash);
+  token = stored();
+  if (moved) {
+    history.replaceState(null, "", location.pathname + location.search);
+    try {
+      const answer = await api(root.dataset.move, { token: moved[1], method: "POST" });
+      keep(answer.token);
+      say("Your name moved to this phone.");
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+  await refresh();
+  live();
+  setInterval(refresh, 15000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") refresh();
+  });
+}
+
+start();

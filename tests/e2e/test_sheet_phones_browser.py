@@ -1,0 +1,156 @@
+"""Every phone at the table (issue 28) in real browsers: a keeper, four phones at 390x844
+and a shared screen at 1280x800 play one Shoot! deal — the phones join by the join code,
+bid sealed (the screen shows who is still to bid, never what; no phone sees another's bid),
+the screen calls "Ready?" … "SHOOT!" and reveals the bids, each phone shows its own bid in
+large digits, then each phone enters its own tricks. The sheet ends equal to the same deal
+entered by one keeper. ``SCORE_SCREENSHOTS=docs/screenshots`` keeps the screenshots
+(hybrid-*.png) of the phones, the keeper and the shared screen."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ..browser import PHONE, wait_until
+
+pytestmark = pytest.mark.e2e
+
+FOLDER = os.environ.get("SCORE_SCREENSHOTS")
+SHOTS = Path(FOLDER) if FOLDER else None
+SCREEN = {"width": 1280, "height": 800}
+NAMES = ["Ada", "Bea", "Cy", "Di"]
+BIDS = [3, 2, 4, 0]
+TRICKS = [3, 3, 4, 0]
+
+
+def context(browser, viewport):
+    ctx = browser.new_context(viewport=viewport, service_workers="block")
+    page = ctx.new_page()
+    page.console_errors = []
+    page.on("console", lambda m: page.console_errors.append(m.text) if m.type == "error" else None)
+    return ctx, page
+
+
+def shot(page, name: str, part: str | None = None) -> None:
+    if SHOTS is None:
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    target = page.locator(part) if part else page
+    target.screenshot(path=str(SHOTS / f"hybrid-{name}.png"))
+
+
+def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):
+    server = serve()
+    app = server.app
+    opened = []
+    try:
+        ctx, keeper = context(browser, PHONE)
+        opened.append(ctx)
+        keeper.goto(server.url + "/score/new/shoot")
+        for i, name in enumerate(NAMES):
+            keeper.fill(f"#players-{i}", name)
+        keeper.get_by_role("button", name="Start the sheet").click()
+        code = keeper.url.rsplit("/", 1)[1].split("#")[0]
+        join = keeper.inner_text(".join-code").strip()
+        screen_path = keeper.get_by_role("link", name="Open the shared screen").get_attribute(
+            "href"
+        )
+        ctx, screen = context(browser, SCREEN)
+        opened.append(ctx)
+        screen.goto(server.url + screen_path)
+        assert join in screen.inner_text(".screen-code")
+
+        phones = []
+        for i in range(4):
+            ctx, phone = context(browser, PHONE)
+            opened.append(ctx)
+            phone.goto(server.url + "/join")
+            phone.fill("#code", join.lower())
+            phone.get_by_role("button", name="Join").click()
+            phone.get_by_role("button", name=NAMES[i], exact=True).click()
+            wait_until(phone, "!document.getElementById('phone-step').hidden")
+            phones.append(phone)
+        shot(phones[0], "phone-join")
+
+        # Sealed bids: each phone its own; the others and the screen see only who is in.
+        for i in range(3):
+            phones[i].fill(f"#box-bids-{i}", str(BIDS[i]))
+            phones[i].get_by_role("button", name="Enter").click()
+            held = f"document.querySelector('.held-up')?.textContent === '{BIDS[i]}'"
+            wait_until(phones[i], held, describe=lambda p: p.inner_text("main"))
+        wait_until(
+            screen,
+            "document.querySelector('.screen-waiting')?.textContent.includes('Still to enter: Di')",
+            describe=lambda p: p.inner_text("#screen-live"),
+        )
+        shot(screen, "screen-bidding")
+        keeper.reload()  # the keeper sees who is in, never what
+        assert [keeper.input_value(f"#kb-bids-{i}") for i in range(4)] == ["", "", "", ""]
+        assert "in (Ada)" in keeper.inner_text("#phones")
+        shot(keeper, "keeper-sealed", "#phones")
+        shot(phones[1], "phone-sealed-bid")
+        others = phones[3].inner_text("#phone-step")
+        assert "Ada: bid: in" in others and "Bea: bid: in" in others
+        assert screen.locator(".screen-reveal").count() == 0
+        phones[3].fill("#box-bids-3", str(BIDS[3]))
+        phones[3].get_by_role("button", name="Enter").click()
+        # The countdown on the shared screen, then every bid at once.
+        wait_until(screen, "document.getElementById('screen-call').textContent === 'Ready?'")
+        shot(screen, "screen-ready")
+        wait_until(screen, "document.getElementById('screen-call').textContent === 'SHOOT!'")
+        shot(screen, "screen-shoot")
+        shown = "!document.getElementById('screen-live').classList.contains('is-hidden-for-call')"
+        wait_until(screen, f"document.querySelector('.screen-reveal') !== null && {shown}")
+        revealed = screen.inner_text(".screen-reveal")
+        for name, bid in zip(NAMES, BIDS, strict=True):
+            assert f"{name}: bid\n{bid}" in revealed
+        shot(screen, "screen-revealed")
+        for i, phone in enumerate(phones):
+            wait_until(phone, "!document.getElementById('phone-reveal').hidden")
+            assert f"{NAMES[(i + 1) % 4]}: bid: {BIDS[(i + 1) % 4]}" in phone.inner_text(
+                "#phone-reveal"
+            )
+        shot(phones[2], "phone-revealed")
+
+        # Tricks: each phone its own, open.
+        for i, phone in enumerate(phones):
+            wait_until(phone, f"document.getElementById('box-tricks-{i}') !== null")
+            phone.fill(f"#box-tricks-{i}", str(TRICKS[i]))
+            phone.get_by_role("button", name="Enter").click()
+            said = "document.getElementById('phone-message').textContent"
+            wait_until(phone, f"{said}.includes('tricks: in') || {said}.includes('added')")
+
+        def stored(_page):
+            with app.app_context():
+                from companion.scorekeeper import store
+
+                return str(store.find(code).open_boxes)
+
+        wait_until(
+            screen,
+            "document.querySelector('.screen-table tbody tr') !== null",
+            describe=stored,
+        )
+        shot(screen, "screen-after-deal")
+        wait_until(
+            phones[0],
+            "document.getElementById('phone-step-heading').textContent.startsWith('Deal 2')",
+        )
+        shot(phones[0], "phone-next-deal")
+        # The keeper's page follows the phones by itself (it reloads once a step is saved).
+        wait_until(keeper, "document.getElementById('phones')?.dataset.rounds === '1'")
+        shot(keeper, "keeper")
+
+        with app.test_request_context():
+            from companion.scorekeeper import book
+
+            rows = book.read(code).rows
+        # What one keeper entering the deal stores (tests/web/test_sheet_phones.py).
+        assert rows == [{"bids": BIDS, "tricks": TRICKS}]
+        faults = [e for page in [keeper, screen, *phones] for e in page.console_errors]
+        assert not faults, faults
+    finally:
+        for ctx in opened:
+            ctx.close()

@@ -1,0 +1,426 @@
+"""Every phone at the table (issue 28): players join a score sheet with their own phones,
+each enters its own boxes, a sealed step (Shoot!'s bids) stays on the server until all
+are in, then is revealed at once; the keeper keeps every power. Here: a Shoot! deal by
+four phones equals the same deal entered by one keeper; the leak harness; forged tokens,
+another's box, a stale step or box, malformed bodies; the keeper's entries in the change
+log; undo stopping at the reveal; moving a phone; and two phones entering one box at once
+on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+
+import pytest
+
+from companion.games import GAMES
+from companion.scorekeeper.rounds import pending_of, pending_version
+
+from ..games.pull.test_pages import FORM_DEFAULTS as PULL_FORM
+from .pages import new_sheet, stored_sheet
+from .phones import Phones
+from .steps import pending, post_step
+
+OPTIONS = {"opt_schedule": "0", "opt_dealer": "0"}
+NAMES = ["Ada", "Bea", "Cy", "Di"]
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app(WTF_CSRF_ENABLED=False)
+
+
+def shoot(app, join=(0, 1, 2, 3)) -> Phones:
+    return Phones.start(app, "shoot", NAMES, OPTIONS, join)
+
+
+def play_deal(phones: Phones, bids, tricks) -> None:
+    for player, bid in enumerate(bids):
+        assert phones.enter(player, f"bids-{player}", bid).status_code == 200
+    for player, took in enumerate(tricks):
+        assert phones.enter(player, f"tricks-{player}", took).status_code == 200
+
+
+# -- one deal by four phones, the same as one keeper's ------------------------------------
+
+
+def test_a_deal_entered_by_four_phones_equals_the_keepers(app):
+    phones = shoot(app)
+    play_deal(phones, [3, 2, 4, 0], [3, 3, 4, 0])
+    alone = app.test_client()
+    code = new_sheet(alone, "shoot", NAMES, OPTIONS)
+    data = {f"bids-{i}": str(b) for i, b in enumerate([3, 2, 4, 0])}
+    data |= {f"tricks-{i}": str(t) for i, t in enumerate([3, 3, 4, 0])}
+    assert alone.post(f"/score/{code}/rounds", data=data | {"position": "0"}).status_code == 302
+    assert phones.rows() == stored_sheet(app, code)[2]
+    csv_phones = phones.keeper.get(f"/score/{phones.code}/export.csv").get_data(as_text=True)
+    csv_alone = alone.get(f"/score/{code}/export.csv").get_data(as_text=True)
+    assert csv_phones == csv_alone
+    # The next deal opens on every phone.
+    for player in range(4):
+        view = phones.view(player)
+        assert (view["round"], view["step"]["name"], view["rounds"]) == (2, "bids", 1)
+
+
+def test_the_bids_are_revealed_at_once_with_the_call_and_tricks_are_open(app):
+    phones = shoot(app)
+    for player, bid in enumerate([1, 2, 3]):
+        phones.enter(player, f"bids-{player}", bid)
+        assert phones.view(player)["revealed"] is None
+    answer = phones.enter(3, "bids-3", 0)
+    assert answer.status_code == 200
+    revealed = answer.get_json()["view"]["revealed"]
+    assert [v["text"] for v in revealed["values"]] == ["1", "2", "3", "0"]
+    assert revealed["call"] == ["Ready?", "SHOOT!"]
+    for player in range(4):
+        assert phones.view(player)["revealed"]["id"] == revealed["id"]
+    # Tricks are not sealed: a box entered shows on every phone.
+    phones.enter(2, "tricks-2", 3)
+    seen = {b["key"]: b["text"] for b in phones.view(0)["step"]["boxes"]}
+    assert seen["tricks-2"] == "3" and seen["tricks-0"] is None
+
+
+# -- the leak harness ------------------------------------------------------------------------
+
+
+def _normal(text: str, phones: Phones) -> str:
+    """A response with what differs between two sheets by construction taken out."""
+    for code in {phones.code, phones.join}:
+        text = text.replace(code, "CODE")
+    text = re.sub(r'name="csrf_token" value="[^"]*"', "", text)
+    text = re.sub(r"ticket=[^\"&' ]+", "ticket=T", text)
+    text = re.sub(r"/score/watch/[A-Za-z0-9_-]+", "/score/watch/W", text)
+    text = re.sub(r'datetime="[^"]*"', "", text)
+    text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "", text)
+    text = re.sub(r"\d\d [A-Z][a-z]{2} \d\d:\d\d UTC", "", text)
+    text = re.sub(r"[a-z/._-]+\.(?:css|js)\?v=[0-9a-f]+", "ASSET", text)
+    return text
+
+
+def _seen_by_others(phones: Phones, owner: int) -> dict[str, str]:
+    """Every response a viewer other than ``owner``'s phone gets of the sheet now."""
+    keeper, code, join = phones.keeper, phones.code, phones.join
+    out = {}
+    for player in phones.tokens:
+        if player != owner:
+            view = phones.view(player)
+            for box in view["step"]["boxes"]:  # its own entry it may see: not the owner's
+                if box["owners"] == [player]:
+                    box["text"] = None
+            out[f"phone {player}"] = str(view)
+            wrong = phones.enter(player, f"bids-{owner}", 9)  # another's box: refused
+            out[f"refusal {player}"] = wrong.get_data(as_text=True)
+    pages = [
+        f"/score/{code}",
+        f"/score/{code}/phones",
+        f"/score/{code}/export.csv",
+        f"/score/{code}/export.json",
+        f"/score/{code}/print",
+    ]
+    for path in pages:
+        out[path.replace(code, "CODE")] = keeper.get(path).get_data(as_text=True)
+    watch = re.search(r"/score/watch/([A-Za-z0-9_-]+)/screen", out["/score/CODE"]).group(1)
+    for tail in ("", "?part=1", "/screen", "/screen?part=1"):
+        out["watch" + tail] = keeper.get(f"/score/watch/{watch}{tail}").get_data(as_text=True)
+    out["names"] = keeper.get(f"/score/join/{join}/names").get_data(as_text=True)
+    out["join page"] = keeper.get(f"/score/join/{join}").get_data(as_text=True)
+    return {name: _normal(text, phones) for name, text in out.items()}
+
+
+def test_no_sealed_bid_reaches_another_viewer_before_the_reveal(make_app):
+    """Two sheets go through the same steps with different sealed bids: everything any
+    viewer but the bid's owner gets (other phones' views, refusals, the keeper's pages and
+    panel, the CSV, JSON and printed sheet, the watch page, the shared screen, the join
+    pages) is the same on both, until the reveal."""
+    rng = random.Random(28)
+    for trial in range(6):
+        app = make_app(WTF_CSRF_ENABLED=False)
+        left, right = shoot(app), shoot(app)
+        order = rng.sample(range(4), 4)
+        for turn, player in enumerate(order[:-1]):
+            bids = rng.sample(range(11), 2)
+            for sheet, bid in zip((left, right), bids, strict=True):
+                assert sheet.enter(player, f"bids-{player}", bid).status_code == 200
+                # Changed before the reveal: allowed, and still sealed.
+                if turn == 0:
+                    again = sheet.enter(player, f"bids-{player}", (bid + 1) % 11)
+                    assert again.status_code == 200
+            assert _seen_by_others(left, player) == _seen_by_others(right, player), trial
+            mine = {b["key"]: b["text"] for b in left.view(player)["step"]["boxes"]}
+            assert mine[f"bids-{player}"] is not None  # the owner sees it
+        last = order[-1]
+        for sheet in (left, right):
+            sheet.enter(last, f"bids-{last}", 1)
+        assert left.view(order[0])["revealed"] != right.view(order[0])["revealed"]
+
+
+def test_a_sealed_entry_is_refused_in_words_that_name_only_the_senders_value(app):
+    phones = shoot(app)
+    phones.enter(1, "bids-1", 7)
+    refused = phones.enter(0, "bids-0", 11)
+    assert refused.status_code == 422
+    assert "7" not in refused.get_json()["error"]
+    assert refused.get_json()["error"] == (
+        "Deal 1: Ada's bid must be from 0 to 10 (each hand has 10 cards)."
+    )
+
+
+# -- refusals: nothing changes ---------------------------------------------------------------
+
+
+def _record(app, phones):
+    from companion.extensions import db
+    from companion.models import ScoreSheet
+
+    with app.app_context():
+        sheet = db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == phones.code))
+        return sheet.open_boxes, sheet.pending, [e.facts for e in sheet.entries]
+
+
+def test_forged_tokens_other_boxes_stale_steps_and_bad_bodies_change_nothing(app):
+    phones = shoot(app)
+    phones.enter(0, "bids-0", 2)
+    before = _record(app, phones)
+    url = f"/score/join/{phones.join}/boxes"
+    client = app.test_client()
+    body = {"step": "bids", "key": "bids-1", "text": "3", "seen": 0}
+    cases = [
+        ({"Authorization": "Bearer forged-token-xyz"}, body, 401, "no longer holds a name"),
+        ({}, body, 401, "Take a name"),
+        (phones.auth(0), body, 403, "only their phone or the keeper"),
+        (phones.auth(1), body | {"step": "tricks"}, 409, "waiting for the bids"),
+        (phones.auth(1), body | {"key": "tricks-1"}, 422, "not part of the bids"),
+        (phones.auth(1), body | {"key": "nope-1"}, 422, "not part of the bids"),
+        (phones.auth(1), body | {"text": "three"}, 422, "whole number"),
+        (phones.auth(1), body | {"text": 3}, 400, "text"),
+        (phones.auth(1), body | {"seen": "0"}, 400, "revision"),
+        (phones.auth(0), body | {"key": "bids-0", "seen": 0}, 409, "meanwhile"),
+        (phones.auth(1), [1, 2], 400, "JSON object"),
+        (phones.auth(1), None, 400, "JSON object"),
+    ]
+    for headers, sent, status, words in cases:
+        if sent is None:
+            answer = client.post(url, data="{not json", headers=headers)
+        else:
+            answer = client.post(url, json=sent, headers=headers)
+        assert answer.status_code == status, (sent, answer.get_json())
+        assert words in answer.get_json()["error"], answer.get_json()
+        assert _record(app, phones) == before
+    assert client.get("/score/join/NOPE42/view").status_code == 404
+
+
+def test_a_taken_name_is_refused_and_the_keeper_frees_it(app):
+    phones = shoot(app, join=(0,))
+    again = app.test_client().post(f"/score/join/{phones.join}/seats", json={"player": 0})
+    assert again.status_code == 409 and "already has a phone" in again.get_json()["error"]
+    for bad in ({"player": 4}, {"player": "0"}, {"player": True}, {}):
+        answer = app.test_client().post(f"/score/join/{phones.join}/seats", json=bad)
+        assert answer.status_code == 422
+    old = phones.tokens[0]
+    assert phones.keeper.post(f"/score/{phones.code}/phones/0/free").status_code == 303
+    gone = app.test_client().get(
+        f"/score/join/{phones.join}/view", headers={"Authorization": f"Bearer {old}"}
+    )
+    assert gone.status_code == 401 and "freed it" in gone.get_json()["error"]
+    phones.take(0)
+    assert phones.view(0)["seat"] == 0
+
+
+def test_a_phone_moves_with_its_rejoin_link_and_the_old_one_stops(app):
+    phones = shoot(app, join=(2,))
+    phones.enter(2, "bids-2", 4)
+    old = phones.tokens[2]
+    moved = app.test_client().post(
+        f"/score/join/{phones.join}/move", headers={"Authorization": f"Bearer {old}"}
+    )
+    assert moved.status_code == 200
+    phones.tokens[2] = moved.get_json()["token"]
+    mine = {b["key"]: b["text"] for b in phones.view(2)["step"]["boxes"]}
+    assert mine["bids-2"] == "4"  # the sealed bid travels with the name
+    stale = app.test_client().get(
+        f"/score/join/{phones.join}/view", headers={"Authorization": f"Bearer {old}"}
+    )
+    assert stale.status_code == 401
+    again = app.test_client().post(
+        f"/score/join/{phones.join}/move", headers={"Authorization": f"Bearer {old}"}
+    )
+    assert again.status_code == 410
+
+
+def test_the_join_page_finds_a_sheets_join_code(app):
+    phones = shoot(app, join=())
+    typed = phones.join.lower()[:3] + " " + phones.join.lower()[3:]
+    found = app.test_client().get(f"/join?code={typed}")
+    assert found.status_code == 303
+    assert found.headers["Location"].endswith(f"/score/join/{phones.join}")
+    assert app.test_client().get("/join?code=ZZZZZZ").status_code == 404
+
+
+# -- the keeper ------------------------------------------------------------------------------
+
+
+def test_the_keeper_enters_a_box_for_a_player_and_the_log_says_so(app):
+    phones = shoot(app, join=(0, 1, 2))
+    for player, bid in enumerate([1, 2, 3]):
+        phones.enter(player, f"bids-{player}", bid)
+    view = phones.keeper_view()
+    sealed = {b["key"]: (b["in"], b["text"]) for b in view["step"]["boxes"]}
+    assert sealed == {f"bids-{i}": (i < 3, None) for i in range(4)}  # in, never what
+    assert view["step"]["waiting"] == ["Di"]
+    assert phones.keeper_enter("bids-3", 0).status_code == 303
+    for player, took in enumerate([1, 2, 3, 4]):
+        if player in (1, 3):
+            assert phones.keeper_enter(f"tricks-{player}", took).status_code == 303
+        else:
+            phones.enter(player, f"tricks-{player}", took)
+    assert phones.rows() == [{"bids": [1, 2, 3, 0], "tricks": [1, 2, 3, 4]}]
+    page = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    assert "deal 1 added (entered by the keeper: Di: bid, Bea: tricks, Di: tricks)" in page
+
+
+def test_undo_stops_at_the_reveal_and_the_keepers_step_form_cannot_reopen_it(app):
+    phones = shoot(app)
+    for player, bid in enumerate([1, 2, 3, 4]):
+        phones.enter(player, f"bids-{player}", bid)
+    stored = pending(app, phones.code)
+    form = {f"step-bids-{i}": "0" for i in range(4)}
+    form |= {"step-position": "0", "step-version": pending_version(pending_of(stored, []))}
+    refused = phones.keeper.post(f"/score/{phones.code}/steps/bids", data=form)
+    assert refused.status_code == 409
+    assert "once revealed they no longer change" in refused.get_data(as_text=True)
+    cleared = phones.keeper.post(f"/score/{phones.code}/steps")
+    assert cleared.status_code == 409
+    for player, took in enumerate([1, 2, 3, 4]):
+        phones.enter(player, f"tricks-{player}", took)
+    undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
+    assert undo.status_code == 409
+    assert "Undo stops at the reveal" in undo.get_data(as_text=True)
+    assert phones.rows() == [{"bids": [1, 2, 3, 4], "tricks": [1, 2, 3, 4]}]
+
+
+def test_a_sheet_nobody_joins_keeps_its_step_forms(app):
+    phones = shoot(app, join=())
+    html = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    bids = {f"bids-{i}": "1" for i in range(4)}
+    saved = post_step(phones.keeper, phones.code, "bids", bids, html)
+    assert saved.status_code == 302
+    assert phones.keeper.post(f"/score/{phones.code}/steps").status_code == 302
+
+
+def test_the_tricks_that_do_not_add_up_are_told_to_every_phone_and_kept_open(app):
+    phones = shoot(app)
+    play_deal(phones, [0, 0, 0, 0], [])
+    for player, took in enumerate([1, 1, 1, 1]):
+        phones.enter(player, f"tricks-{player}", took)
+    view = phones.view(0)
+    assert view["step"]["name"] == "tricks" and "add up to 4" in view["step"]["problem"]
+    assert phones.enter(0, "tricks-0", 7).status_code == 200
+    assert phones.rows() == [{"bids": [0, 0, 0, 0], "tricks": [7, 1, 1, 1]}]
+
+
+# -- two phones, one box, at once ----------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def race_app(request, make_app):
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+        return make_app(WTF_CSRF_ENABLED=False, SQLALCHEMY_DATABASE_URI=url)
+    return make_app(WTF_CSRF_ENABLED=False)
+
+
+def race(phones: Phones, rev: int) -> list:
+    """The box's phone and the keeper enter ``bids-0`` from revision ``rev``, released
+    together by a barrier; their status codes."""
+    start = threading.Barrier(2)
+    answers = [None, None]
+
+    def phone():
+        start.wait(10)
+        answers[0] = phones.enter(0, "bids-0", 2, seen=rev).status_code
+
+    def keeper():
+        start.wait(10)
+        answers[1] = phones.keeper_enter("bids-0", 3, seen=rev).status_code
+
+    threads = [threading.Thread(target=phone), threading.Thread(target=keeper)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return answers
+
+
+def test_two_phones_entering_one_box_at_once_keep_one_value(race_app):
+    """The box's phone and the keeper enter the same box from the same revision, released
+    together: one value stays, the other is told (409) and changes nothing."""
+    app = race_app
+    for attempt in range(5):
+        phones = shoot(app, join=(0, 1))
+        if attempt % 2:
+            phones.enter(0, "bids-0", 5)  # from a revision other than empty
+        _, box = phones.box(0, "bids-0")
+        answers = race(phones, box["rev"])
+        text = {b["key"]: b["text"] for b in phones.view(0)["step"]["boxes"]}["bids-0"]
+        flashed = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+        if answers[0] == 200:
+            assert text == "2" and "on another phone meanwhile" in flashed
+        else:
+            assert answers[0] == 409 and text == "3"
+        assert answers[1] == 303
+        assert GAMES["shoot"].spec.sheet_steps[0].sealed
+
+
+# -- the other games, declared not coded -------------------------------------------------------
+
+
+def test_a_pull_hand_is_entered_by_both_phones_round_by_round(app):
+    """PULL!'s round steps are the table's (owner "table"): either phone enters a slot;
+    a target nobody took is left empty."""
+    phones = Phones.start(app, "pull", ["Ann", "Bo"], PULL_FORM, (0, 1))
+    hand = [
+        (("trap-T2", "0"), ("skeet-T2", "0")),
+        (("tower-T4", "0"), ("", "")),
+        (("incomer-T3", "1"), ("", "")),
+        (("", ""), ("", "")),
+        (("looper-T2", "1"), ("", "")),
+    ]
+    for r, slots in enumerate(hand):
+        for slot, (card, taker) in enumerate(slots):
+            who = slot  # Ann enters the first slot, Bo the second
+            assert phones.enter(who, f"target-{r}-{slot}", card).status_code == 200
+            answer = phones.enter(who, f"taker-{r}-{slot}", taker)
+            assert answer.status_code == 200, answer.get_json()
+    assert phones.rows() == [
+        {
+            "sides": [
+                {"rounds": [["trap-T2", "skeet-T2"], ["tower-T4"], [], [], []]},
+                {"rounds": [[], [], ["incomer-T3"], [], ["looper-T2"]]},
+            ]
+        }
+    ]
+
+
+def test_a_call_the_shot_duel_is_recorded_by_the_players_phones(app):
+    """A game without steps is one open step of all its fields: the players record
+    their own duel, and it lands on the sheet as the keeper's form would put it."""
+    phones = Phones.start(app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (0, 1))
+    assert phones.enter(0, "challenger", "0").status_code == 200
+    assert phones.view(1)["step"]["waiting"] == ["Who was shot?"]
+    assert phones.enter(1, "shot", "1").status_code == 200
+    assert phones.rows() == [{"challenger": 0, "shot": 1}]
+    assert phones.view(0)["rounds"] == 1
+
+
+def test_the_phones_are_offered_the_rematch_under_the_same_name(app):
+    phones = Phones.start(app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (0, 1))
+    for duel in range(3):
+        assert phones.enter(0, "challenger", str(duel % 2)).status_code == 200
+        assert phones.enter(1, "shot", "1").status_code == 200
+    assert phones.view(0)["over"] and phones.view(0)["rematch"] is None
+    again = phones.keeper.post(f"/score/{phones.code}/rematch")
+    assert again.status_code == 302
+    join = phones.view(1)["rematch"]
+    taken = app.test_client().post(f"/score/join/{join}/seats", json={"player": 1})
+    assert taken.status_code == 200
