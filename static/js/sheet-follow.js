@@ -9,6 +9,7 @@ export function followSheet(firstUrl, ticketUrl, refresh, every = 15000) {
   const again = () => {
     if (source) source.close();
     source = null;
+    if (!navigator.onLine) return; // no connection: the "online" event opens it again
     setTimeout(async () => {
       if (!ticketUrl) return open(firstUrl);
       try {
@@ -27,12 +28,18 @@ export function followSheet(firstUrl, ticketUrl, refresh, every = 15000) {
     source.addEventListener("rounds", () => refresh());
     source.addEventListener("error", again);
   };
-  if ("EventSource" in window && firstUrl) open(firstUrl);
+  if (!("EventSource" in window) || !firstUrl) return setInterval(refresh, every);
+  if (navigator.onLine) open(firstUrl);
+  window.addEventListener("online", () => {
+    pause = 1000;
+    if (!source) again();
+  });
   setInterval(refresh, every);
 }
 
 // Our own server's HTML part, swapped in (escaped by its templates).
 export async function fetchPart(url, into) {
+  if (!navigator.onLine) return false; // a sheet opened with no connection keeps its copy
   try {
     const response = await fetch(url, { cache: "no-store" });
     if (!response.ok) return false;

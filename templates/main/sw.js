@@ -39,6 +39,7 @@ const KEEP = [
   /^\/score\/[A-Z0-9]{4,32}\/rounds\/\d{1,4}\/(edit|delete)$/,
   /^\/score\/new\/[a-z_]{1,32}(\/draft\/\d{1,2})?$/,
   /^\/score\/watch\/[\w-]+\/qr\.svg$/,
+  /^\/score\/join\/[\w-]+\/qr\.svg$/,
 ];
 const SLOW_NETWORK_MS = 4000;
 
