@@ -425,17 +425,7 @@ function undoLast(root) {
   if (target.of) fields.push(["of", target.of]);
   const label = `Undo: ${target.label}`;
   keep({ id: newId(), kind: "undo", action: new URL(`${baseOf()}/undo`, window.location.href).href, label, sheet, fields, target: target.ref, targetKind: target.kind });
-  const form = addForm(root);
-  if (form) {
-    delete form.dataset.editing;
-    setRound(form, nextPosition(form, keptEntries(sheet)));
-  }
-  if (navigator.onLine) {
-    sendInOrder(sheet);
-    return;
-  }
-  say(`No connection: “${label}” is kept on this phone and will be sent when the connection is back.`);
-  showWaiting(root);
+  afterKeeping(root, sheet, label);
 }
 
 // A round still waiting, deleted: a delete of its own, naming the round by the key of the
@@ -448,6 +438,12 @@ function deleteWaiting(root, waiting) {
   const action = new URL(`${baseOf()}/rounds/${number}/delete`, window.location.href).href;
   const label = `Delete ${waiting.label}`;
   keep({ id: newId(), kind: "delete", action, label, sheet, fields, of: waiting.id });
+  afterKeeping(root, sheet, label);
+}
+
+// After an undo or a delete is kept: the round form moves to the next round's place,
+// then the entries go now, or wait (listed) for the connection.
+function afterKeeping(root, sheet, label) {
   const form = addForm(root);
   if (form) {
     delete form.dataset.editing;
