@@ -46,6 +46,8 @@ def heading_is(page, text: str) -> None:
         page,
         f"(document.getElementById('phone-step-heading') || {{}}).textContent"
         f" && document.getElementById('phone-step-heading').textContent.includes({text!r})",
+        # A live event a phone misses is made up by its 15 s poll (phone.js): wait past it.
+        timeout=40,
         describe=lambda p: p.inner_text("main"),
     )
 
