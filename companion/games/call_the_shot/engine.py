@@ -67,7 +67,7 @@ from typing import Any
 
 from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
-from ..cards import rng, shuffled
+from ..cards import rng, shuffled_by
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
 from .sheet import CallTheShotSheet
@@ -218,7 +218,8 @@ class CallTheShotState(State):
 
     def _deal_cards(self) -> None:
         """Shuffle and deal the cards of duel ``duel`` from the seed."""
-        deck = shuffled(INT_DECK, rng(self.seed, "duel", self.duel))
+        # shuffled(INT_DECK, rng(seed, "duel", k)): the stream serves this shuffle only.
+        deck = shuffled_by(f"{self.seed}:duel:{self.duel}", INT_DECK)
         challenger = self.challenger
         self.face_down = deck[:FACE_DOWN]
         self.face_up = sorted(deck[FACE_DOWN:DEALT])

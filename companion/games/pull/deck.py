@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import shuffle  # noqa: F401  (deck.shuffle: the engine deals with it)
 from . import rules
 
 SHOT: tuple[str, ...] = tuple(rules.shot_ids())
