@@ -67,7 +67,7 @@ from typing import Any
 
 from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
-from ..cards import rng, shuffled_by
+from ..cards import reseeded, shuffled_by
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
 from .sheet import CallTheShotSheet
@@ -195,7 +195,8 @@ class CallTheShotState(State):
         if layout is not None and layout.get("challenger") is not None:
             self.first_challenger = layout["challenger"]
         else:
-            self.first_challenger = rng(self.seed, "challenger").randrange(2)
+            # rng(seed, "challenger")'s toss from the thread's one generator (no new one)
+            self.first_challenger = reseeded(f"{self.seed}:challenger").randrange(2)
         self.shots = [0, 0]
         self.duel = 0
         self.phase = PLAYING

@@ -319,7 +319,7 @@ class PirateTricksState(State):
         self.round = 0
         self.loon = [rules.STARTING_LOON] * n
         self.history = []
-        gen = cards.rng(self.seed, "score-decks")
+        gen = cards.reseeded(f"{self.seed}:score-decks")  # rng(seed, "score-decks")'s draws
         ids = _sorted_ids(_catalog_key(self.options))
         self.score_decks = {kind: deck.shuffle(list(ids[kind]), gen) for kind in SCORE_KINDS}
         given = (self.deal or {}).get("score_cards")
