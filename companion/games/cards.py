@@ -178,56 +178,6 @@ def shuffle(cards: list, generator: random.Random) -> list:
     return cards
 
 
-#: size -> the steps of :func:`shuffled_by` for a pack of ``size``: (place, how far its
-#: draw's 32-bit word is shifted right), and how many words one bulk draw takes.
-_WORD_STEPS: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
-
-
-def _word_steps(size: int) -> tuple[tuple[tuple[int, int], ...], int]:
-    steps = tuple((i, 32 - bits) for i, bits in shuffle_steps(size))
-    # A draw is refused less than half the time: under 1.5 words a step on average; a
-    # deal that would need more than this many shuffles again the slow way.
-    found = _WORD_STEPS[size] = steps, 2 * len(steps) + 8
-    return found
-
-
-def shuffled_by(text: str, cards: Sequence) -> list:
-    """``shuffle(list(cards), seeded(text))``, the same order, for a caller that draws
-    nothing else from that generator (a deal's own stream): the shuffle's draws are taken
-    from one ``Random.randbytes`` call instead of a ``getrandbits`` call a card.
-    ``getrandbits(b)`` for ``b <= 32`` is the top ``b`` bits of the generator's next
-    32-bit word, and ``randbytes`` gives those words in order, little-endian
-    (:func:`_bulk_draws_are_single_draws` checks this Python does so when the module is
-    imported, else every shuffle here takes :func:`shuffle`'s way). The generator is left
-    further on than ``shuffle`` leaves it: nobody reads it again."""
-    pack = list(cards)
-    steps, count = _WORD_STEPS.get(len(pack)) or _word_steps(len(pack))
-    if not _BULK:
-        return shuffle(pack, reseeded(text))
-    words = _words_format(count).unpack(reseeded(text).randbytes(4 * count))
-    at = 0
-    try:
-        for i, shift in steps:
-            j = words[at] >> shift
-            at += 1
-            while j > i:  # Random._randbelow's refusal: draw again
-                j = words[at] >> shift
-                at += 1
-            pack[i], pack[j] = pack[j], pack[i]
-    except IndexError:  # more refused draws than words drawn: far rarer than 1 in 10**9
-        return shuffle(list(cards), reseeded(text))
-    return pack
-
-
-def _bulk_draws_are_single_draws() -> bool:
-    """Whether :func:`shuffled_by` orders packs as ``shuffle`` does in this Python."""
-    return all(
-        shuffled_by(text, range(size)) == shuffle(list(range(size)), random.Random(text))
-        for text in ("0:shots:1", "12345:targets:7", "4503599627370495:round:3", "x")
-        for size in (1, 2, 14, 24, 48, 52, 60)
-    )
-
-
 def shuffled(cards: Iterable[str], generator: random.Random) -> list[str]:
     """A new list of ``cards`` in the order ``generator.shuffle`` gives them."""
     return shuffle(list(cards), generator)
@@ -319,8 +269,3 @@ def _accepted_words(data: bytes, count: int, accepted: Sequence[int]) -> list[in
                 if len(taken) == count:
                     return taken
         length += _BLOCK_WORDS
-
-
-#: Whether :func:`shuffled_by` draws in bulk: checked against ``shuffle`` once, here.
-_BULK = True
-_BULK = _bulk_draws_are_single_draws()

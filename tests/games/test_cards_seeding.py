@@ -70,26 +70,3 @@ def test_reseeded_draws_as_a_new_generator_and_each_thread_has_its_own():
     thread.start()
     thread.join()
     assert found[0] is not cards.reseeded("1:deal:1")
-
-
-def test_shuffled_by_orders_a_pack_as_shuffle_with_rng_does():
-    """The deals' bulk draws (one randbytes call a shuffle) keep every stored deal."""
-    assert cards._BULK  # this Python draws in bulk as one by one
-    for seed in [*range(150), 2**52 - 1]:
-        for size in (0, 1, 2, 14, 24, 48, 60, 66):
-            text = f"{seed}:round:{seed % 5}"
-            expected = shuffled(list(range(size)), random.Random(text))
-            assert cards.shuffled_by(text, range(size)) == expected, (text, size)
-    assert cards.shuffled_by("99:deal:2", list(range(52)))[:13] == [
-        46, 3, 28, 14, 37, 7, 18, 8, 41, 4, 48, 49, 15,
-    ]  # fmt: skip
-
-
-def test_shuffled_by_shuffles_again_one_by_one_when_its_words_run_out(monkeypatch):
-    """A deal refused more often than the words drawn allow (or a Python whose bulk draws
-    differ) shuffles the one-call-a-card way: the same order."""
-    expected = shuffled(list(range(48)), random.Random("7:shots:3"))
-    monkeypatch.setitem(cards._WORD_STEPS, 48, (cards._word_steps(48)[0], 10))
-    assert cards.shuffled_by("7:shots:3", range(48)) == expected
-    monkeypatch.setattr(cards, "_BULK", False)
-    assert cards.shuffled_by("7:shots:3", range(48)) == expected

@@ -67,7 +67,7 @@ from typing import Any
 
 from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
-from ..cards import reseeded, shuffled_by
+from ..cards import reseeded, shuffled
 from . import rules
 from .rules import CARDS, DECK, FACE_DOWN, FACE_UP, HAND_SIZE, MAN_OF_HONOUR
 from .sheet import CallTheShotSheet
@@ -219,8 +219,8 @@ class CallTheShotState(State):
 
     def _deal_cards(self) -> None:
         """Shuffle and deal the cards of duel ``duel`` from the seed."""
-        # shuffled(INT_DECK, rng(seed, "duel", k)): the stream serves this shuffle only.
-        deck = shuffled_by(f"{self.seed}:duel:{self.duel}", INT_DECK)
+        # rng(seed, "duel", k)'s draws from the thread's one generator (no new one)
+        deck = shuffled(INT_DECK, reseeded(f"{self.seed}:duel:{self.duel}"))
         challenger = self.challenger
         self.face_down = deck[:FACE_DOWN]
         self.face_up = sorted(deck[FACE_DOWN:DEALT])

@@ -346,8 +346,8 @@ class PirateTricksState(State):
             laid = [(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
-            # deck.shuffle(..., rng(seed, "round", k)): the stream serves this shuffle only.
-            crew = cards.shuffled_by(f"{self.seed}:round:{k}", deck.deck(n))
+            # rng(seed, "round", k)'s draws from the thread's one generator (no new one)
+            crew = deck.shuffle(deck.deck(n), cards.reseeded(f"{self.seed}:round:{k}"))
             # One card at a time from seat 0 (tests/games/reference.py, deal_one_at_a_time): every
             # n-th card, then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
             dealt = n * HAND_SIZE

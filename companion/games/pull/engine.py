@@ -89,7 +89,7 @@ from typing import Any
 
 from .. import moments as m
 from ..base import ActionIds, Game, IllegalAction, State, json_is_fresh, plain_copy
-from ..cards import shuffled_by
+from ..cards import reseeded, shuffle
 from ..spec import is_whole
 from . import rules
 from .deck import (
@@ -233,8 +233,8 @@ class PullState(State):
             held = {card for hand in self.hands for card in hand}
             self.unused = [card for card in range(len(SHOT)) if card not in held]
         else:
-            # shuffle(..., rng(seed, "shots", hand)): the stream serves this shuffle only.
-            deck = shuffled_by(f"{self.seed}:shots:{self.hand_no}", range(len(SHOT)))
+            # rng(seed, "shots", hand)'s draws from the thread's one generator (no new one)
+            deck = shuffle(list(range(len(SHOT))), reseeded(f"{self.seed}:shots:{self.hand_no}"))
             # One card at a time from the dealer's left (deal_one_at_a_time in
             # tests/games/reference.py): the seat k places after the first one gets every
             # n-th card from the k-th.
@@ -244,8 +244,8 @@ class PullState(State):
         if "targets" in given:
             self.target_deck = targets_of(given["targets"])
         else:
-            text = f"{self.seed}:targets:{self.hand_no}"
-            self.target_deck = shuffled_by(text, range(len(TARGET)))
+            text = f"{self.seed}:targets:{self.hand_no}"  # rng(seed, "targets", hand)'s
+            self.target_deck = shuffle(list(range(len(TARGET))), reseeded(text))
         self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.cards import rng, shuffle, shuffled_by
+from companion.games.cards import reseeded, rng, shuffle
 from companion.games.pull import deck, rules
 from companion.games.pull.engine import GAME, SECOND
 from tests.games.snapshots import (
@@ -95,14 +95,15 @@ def test_the_direct_legality_check_agrees_with_the_legal_list():
 
 def test_the_inline_shuffle_deals_exactly_as_random_shuffle():
     """Tables replay from their seed: the engine's shuffles must keep every deal (the
-    one-call-a-card shuffle and the bulk draws of shuffled_by, which the deals use)."""
+    shuffle on a generator of its own and on the thread's one, which the deals use)."""
     for seed in range(300):
         for size in (0, 1, 2, 24, 48, 60):
             ours, theirs = list(range(size)), list(range(size))
             shuffle(ours, rng(seed, "shots", seed % 7))
             rng(seed, "shots", seed % 7).shuffle(theirs)
             assert ours == theirs
-            assert shuffled_by(f"{seed}:shots:{seed % 7}", range(size)) == theirs
+            again = shuffle(list(range(size)), reseeded(f"{seed}:shots:{seed % 7}"))
+            assert again == theirs
 
 
 def resolve_card_by_card(target, shots, side_of):
