@@ -5,7 +5,10 @@ and serve again as soon as connections close. Loopback only."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -98,3 +101,72 @@ def test_gunicorns_worker_class_is_the_bounded_one():
 
     assert issubclass(conf.worker_class, GeventWorker)
     assert conf.worker_class.handle is not GeventWorker.handle
+
+
+@pytest.fixture
+def gunicorn_server(tmp_path):
+    """The README's gunicorn line (``gunicorn wsgi:app``, reading ./gunicorn.conf.py), one
+    worker on a loopback port, bounded at 3 connections per address."""
+    pytest.importorskip("gevent")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(
+        os.environ,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'gunicorn.sqlite3'}",
+        SECRET_KEY="test-connections",
+        CONNECTIONS_PER_ADDRESS="3",
+        RATELIMIT_ENABLED="0",
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="1",
+    )
+    for name in ("REDIS_URL", "PROXY_HOPS"):
+        env.pop(name, None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "wsgi:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, "gunicorn stopped while starting"
+            try:
+                if b" 200 " in get(port, 2).split(b"\r\n")[0]:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def test_gunicorn_answers_429_past_the_bound_then_serves_again(gunicorn_server):
+    port = gunicorn_server
+    held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
+    for sock in held:
+        sock.sendall(HALF)
+    # The worker counts a connection when it accepts it: wait until all three are held.
+    deadline = time.monotonic() + 10
+    while True:
+        answer = get(port)
+        if answer.startswith(b"HTTP/1.1 429 "):
+            break
+        assert time.monotonic() < deadline, answer[:80]
+        time.sleep(0.1)
+    assert b"Retry-After: " in answer and b"Too many connections" in answer
+    for sock in held:
+        sock.close()
+    deadline = time.monotonic() + 10
+    while b" 200 " not in get(port).split(b"\r\n")[0]:
+        assert time.monotonic() < deadline, "gunicorn did not serve again"
+        time.sleep(0.05)
