@@ -84,7 +84,9 @@ def assert_every_other_change_and_stream(app) -> None:
     assert moved.status_code == 200, moved.get_json()
     assert table.envelope(None)["version"] == moved.get_json()["version"]
     assert_503(table.host.get(events_url(table, table.tokens[0]), buffered=False))
-    phones = Phones.start(app, "shoot", ["Ada", "Bea"], {"opt_schedule": "0", "opt_dealer": "0"}, (0, 1))
+    phones = Phones.start(
+        app, "shoot", ["Ada", "Bea"], {"opt_schedule": "0", "opt_dealer": "0"}, (0, 1)
+    )
     assert phones.enter(0, "bids-0", 2).status_code == 200
     assert phones.view(0)["step"]["boxes"]
     ticket = phones.client().get(f"/score/join/{phones.join}/ticket", headers=phones.auth(0))
