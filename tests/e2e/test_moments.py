@@ -12,12 +12,14 @@ run plays the same game. Screenshots of each moment go to ``docs/screenshots/`` 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 from companion.tables import lifecycle
 
 from ..browser import PHONE, shot, wait_until
+from .test_table_play import my_turn
 from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
 
 pytestmark = pytest.mark.e2e
@@ -83,6 +85,14 @@ class Table:
             pages.append(page)
         return pages
 
+    def watch(self, browser):
+        """The spectator page (no token: the public table only) on a phone."""
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(f"{self.server.url}/t/{self.code}/watch")
+        page.locator("#board").wait_for(state="visible")
+        return page
+
     def host(self, browser):
         page = browser.new_context(viewport=HOST).new_page()
         page.goto(f"{self.server.url}/t/{self.code}#host={self.host_token}")
@@ -103,6 +113,12 @@ def card_on_first_screen(page, result_id: str) -> str:
         box,
         height,
     )
+    # The figures in sight: the card's table is not cut off at the screen's width.
+    cut = page.evaluate(
+        f"[...document.querySelectorAll({selector + ' .scroll-x'!r})]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => [e.scrollWidth, e.clientWidth])"
+    )
+    assert cut == [], (result_id, cut)
     return page.locator(selector).inner_text()
 
 
@@ -120,18 +136,19 @@ def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
     table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
     phones = table.phones(browser)
     host = table.host(browser)
+    spectator = table.watch(browser)
     for seat, bid in ((0, 0), (1, 2), (2, 0)):
         table.act(seat, {"type": "bid", "bid": bid})
     # Bo leads (left of the dealer) and takes both tricks with the only hearts.
     for seat, card in ((1, "2H"), (2, "QD"), (0, "KS")):
         table.act(seat, {"type": "play", "card": card})
-    for page in [*phones, host]:
+    for page in [*phones, host, spectator]:
         text = card_on_first_screen(page, "trick-1-1")
         assert "Bo takes the trick with" in text and "2♥" in text, text
     shot(phones[0], "moment-shoot-trick-phone")
     for seat, card in ((1, "3H"), (2, "JD"), (0, "AS")):
         table.act(seat, {"type": "play", "card": card})
-    for page in [*phones, host]:
+    for page in [*phones, host, spectator]:
         text = card_on_first_screen(page, "deal-1")
         assert "Deal 1 of 2 is over" in text and "Bo leads with 7" in text, text
         rows = page.locator("#moment .result-table tbody tr")
@@ -149,17 +166,60 @@ def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
     assert phones[2].evaluate(animation) == "none"
     shot(phones[1], "moment-shoot-deal-phone")
     shot(host, "moment-shoot-deal-host")
-    # The card stays through the next deal's bidding until the player puts it away.
+    shot(spectator, "moment-shoot-deal-watch")
+    # The card stays through the next deal's bidding until the player puts it away ...
     phones[0].locator("#moment .result-dismiss").click()
     wait_until(phones[0], "document.getElementById('moment').hidden")
-    assert phones[1].locator('#moment .result-card[data-result="deal-1"]').is_visible()
+    phones[0].reload()  # put away for good on this phone
+    phones[0].locator("#play").wait_for(state="visible")
+    wait_until(phones[0], "document.querySelector('#board dd') !== null")
+    assert phones[0].locator("#moment").is_hidden()
+    # ... or acts next: Cy bids in deal 2 on his phone, and his card goes.
+    assert my_turn(phones[2])
+    phones[2].locator("#choices .number-grid button.choice-button").first.click()
+    phones[2].locator("#confirm-button").click()
+    wait_until(phones[2], "document.getElementById('moment').hidden")
+    wait_until(host, "document.getElementById('status').textContent.includes('1 of 3 bids')")
+    # Bo did neither: his card is still on his first screen, over deal 2's bidding.
+    assert "Deal 1 of 2 is over" in card_on_first_screen(phones[1], "deal-1")
+    assert "Deal 1 of 2 is over" in card_on_first_screen(host, "deal-1")
+    spectator.locator("#moment .result-dismiss").click()
+    wait_until(spectator, "document.getElementById('moment').hidden")
 
 
-def test_the_host_is_a_shared_screen_in_large_type(server, browser):
-    table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
+#: A stand-in for the Screen Wake Lock API (headless Chromium has none to give): it
+#: records each request and release in ``window.wakeLog``.
+WAKE_LOCK = """
+window.wakeLog = [];
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async (type) => {
+    window.wakeLog.push(type);
+    const lock = new EventTarget();
+    lock.release = async () => { window.wakeLog.push("release"); };
+    return lock;
+  },
+} });
+"""
+
+SHARED = {
+    "shoot": (3, {"schedule": [2, 1]}),
+    "call_the_shot": (2, {}),
+    "pull": (4, {"hands": 1}),
+    "pirate_tricks": (3, {"rounds": 3}),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(SHARED))
+def test_the_host_is_a_shared_screen_in_large_type(server, browser, slug):
+    players, options = SHARED[slug]
+    table = Table(server, slug, players, options, seed=11)
     phone = table.phones(browser)[0]
-    host = table.host(browser)
+    context = browser.new_context(viewport=HOST)
+    context.add_init_script(WAKE_LOCK)
+    host = context.new_page()
+    host.goto(f"{server.url}/t/{table.code}#host={table.host_token}")
     wait_until(host, "document.getElementById('host').classList.contains('is-playing')")
+    # The table in type at least 1.5 times the phone's, and on the first screen.
     size = "parseFloat(getComputedStyle(document.querySelector('#board td, #board dd')).fontSize)"
     wait_until(phone, "document.querySelector('#board td, #board dd') !== null")
     wait_until(host, "document.querySelector('#board td, #board dd') !== null")
@@ -167,24 +227,51 @@ def test_the_host_is_a_shared_screen_in_large_type(server, browser):
         host.evaluate(size),
         phone.evaluate(size),
     )
+    board = host.locator("#board").bounding_box()
+    assert board["y"] < HOST["height"] / 3 and board["width"] >= HOST["width"] / 2, board
+    # Whose turn and doing what, in the game's own word, in large type at the top.
+    doing = table.env()["view"]["doing"]
+    status = host.locator("#status")
+    assert doing in status.inner_text()
+    assert status.bounding_box()["y"] < HOST["height"] / 3
+    assert host.evaluate("parseFloat(getComputedStyle(document.getElementById('status')).fontSize)") >= 1.4 * phone.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('status')).fontSize)"
+    )
     # The join line: address and code in large letters on the first screen; the seats
     # fold away behind a button.
     code = host.locator("#join-bar .join-code")
     assert code.inner_text() == table.code
     box = code.bounding_box()
-    assert box["y"] + box["height"] <= HOST["height"]
+    assert box["y"] + box["height"] <= HOST["height"] / 4
     assert (
         host.evaluate("parseFloat(getComputedStyle(document.querySelector('.join-code')).fontSize)")
         >= 24
     )
-    assert "/join" in host.locator("#join-bar").inner_text()
+    port = server.url.rsplit(":", 1)[1]  # the address phones can reach, on this port
+    line = host.locator("#join-bar").inner_text()
+    assert re.fullmatch(rf"Join at \S+:{port}/join · code {table.code}", line), line
+    assert host.locator("#join-bar .join-bar-qr").bounding_box()["width"] <= 100  # a small QR
     assert host.locator("#seat-list").is_hidden()
     host.locator("#seats-button").click()
     assert host.locator("#seat-list").is_visible()
     # The seat list says what each seat is doing in the game's own word.
-    assert host.locator("#seat-list .acting-mark").first.inner_text() == "◀ to bid"
+    assert host.locator("#seat-list .acting-mark").first.inner_text() == f"◀ {doing}"
+    if slug == "shoot":
+        assert doing == "to bid"
     host.locator("#seats-button").click()
-    shot(host, "moment-host-playing")
+    assert host.locator("#seat-list").is_hidden()
+    if slug == "shoot":
+        shot(host, "moment-host-playing")
+    # The screen is kept awake during play, and goes full screen on a tap.
+    wait_until(host, "window.wakeLog.includes('screen')")
+    full = host.locator("#fullscreen-button")
+    assert full.is_visible()
+    full.click()
+    wait_until(host, "document.fullscreenElement !== null")
+    wait_until(host, "document.getElementById('fullscreen-button').textContent === 'Leave full screen'")
+    full.click()
+    wait_until(host, "document.fullscreenElement === null")
+    context.close()
 
 
 # -- Call the Shot: the reveal --------------------------------------------------------------
