@@ -75,15 +75,15 @@ class Table:
             self.act(seat, self.env(seat)["legal"][0])
         raise AssertionError("never reached")
 
+    def phone(self, browser, seat):
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(f"{self.server.url}/t/{self.code}/seat#token={self.tokens[seat]}")
+        page.locator("#play").wait_for(state="visible")
+        return page
+
     def phones(self, browser):
-        pages = []
-        for seat in range(self.players):
-            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-            page = context.new_page()
-            page.goto(f"{self.server.url}/t/{self.code}/seat#token={self.tokens[seat]}")
-            page.locator("#play").wait_for(state="visible")
-            pages.append(page)
-        return pages
+        return [self.phone(browser, seat) for seat in range(self.players)]
 
     def watch(self, browser):
         """The spectator page (no token: the public table only) on a phone."""
@@ -234,7 +234,9 @@ def test_the_host_is_a_shared_screen_in_large_type(server, browser, slug):
     status = host.locator("#status")
     assert doing in status.inner_text()
     assert status.bounding_box()["y"] < HOST["height"] / 3
-    assert host.evaluate("parseFloat(getComputedStyle(document.getElementById('status')).fontSize)") >= 1.4 * phone.evaluate(
+    assert host.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('status')).fontSize)"
+    ) >= 1.4 * phone.evaluate(
         "parseFloat(getComputedStyle(document.getElementById('status')).fontSize)"
     )
     # The join line: address and code in large letters on the first screen; the seats
@@ -268,7 +270,9 @@ def test_the_host_is_a_shared_screen_in_large_type(server, browser, slug):
     assert full.is_visible()
     full.click()
     wait_until(host, "document.fullscreenElement !== null")
-    wait_until(host, "document.getElementById('fullscreen-button').textContent === 'Leave full screen'")
+    wait_until(
+        host, "document.getElementById('fullscreen-button').textContent === 'Leave full screen'"
+    )
     full.click()
     wait_until(host, "document.fullscreenElement === null")
     context.close()
@@ -301,12 +305,22 @@ def test_call_the_shot_reveal_on_both_phones_and_a_log_without_the_face_down_car
         assert "Claimed — Ada: Headshot (9), Headshot (9) · Bo: Shoot to Kill (5)" in text, text
     shot(phones[1], "moment-call-the-shot-reveal-phone")
     shot(host, "moment-call-the-shot-reveal-host")
+    # One public log, the same on every phone, the host and the spectator's page: the
+    # public events the server keeps, one line each, and no face-down card before its reveal.
+    spectator = table.watch(browser)
+    for page in (host, spectator):
+        page.locator("#game-log summary").click()
+    events = table.client.get(f"/api/tables/{table.code}/log").get_json()["events"]
     logs = []
-    for page in phones:
+    for page in [*phones, host, spectator]:
         wait_until(page, "document.querySelector('#game-log .log-result') !== null")
+        items = page.locator("#game-log .log-events > li")
+        assert items.count() == len(events), (items.count(), events)
         logs.append(page.locator("#game-log .log-list").inner_text())
-    assert logs[0] == logs[1]  # one public log, the same on every phone
+    assert logs[0] == logs[1] == logs[2] == logs[3], logs
     assert "Duel 1: the reveal: Bo is shot" in logs[0]
+    before = logs[0].split("Duel 1: the reveal")[1]  # newest first: what came before the call
+    assert "Deadly" not in before and "Wound" not in before, before
 
 
 # -- PULL!: a target round, then the hand, teams in colour ----------------------------------
@@ -332,6 +346,29 @@ def test_pull_target_card_in_team_colours_then_the_hand(server, browser):
         side = 0 if name.split(" & ")[0] in ("Ada", "Cy") else 1
         assert f"team-{side}" in classes, colours
     shot(phones[0], "moment-pull-target-phone")
+    # A shot in the next round: its row says who is winning that target now, in colour.
+    seat = env["to_act"][0]
+    table.act(seat, table.env(seat)["legal"][0])
+    targets = table.env()["view"]["targets"]
+    aimed = next(i for i, t in enumerate(targets) if t["shots"])
+    winning = targets[aimed]["winning"]
+    assert winning == seat  # the only shot on it
+    for page in [phones[1], host]:
+        row = page.locator(".targets > li.target").nth(aimed)
+        wait_until(
+            page,
+            f"document.querySelectorAll('.targets > li.target')[{aimed}].querySelector('.winning-now') !== null",
+        )
+        now = row.locator(".winning-now strong")
+        side = 0 if winning % 2 == 0 else 1
+        assert now.inner_text().startswith(NAMES[winning]), now.inner_text()
+        assert f"team-{side}" in now.get_attribute("class")
+        # the shot itself and the scores carry the side's colour too
+        assert f"team-{side}" in row.locator(".plays .who").first.get_attribute("class")
+        for s in range(4):
+            score_row = page.locator("#board .seats-table tbody tr").nth(s)
+            assert f"team-{s % 2}" in score_row.get_attribute("class"), s
+    shot(host, "moment-pull-winning-now-host")
     env = table.first_moves_until(lambda env: env["view"]["result"]["kind"] == "hand")
     done = env["view"]["history"][-1]
     for page in [*phones, host]:
@@ -378,28 +415,53 @@ GAME_OVER = {
 def test_game_over_standings_on_every_first_screen(server, browser, slug):
     players, options = GAME_OVER[slug]
     table = Table(server, slug, players, options, seed=3)
-    table.client.post(  # a seat change long before the end: its notice must not stay on top
-        f"/api/tables/{table.code}/seats/0/release",
-        headers={"Authorization": f"Bearer {table.host_token}"},
-        json={},
-    )
+    host = table.host(browser)
+    spectator = table.watch(browser)
+    others = [table.phone(browser, 1)]  # open before the change, like the host
+    # A seat change during the game: its notice shows, and must not stay over the end.
+    headers = {"Authorization": f"Bearer {table.host_token}"}
+    table.client.post(f"/api/tables/{table.code}/seats/0/release", headers=headers, json={})
     answer = table.client.post(f"/api/tables/{table.code}/seats", json={"name": "Ada", "seat": 0})
     table.tokens[0] = answer.get_json()["token"]
+    for page in [host, *others]:
+        wait_until(
+            page, "document.getElementById('notice').textContent.includes('Ada took seat 1')"
+        )
     phones = table.phones(browser)
-    host = table.host(browser)
     env = table.first_moves_until(lambda env: env["over"], limit=3000)
     view = env["view"]
     winners = [NAMES[s] for s in view["winners"]]
-    for page in [*phones, host]:
+    sides = view["sides"]
+    phones[-1].emulate_media(reduced_motion="reduce")
+    for page in [*phones, *others, host, spectator]:
         text = final_on_first_screen(page)
-        first = page.locator("#final .standing").first.inner_text()
-        assert any(name in first for name in winners), (first, winners)
+        # Places, names (partners together), scores; the winners first, all of them.
+        standings = page.locator("#final .standing")
+        assert standings.count() == len(sides)
+        first = standings.first.inner_text()
+        assert first.startswith("1st") and "is-winner" in standings.first.get_attribute("class")
+        assert all(name in first for name in winners), (first, winners)
+        for i in range(len(sides)):
+            place, who, score = standings.nth(i).locator("span").all_inner_texts()
+            side = next(side for side in sides if NAMES[side[0]] in who)
+            assert who.replace(" (you)", "") == " & ".join(NAMES[s] for s in side)
+            assert score == str(view["scores"][side[0]]), (who, score, view["scores"])
         for name in NAMES[:players]:
             assert name in text
+        # The stale seat notice is gone; "back to the table" is right there.
         assert page.locator("#notice").is_hidden()
-    assert phones[0].locator("#final #rematch-button").is_visible()
-    assert host.locator("#final #rematch-button").is_visible()
+        assert page.locator("#final button", has_text="Back to the table").is_visible()
+        # A celebration, left out under reduced motion.
+        hidden = page.evaluate(
+            "getComputedStyle(document.querySelector('#final .celebration')).display === 'none'"
+        )
+        assert hidden == (page is phones[-1])
+    for page in [*phones, host]:
+        assert page.locator("#final #rematch-button").is_visible()
+    assert spectator.locator("#final button", has_text="Rematch").count() == 0
     shot(phones[view["winners"][0]], f"moment-game-over-{slug}-phone")
+    if slug == "pull":
+        shot(spectator, "moment-game-over-pull-watch")
     # After the game: the log's replay steps through the public events, with the table.
     page = phones[-1]
     page.locator("#game-log summary").click()

@@ -257,4 +257,3 @@ def test_pull_winning_now_names_who_takes_the_target_when_the_round_ends():
                     assert then["winning"] == target["seat"], (seed, target, then)
                     checked += 1
     assert checked >= 20, checked
-
