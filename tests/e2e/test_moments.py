@@ -19,8 +19,8 @@ import pytest
 from companion.tables import lifecycle
 
 from ..browser import PHONE, shot, wait_until
-from .test_table_play import my_turn
 from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
+from .test_table_play import my_turn
 
 pytestmark = pytest.mark.e2e
 
@@ -355,11 +355,8 @@ def test_pull_target_card_in_team_colours_then_the_hand(server, browser):
     assert winning == seat  # the only shot on it
     for page in [phones[1], host]:
         row = page.locator(".targets > li.target").nth(aimed)
-        wait_until(
-            page,
-            f"document.querySelectorAll('.targets > li.target')[{aimed}].querySelector('.winning-now') !== null",
-        )
         now = row.locator(".winning-now strong")
+        now.wait_for(state="visible")
         side = 0 if winning % 2 == 0 else 1
         assert now.inner_text().startswith(NAMES[winning]), now.inner_text()
         assert f"team-{side}" in now.get_attribute("class")
