@@ -385,6 +385,19 @@ def test_pirate_tricks_round_card_with_the_loon_paid(server, browser):
     table = Table(server, "pirate_tricks", 3, {"rounds": 3}, seed=8)
     phones = table.phones(browser)
     host = table.host(browser)
+    # The first trick: who took it, with the cards, on every first screen.
+    env = table.first_moves_until(lambda env: env["view"]["result"] is not None, limit=400)
+    card = env["view"]["result"]
+    assert card["kind"] == "trick"
+    taker = card["headline"][0]["seat"]
+    for page in [*phones, host]:
+        card_on_first_screen(page, card["id"])
+        headline = page.locator("#moment .result-headline").inner_text()
+        assert headline.startswith(f"{NAMES[taker]} takes the trick with"), headline
+        played = page.locator(f'#moment .result-card[data-result="{card["id"]}"] .plays > li')
+        assert played.count() == len(card["cards"]) == 3
+        for i, (seat, _) in enumerate(card["cards"]):
+            assert played.nth(i).locator(".who").inner_text() == NAMES[seat]
     env = table.first_moves_until(
         lambda env: (env["view"]["result"] or {}).get("kind") == "round", limit=400
     )
