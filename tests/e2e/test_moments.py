@@ -201,19 +201,20 @@ Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
 } });
 """
 
-SHARED = {
+#: Every game at a table of a few players, short enough to play to the end.
+GAMES = {
     "shoot": (3, {"schedule": [2, 1]}),
-    "call_the_shot": (2, {}),
+    "call_the_shot": (2, {"shots_to_lose": 1}),
     "pull": (4, {"hands": 1}),
     "pirate_tricks": (3, {"rounds": 3}),
 }
 
 
-@pytest.mark.parametrize("slug", sorted(SHARED))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_the_host_is_a_shared_screen_in_large_type(server, browser, slug):
-    players, options = SHARED[slug]
+    players, options = GAMES[slug]
     table = Table(server, slug, players, options, seed=11)
-    phone = table.phones(browser)[0]
+    phone = table.phone(browser, 0)
     context = browser.new_context(viewport=HOST)
     context.add_init_script(WAKE_LOCK)
     host = context.new_page()
@@ -413,17 +414,10 @@ def test_pirate_tricks_round_card_with_the_loon_paid(server, browser):
 
 # -- game over: standings at the top of every screen ----------------------------------------
 
-GAME_OVER = {
-    "shoot": (3, {"schedule": [2, 1]}),
-    "call_the_shot": (2, {"shots_to_lose": 1}),
-    "pull": (4, {"hands": 1}),
-    "pirate_tricks": (3, {"rounds": 3}),
-}
 
-
-@pytest.mark.parametrize("slug", sorted(GAME_OVER))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_game_over_standings_on_every_first_screen(server, browser, slug):
-    players, options = GAME_OVER[slug]
+    players, options = GAMES[slug]
     table = Table(server, slug, players, options, seed=3)
     host = table.host(browser)
     spectator = table.watch(browser)
