@@ -471,8 +471,14 @@ def test_game_over_standings_on_every_first_screen(server, browser, slug):
     page.locator("#game-log summary").click()
     page.locator("#game-log .replay").wait_for(state="visible")
     wait_until(page, "document.querySelector('#game-log .replay-board').textContent.length > 0")
+    # The whole game's log: the server's public events, one line each, in every game.
+    events = table.client.get(f"/api/tables/{table.code}/log").get_json()["events"]
+    assert page.locator("#game-log .log-events > li").count() == len(events)
+    results = [e["result"]["title"] for e in events if "result" in e]
+    shown = [t.strip() for t in page.locator("#game-log .log-result > strong").all_inner_texts()]
+    assert sorted(shown) == sorted(f"{title}:" for title in results)
     first = page.locator("#game-log .replay-caption").inner_text()
-    assert first.startswith("1 of "), first
+    assert first.startswith(f"1 of {len(events)} "), first
     page.locator("#game-log .replay-controls button", has_text="Next").click()
     wait_until(
         page, "document.querySelector('#game-log .replay-caption').textContent.startsWith('2 of ')"
