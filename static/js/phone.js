@@ -101,7 +101,7 @@ function mineForm(step, box) {
   form.append(el("label", { for: id, text: box.label }), row);
   if (box.in && box.text !== null) {
     // Your own entry, in large digits to hold up (a sealed bid at the reveal call).
-    form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.text}`, text: box.text || "–" }));
+    form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.shown}`, text: box.shown || "–" }));
   }
   form.append(el("button", { type: "submit", text: box.in ? "Change" : "Enter" }));
   if (step.sealed) form.append(el("p", { class: "hint", text: box.in ? "Sealed: only this phone sees it until everyone is in." : "Sealed: nobody else sees it until everyone is in." }));
@@ -146,8 +146,8 @@ function draw(data) {
     const word = data.word.charAt(0).toUpperCase() + data.word.slice(1);
     $("phone-step-heading").textContent = `${word} ${data.round}: the ${step.label}${step.sealed ? " (sealed)" : ""}`;
     $("phone-intro").textContent = [data.intro, step.problem].filter(Boolean).join(" — ");
-    const mine = step.boxes.filter((box) => box.owners !== null && box.owners.includes(data.seat));
-    const open = step.owner === "table" ? step.boxes : mine;
+    // The boxes this phone may enter: its own, and those of the whole table.
+    const open = step.boxes.filter((box) => box.yours);
     // A box unchanged since it was drawn keeps its form (and what is being typed in it).
     const kept = (box) =>
       [...$("phone-mine").querySelectorAll("form.phone-box")].find(
@@ -158,14 +158,14 @@ function draw(data) {
     $("phone-others").replaceChildren(
       ...step.boxes
         .filter((box) => !open.includes(box))
-        .map((box) => el("li", { text: `${box.label}: ${box.in ? (box.text !== null ? box.text || "none" : "in") : "waiting"}` })),
+        .map((box) => el("li", { text: `${box.label}: ${box.in ? (box.text !== null ? box.shown || "none" : "in") : "waiting"}` })),
     );
   }
   const reveal = data.revealed;
   $("phone-reveal").hidden = !reveal;
   if (reveal) {
     $("phone-reveal-heading").textContent = `${data.word.charAt(0).toUpperCase() + data.word.slice(1)} ${reveal.round}: the ${reveal.label}, revealed`;
-    $("phone-reveal-values").replaceChildren(...reveal.values.map((v) => el("li", {}, `${v.label}: `, el("strong", { text: v.text || "none" }))));
+    $("phone-reveal-values").replaceChildren(...reveal.values.map((v) => el("li", {}, `${v.label}: `, el("strong", { text: v.shown || "none" }))));
     if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
     shownReveal = reveal.id;
   }

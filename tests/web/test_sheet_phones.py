@@ -107,7 +107,7 @@ def _seen_by_others(phones: Phones, owner: int) -> dict[str, str]:
             view = phones.view(player)
             for box in view["step"]["boxes"]:  # its own entry it may see: not the owner's
                 if box["owners"] == [player]:
-                    box["text"] = None
+                    box["text"] = box["shown"] = None
             out[f"phone {player}"] = str(view)
             wrong = phones.enter(player, f"bids-{owner}", 9)  # another's box: refused
             out[f"refusal {player}"] = wrong.get_data(as_text=True)
@@ -375,23 +375,24 @@ def test_two_phones_entering_one_box_at_once_keep_one_value(race_app):
 # -- the other games, declared not coded -------------------------------------------------------
 
 
-def test_a_pull_hand_is_entered_by_both_phones_round_by_round(app):
-    """PULL!'s round steps are the table's (owner "table"): either phone enters a slot;
-    a target nobody took is left empty."""
+def test_a_pull_hand_for_two_is_entered_by_each_side_round_by_round(app):
+    """PULL! for two: the seconds are played in turn, face up (nothing sealed); each
+    side enters the targets it took (owner "side"), an empty box for none."""
     phones = Phones.start(app, "pull", ["Ann", "Bo"], PULL_FORM, (0, 1))
     hand = [
-        (("trap-T2", "0"), ("skeet-T2", "0")),
-        (("tower-T4", "0"), ("", "")),
-        (("incomer-T3", "1"), ("", "")),
-        (("", ""), ("", "")),
-        (("looper-T2", "1"), ("", "")),
+        (["trap-T2", "skeet-T2"], []),
+        (["tower-T4"], []),
+        ([], ["incomer-T3"]),
+        ([], []),
+        ([], ["looper-T2"]),
     ]
-    for r, slots in enumerate(hand):
-        for slot, (card, taker) in enumerate(slots):
-            who = slot  # Ann enters the first slot, Bo the second
-            assert phones.enter(who, f"target-{r}-{slot}", card).status_code == 200
-            answer = phones.enter(who, f"taker-{r}-{slot}", taker)
-            assert answer.status_code == 200, answer.get_json()
+    for r, took in enumerate(hand):
+        assert phones.view(0)["step"]["name"] == f"targets-{r + 1}"
+        for side, cards in enumerate(took):
+            for k in (0, 1):
+                card = cards[k] if k < len(cards) else ""
+                answer = phones.enter(side, f"took-{r}-{side}-{k}", card)
+                assert answer.status_code == 200, answer.get_json()
     assert phones.rows() == [
         {
             "sides": [
@@ -402,22 +403,30 @@ def test_a_pull_hand_is_entered_by_both_phones_round_by_round(app):
     ]
 
 
+def duel(phones: Phones, challenger: int, hits: tuple[str, str]) -> None:
+    assert phones.enter(challenger, "challenger", str(challenger)).status_code == 200
+    for player, hit in enumerate(hits):
+        assert phones.enter(player, f"hit-{player}", hit).status_code == 200
+
+
 def test_a_call_the_shot_duel_is_recorded_by_the_players_phones(app):
-    """A game without steps is one open step of all its fields: the players record
-    their own duel, and it lands on the sheet as the keeper's form would put it."""
+    """Each player records their own shot (box ``hit-<player>``, theirs alone); the
+    duel lands on the sheet as the keeper's form would put it."""
     phones = Phones.start(app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (0, 1))
     assert phones.enter(0, "challenger", "0").status_code == 200
-    assert phones.view(1)["step"]["waiting"] == ["Who was shot?"]
-    assert phones.enter(1, "shot", "1").status_code == 200
+    assert phones.view(1)["step"]["waiting"] == ["Ada", "Bo"]
+    assert phones.enter(0, "hit-1", "yes").status_code == 403  # Bo's box, not Ada's
+    assert phones.enter(1, "hit-1", "yes").status_code == 200
+    assert phones.view(0)["rounds"] == 0
+    assert phones.enter(0, "hit-0", "no").status_code == 200
     assert phones.rows() == [{"challenger": 0, "shot": 1}]
     assert phones.view(0)["rounds"] == 1
 
 
 def test_the_phones_are_offered_the_rematch_under_the_same_name(app):
     phones = Phones.start(app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (0, 1))
-    for duel in range(3):
-        assert phones.enter(0, "challenger", str(duel % 2)).status_code == 200
-        assert phones.enter(1, "shot", "1").status_code == 200
+    for number in range(3):
+        duel(phones, number % 2, ("no", "yes"))
     assert phones.view(0)["over"] and phones.view(0)["rematch"] is None
     again = phones.keeper.post(f"/score/{phones.code}/rematch")
     assert again.status_code == 302

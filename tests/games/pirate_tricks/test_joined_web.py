@@ -144,7 +144,7 @@ def _seen_by_others(phones: Phones, owner: int, key: str) -> dict[str, str]:
         view = phones.view(player)
         for box in view["step"]["boxes"]:
             if box["owners"] == [player]:
-                box["text"] = None  # its own entry, which it may see
+                box["text"] = box["shown"] = None  # its own entry, which it may see
         out[f"phone {player}"] = str(view)
         out[f"refusal {player}"] = phones.enter(player, key, 9).get_data(as_text=True)
     for path in ("", "/phones", "/export.csv", "/export.json", "/print"):
