@@ -9,7 +9,6 @@ on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
-import re
 import threading
 
 import pytest
@@ -19,7 +18,7 @@ from companion.scorekeeper.rounds import pending_of, pending_version
 
 from ..games.pull.test_pages import FORM_DEFAULTS as PULL_FORM
 from .pages import new_sheet, stored_sheet
-from .phones import Phones
+from .phones import Phones, seen_by_others
 from .steps import pending, post_step
 
 OPTIONS = {"opt_schedule": "0", "opt_dealer": "0"}
@@ -84,50 +83,6 @@ def test_the_bids_are_revealed_at_once_with_the_call_and_tricks_are_open(app):
 # -- the leak harness ------------------------------------------------------------------------
 
 
-def _normal(text: str, phones: Phones) -> str:
-    """A response with what differs between two sheets by construction taken out."""
-    for code in {phones.code, phones.join}:
-        text = text.replace(code, "CODE")
-    text = re.sub(r'name="csrf_token" value="[^"]*"', "", text)
-    text = re.sub(r"ticket=[^\"&' ]+", "ticket=T", text)
-    text = re.sub(r"/score/watch/[A-Za-z0-9_-]+", "/score/watch/W", text)
-    text = re.sub(r'datetime="[^"]*"', "", text)
-    text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "", text)
-    text = re.sub(r"\d\d [A-Z][a-z]{2} \d\d:\d\d UTC", "", text)
-    text = re.sub(r"[a-z/._-]+\.(?:css|js)\?v=[0-9a-f]+", "ASSET", text)
-    return text
-
-
-def _seen_by_others(phones: Phones, owner: int) -> dict[str, str]:
-    """Every response a viewer other than ``owner``'s phone gets of the sheet now."""
-    keeper, code, join = phones.keeper, phones.code, phones.join
-    out = {}
-    for player in phones.tokens:
-        if player != owner:
-            view = phones.view(player)
-            for box in view["step"]["boxes"]:  # its own entry it may see: not the owner's
-                if box["owners"] == [player]:
-                    box["text"] = box["shown"] = None
-            out[f"phone {player}"] = str(view)
-            wrong = phones.enter(player, f"bids-{owner}", 9)  # another's box: refused
-            out[f"refusal {player}"] = wrong.get_data(as_text=True)
-    pages = [
-        f"/score/{code}",
-        f"/score/{code}/phones",
-        f"/score/{code}/export.csv",
-        f"/score/{code}/export.json",
-        f"/score/{code}/print",
-    ]
-    for path in pages:
-        out[path.replace(code, "CODE")] = keeper.get(path).get_data(as_text=True)
-    watch = re.search(r"/score/watch/([A-Za-z0-9_-]+)/screen", out["/score/CODE"]).group(1)
-    for tail in ("", "?part=1", "/screen", "/screen?part=1"):
-        out["watch" + tail] = keeper.get(f"/score/watch/{watch}{tail}").get_data(as_text=True)
-    out["names"] = keeper.get(f"/score/join/{join}/names").get_data(as_text=True)
-    out["join page"] = keeper.get(f"/score/join/{join}").get_data(as_text=True)
-    return {name: _normal(text, phones) for name, text in out.items()}
-
-
 def test_no_sealed_bid_reaches_another_viewer_before_the_reveal(make_app):
     """Two sheets go through the same steps with different sealed bids: everything any
     viewer but the bid's owner gets (other phones' views, refusals, the keeper's pages and
@@ -146,7 +101,9 @@ def test_no_sealed_bid_reaches_another_viewer_before_the_reveal(make_app):
                 if turn == 0:
                     again = sheet.enter(player, f"bids-{player}", (bid + 1) % 11)
                     assert again.status_code == 200
-            assert _seen_by_others(left, player) == _seen_by_others(right, player), trial
+            assert seen_by_others(left, player, "bids-{owner}") == seen_by_others(
+                right, player, "bids-{owner}"
+            ), trial
             mine = {b["key"]: b["text"] for b in left.view(player)["step"]["boxes"]}
             assert mine[f"bids-{player}"] is not None  # the owner sees it
         last = order[-1]

@@ -16,8 +16,8 @@ import pytest
 from companion.games import GAMES
 from tests.web.pages import new_sheet, stored_sheet
 from tests.web.phones import Phones
+from tests.web.phones import normal as _normal
 from tests.web.steps import enter_step
-from tests.web.test_sheet_phones import _normal
 
 from .test_joined import AUCTION, CARDS, CREW, KEEPER_ROWS, NAMES, TRICKS
 
