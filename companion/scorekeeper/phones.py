@@ -20,7 +20,7 @@ from .. import codes
 from ..credentials import hash_token, new_token, same_hash
 from ..games.spec import is_whole
 from ..models import ScoreSeat, ScoreSheet
-from . import book, boxes, store
+from . import asking, book, boxes, store
 from .errors import NotFound, ScoreError, WrongMoment
 
 GONE = (
@@ -107,6 +107,8 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
         "totals": keeper.visible_totals(summary, viewer if isinstance(viewer, int) else None),
         "winners": summary["winners"],
         "table": table,
+        # "I am …" requests waiting: the name's phone and the keeper answer them.
+        "requests": asking.waiting(sheet, seat) if viewer != boxes.PUBLIC else [],
     }
     return out
 

@@ -2,6 +2,7 @@
 // step in progress, watch the step fill live, see a sealed step revealed. The token lives
 // in this browser's storage; every piece of data reaches the page through textContent.
 
+import { askFor, drawRequests } from "./phone-requests.js";
 import { api, ApiError, el, storeToken } from "./table-live.js";
 
 const root = document.getElementById("phone-page");
@@ -44,13 +45,19 @@ async function showNames(message) {
   list.replaceChildren(
     ...names.names.map((name, player) => {
       const taken = names.held.includes(player);
-      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `${name} (has a phone)` : name });
-      button.disabled = taken;
-      button.addEventListener("click", () => take(player));
+      // A name another phone holds: "I am …" asks that phone (or the keeper) for it.
+      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `I am ${name} (ask its phone)` : name });
+      button.addEventListener("click", () => (taken ? askFor(root, player, name, { say, onToken: claimed }) : take(player)));
       return el("li", {}, button);
     }),
   );
   $("phone-names").hidden = false;
+}
+
+async function claimed(value) {
+  keep(value);
+  await refresh();
+  live();
 }
 
 async function take(player) {
@@ -177,6 +184,7 @@ function draw(data) {
     const parsed = new DOMParser().parseFromString(data.table_html, "text/html");
     table.replaceChildren(...parsed.body.childNodes);
   }
+  drawRequests(root, $("phone-requests"), data.requests || [], token, say);
   if (data.rematch) offerRematch(data.rematch, data.seat, me);
   $("phone-totals").hidden = false;
   $("phone-totals-list").replaceChildren(
