@@ -174,10 +174,13 @@ def burst(*calls) -> list[int]:
 
 def test_two_phones_asking_for_one_name_at_once(race_app):
     for _ in range(ROUNDS):
-        phones = sheet(race_app)
-        answers = burst(lambda: ask(phones, 0), lambda: ask(phones, 0))
-        assert sorted(answers) == [200, 409], answers
-        assert len(phones.view(0)["requests"]) == 1
+        two_asks(sheet(race_app))
+
+
+def two_asks(phones: Phones) -> None:
+    answers = burst(lambda: ask(phones, 0), lambda: ask(phones, 0))
+    assert sorted(answers) == [200, 409], answers
+    assert len(phones.view(0)["requests"]) == 1
 
 
 def test_an_approval_raced_with_a_release(race_app):
@@ -185,54 +188,66 @@ def test_an_approval_raced_with_a_release(race_app):
     way (it came first and the request ended, 410; or it came after and freed the name
     the request was waiting with); the asking phone's claim is then 410."""
     for _ in range(ROUNDS):
-        phones = sheet(race_app)
-        request_id, ticket = asked(phones, 0)
-        free = f"/score/{phones.code}/phones/0/free"
-        answers = burst(
-            lambda: reply(phones, request_id, True, phones.tokens[0]),
-            lambda: phones.keeper.post(free),
-        )
-        assert answers[0] in (200, 410) and answers[1] == 303, answers
-        assert phones.view(1)["held"] == [1]  # Ada's name is free
-        assert claim(phones, ticket).status_code == 410
-        assert holds(phones, phones.tokens[0]) is None
+        approval_and_release(sheet(race_app))
+
+
+def approval_and_release(phones: Phones) -> None:
+    request_id, ticket = asked(phones, 0)
+    free = f"/score/{phones.code}/phones/0/free"
+    answers = burst(
+        lambda: reply(phones, request_id, True, phones.tokens[0]),
+        lambda: phones.keeper.post(free),
+    )
+    assert answers[0] in (200, 410) and answers[1] == 303, answers
+    assert phones.view(1)["held"] == [1]  # Ada's name is free
+    assert claim(phones, ticket).status_code == 410
+    assert holds(phones, phones.tokens[0]) is None
 
 
 def test_an_approval_raced_with_a_refusal(race_app):
     """Ada's phone approves while the keeper refuses: one answer stands, the other is
     told (410) and changes nothing."""
     for _ in range(ROUNDS):
-        phones = sheet(race_app)
-        request_id, ticket = asked(phones, 0)
-        answers = burst(
-            lambda: reply(phones, request_id, True, phones.tokens[0]),
-            lambda: keeper_reply(phones, request_id, False),
-        )
-        final = status(phones, request_id, ticket).get_json()["request"]["status"]
-        if answers[0] == 200:
-            assert final == "approved" and holds(phones, phones.tokens[0]) is None
-            assert claim(phones, ticket).status_code == 200
-        else:
-            assert answers[0] == 410 and final == "refused"
-            assert holds(phones, phones.tokens[0]) == 0
-            assert claim(phones, ticket).status_code == 410
+        approval_and_refusal(sheet(race_app))
+
+
+def approval_and_refusal(phones: Phones) -> None:
+    request_id, ticket = asked(phones, 0)
+    answers = burst(
+        lambda: reply(phones, request_id, True, phones.tokens[0]),
+        lambda: keeper_reply(phones, request_id, False),
+    )
+    final = status(phones, request_id, ticket).get_json()["request"]["status"]
+    flashed = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    if answers[0] == 200:
+        assert final == "approved" and holds(phones, phones.tokens[0]) is None
+        assert "That request was already answered (approved)." in flashed
+        assert claim(phones, ticket).status_code == 200
+    else:
+        assert answers[0] == 410 and final == "refused"
+        assert "Refused: Ada&#39;s name stays with its phone." in flashed
+        assert holds(phones, phones.tokens[0]) == 0
+        assert claim(phones, ticket).status_code == 410
 
 
 def test_a_claim_raced_with_a_release(race_app):
     for _ in range(ROUNDS):
-        phones = sheet(race_app)
-        request_id, ticket = asked(phones, 1)
-        assert reply(phones, request_id, True, phones.tokens[1]).status_code == 200
-        got = {}
+        claim_and_release(sheet(race_app))
 
-        def claiming():
-            answer = claim(phones, ticket)
-            got.update(answer.get_json() or {})
-            return answer
 
-        free = f"/score/{phones.code}/phones/1/free"
-        answers = burst(claiming, lambda: phones.keeper.post(free))
-        assert answers[0] in (200, 410) and answers[1] == 303, answers
-        assert phones.view(0)["held"] == [0]
-        if answers[0] == 200:  # claimed first, then freed: the new token holds nothing
-            assert holds(phones, got["token"]) is None
+def claim_and_release(phones: Phones) -> None:
+    request_id, ticket = asked(phones, 1)
+    assert reply(phones, request_id, True, phones.tokens[1]).status_code == 200
+    got = {}
+
+    def claiming():
+        answer = claim(phones, ticket)
+        got.update(answer.get_json() or {})
+        return answer
+
+    free = f"/score/{phones.code}/phones/1/free"
+    answers = burst(claiming, lambda: phones.keeper.post(free))
+    assert answers[0] in (200, 410) and answers[1] == 303, answers
+    assert phones.view(0)["held"] == [0]
+    if answers[0] == 200:  # claimed first, then freed: the new token holds nothing
+        assert holds(phones, got["token"]) is None
