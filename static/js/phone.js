@@ -108,7 +108,8 @@ function mineForm(step, box) {
   form.append(el("label", { for: id, text: box.label }), row);
   if (box.in && box.text !== null) {
     // Your own entry, in large digits to hold up (a sealed bid at the reveal call).
-    form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.shown}`, text: box.shown || "–" }));
+    const words = /^\d+$/.test(box.shown) ? "" : " is-words";
+    form.append(el("p", { class: `held-up${words}`, "aria-label": `Your entry: ${box.shown}`, text: box.shown || "–" }));
   }
   form.append(el("button", { type: "submit", text: box.in ? "Change" : "Enter" }));
   if (step.sealed) form.append(el("p", { class: "hint", text: box.in ? "Sealed: only this phone sees it until everyone is in." : "Sealed: nobody else sees it until everyone is in." }));
