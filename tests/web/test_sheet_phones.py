@@ -279,14 +279,6 @@ def test_the_tricks_that_do_not_add_up_are_told_to_every_phone_and_kept_open(app
 # -- two phones, one box, at once ----------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def race_app(request, make_app):
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-        return make_app(WTF_CSRF_ENABLED=False, SQLALCHEMY_DATABASE_URI=url)
-    return make_app(WTF_CSRF_ENABLED=False)
-
-
 def race(phones: Phones, rev: int) -> list:
     """The box's phone and the keeper enter ``bids-0`` from revision ``rev``, released
     together by a barrier; their status codes."""

@@ -143,14 +143,6 @@ def test_a_request_expires_and_ends_when_the_name_changes_hands(app, monkeypatch
 # -- races ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def race_app(request, make_app):
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-        return make_app(WTF_CSRF_ENABLED=False, SQLALCHEMY_DATABASE_URI=url)
-    return make_app(WTF_CSRF_ENABLED=False)
-
-
 def burst(*calls) -> list[int]:
     """The calls released together by a barrier; their status codes (a raise: 500)."""
     gate = threading.Barrier(len(calls))
