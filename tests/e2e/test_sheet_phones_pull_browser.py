@@ -45,9 +45,11 @@ def phone_for(browser, server, join: str, name: str | None, opened: list):
 
 def enter(phone, key: str, value: str) -> None:
     phone.select_option(f"#box-{key}", value)
+    phone.evaluate("document.getElementById('phone-message').textContent = ''")
     phone.locator(f"form[data-key='{key}']").get_by_role("button").click()
     said = "document.getElementById('phone-message').textContent"
-    wait_until(phone, f"{said}.includes(': in') || {said}.includes('saved')")
+    done = f"{said}.includes(': in') || {said}.includes('saved') || {said}.includes('added')"
+    wait_until(phone, done, describe=lambda p: p.inner_text("main"))
 
 
 def test_four_phones_play_a_pull_round_with_sealed_seconds(serve, browser):
@@ -121,6 +123,8 @@ def test_a_duel_by_two_phones_and_a_phone_that_says_i_am_ada(serve, browser):
         wait_until(ada, duel_2)
         # A new phone says it is Ada; Ada's phone approves; the new phone holds the name.
         new = phone_for(browser, server, join, None, opened)
+        wait_until(new, "!document.getElementById('phone-names').hidden")
+        shot(new, "duel-phone-i-am")
         new.get_by_role("button", name="I am Ada (ask its phone)").click()
         wait_until(ada, "!document.getElementById('phone-requests').hidden")
         shot(ada, "duel-phone-request")
