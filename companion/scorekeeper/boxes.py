@@ -246,6 +246,12 @@ def enter(
             key,
         )
     text = str(text).strip()
+    if step.sealed and not text:
+        raise BoxRefused(
+            f"{keeper.box_label(step, key)}: choose one; a sealed entry can't be left empty.",
+            422,
+            key,
+        )
     typed(keeper, key, text)
     alone(keeper, rows, pending, step, record["boxes"], key, text)
     record = {**record, "version": record["version"] + 1, "boxes": dict(record["boxes"])}

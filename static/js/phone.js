@@ -98,10 +98,10 @@ function stepper(input, by) {
   return button;
 }
 
-function mineForm(step, box) {
+function mineForm(step, box, round) {
   const id = `box-${box.key}`;
   const input = boxInput(box, id);
-  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name });
+  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name, "data-round": round });
   const row = el("div", { class: "phone-entry" });
   if (input.type === "number") row.append(stepper(input, -1), input, stepper(input, 1));
   else row.append(input);
@@ -159,9 +159,14 @@ function draw(data) {
     // A box unchanged since it was drawn keeps its form (and what is being typed in it).
     const kept = (box) =>
       [...$("phone-mine").querySelectorAll("form.phone-box")].find(
-        (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
+        (form) =>
+          form.dataset.key === box.key &&
+          form.dataset.rev === String(box.rev) &&
+          form.dataset.step === step.name &&
+          // The same step of the next round starts afresh (not with last round's choice).
+          form.dataset.round === String(data.round),
       );
-    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box)));
+    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box, data.round)));
     $("phone-waiting").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "";
     $("phone-others").replaceChildren(
       ...step.boxes

@@ -149,6 +149,11 @@ def test_targets_that_do_not_fit_together_are_told_and_nothing_is_saved(app):
 
 def test_a_shot_card_is_a_second_once_a_hand(app):
     phones = teams(app)
+    empty = phones.enter(0, "second-0-0", "")  # a sealed entry is a card, never none
+    assert empty.status_code == 422
+    assert empty.get_json()["error"] == (
+        "Ada: second shot: choose one; a sealed entry can't be left empty."
+    )
     seconds(phones, 0, ["trap-8", "skeet-3", "tower-1", "looper-5"])
     took(phones, 0, {0: (0, []), 1: (1, [])})
     again = phones.enter(0, "second-1-0", "skeet-3")  # shown in round 1: public
