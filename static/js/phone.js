@@ -83,7 +83,7 @@ function boxInput(box, id) {
   const select = el("select", { id });
   select.append(el("option", { value: "", text: f.optional ? "(none)" : "Choose…" }));
   for (const [value, label] of f.choices || []) select.append(el("option", { value, text: label }));
-  select.value = box.text ?? "";
+  select.value = box.text ?? f.default ?? "";
   return select;
 }
 

@@ -121,6 +121,8 @@ def test_a_duel_by_two_phones_and_a_phone_that_says_i_am_ada(serve, browser):
         enter(ada, "hit-0", "no")
         duel_2 = "document.getElementById('phone-step-heading').textContent.startsWith('Duel 2')"
         wait_until(ada, duel_2)
+        assert ada.input_value("#box-challenger") == "1"  # Bo challenges now: preselected
+        assert ada.input_value("#box-hit-0") == ""  # not last duel's answer
         # A new phone says it is Ada; Ada's phone approves; the new phone holds the name.
         new = phone_for(browser, server, join, None, opened)
         wait_until(new, "!document.getElementById('phone-names').hidden")

@@ -370,6 +370,9 @@ def test_a_call_the_shot_duel_is_recorded_by_the_players_phones(app):
     assert phones.enter(0, "hit-0", "no").status_code == 200
     assert phones.rows() == [{"challenger": 0, "shot": 1}]
     assert phones.view(0)["rounds"] == 1
+    # Duel 2: the challenger box starts at Bo (the role passes), still to be entered.
+    challenger = phones.box(1, "challenger")[1]
+    assert (challenger["in"], challenger["field"]["default"]) == (False, "1")
 
 
 def test_the_phones_are_offered_the_rematch_under_the_same_name(app):
