@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from ..axe import axe_source, check_page
 from ..browser import PHONE, wait_until
 from .test_sheet_phones_browser import context, shot
 
@@ -68,6 +69,9 @@ def test_four_phones_play_a_pull_round_with_sealed_seconds(serve, browser):
             enter(phones[i], f"second-0-{i}", SECONDS[i])
         wait_until(phones[0], "document.querySelector('.held-up')?.textContent === 'Trap 8'")
         shot(phones[0], "pull-phone-sealed")
+        source = axe_source()
+        assert source is not None, "npm ci --prefix tools/axe"
+        assert check_page(phones[0], source) == []  # a card held up, sealed
         wait_until(
             screen,
             "document.querySelector('.screen-waiting')?.textContent.includes('Still to enter: Di')",
@@ -89,6 +93,7 @@ def test_four_phones_play_a_pull_round_with_sealed_seconds(serve, browser):
         wait_until(phones[2], "document.getElementById('box-took-0-0-0') !== null")
         assert phones[1].locator("#box-took-0-0-0").count() == 0  # the other side's box
         shot(phones[2], "pull-phone-targets")
+        assert check_page(phones[2], source) == []  # the side's targets, the reveal
         enter(phones[2], "took-0-0-0", "trap-T2")
         enter(phones[0], "took-0-0-1", "skeet-T2")
         for k in (0, 1):
@@ -127,9 +132,13 @@ def test_a_duel_by_two_phones_and_a_phone_that_says_i_am_ada(serve, browser):
         new = phone_for(browser, server, join, None, opened)
         wait_until(new, "!document.getElementById('phone-names').hidden")
         shot(new, "duel-phone-i-am")
+        source = axe_source()
+        assert source is not None, "npm ci --prefix tools/axe"
+        assert check_page(new, source) == []
         new.get_by_role("button", name="I am Ada (ask its phone)").click()
         wait_until(ada, "!document.getElementById('phone-requests').hidden")
         shot(ada, "duel-phone-request")
+        assert check_page(ada, source) == []
         ada.get_by_role("button", name="Approve").click()
         wait_until(new, "document.getElementById('phone-who').textContent === 'You are Ada'")
         shot(new, "duel-phone-claimed")
