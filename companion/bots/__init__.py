@@ -41,6 +41,7 @@ from typing import Any
 
 from .base import Action, GameBot, View
 from .search import halving, ismcts, monte_carlo
+from .tree import tree
 
 LEVELS = ("easy", "normal", "strong", "expert")
 
@@ -62,7 +63,7 @@ BUDGETS: dict[str, dict[str, float]] = {
 }
 
 # The strong level's search, by GameBot.strong_search.
-STRONG = {"halving": halving, "ismcts": ismcts}
+STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree}
 
 _BOTS: dict[str, GameBot | None] = {}
 

@@ -32,6 +32,9 @@ from .worlds import ShootWorlds, deal_pool
 
 class ShootBot(GameBot):
     bench = {"players": 4, "options": {"schedule": [5, 2]}}
+    #: The card play searched by a tree over every seat's later cards on the fast worlds
+    #: (companion.bots.tree); the bids by sequential halving, as before.
+    strong_search = "tree"
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
         "easy": "Rules of thumb: about 2 points a deal ahead of random players.",
