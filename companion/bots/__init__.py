@@ -41,7 +41,7 @@ from typing import Any
 
 from .base import Action, GameBot, View
 from .search import halving, ismcts, monte_carlo
-from .tree import tree
+from .tree import tree_search
 
 LEVELS = ("easy", "normal", "strong", "expert")
 
@@ -63,7 +63,7 @@ BUDGETS: dict[str, dict[str, float]] = {
 }
 
 # The strong level's search, by GameBot.strong_search.
-STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree}
+STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree_search}
 
 _BOTS: dict[str, GameBot | None] = {}
 

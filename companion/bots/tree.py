@@ -94,7 +94,7 @@ def _select(
     return edges[best], best, False
 
 
-def tree(
+def tree_search(
     bot: GameBot,
     game: Any,
     view: View,
