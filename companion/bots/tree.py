@@ -5,15 +5,19 @@ One tree per decision, over every seat's later moves from the decision on (a tre
 moves, as in a trick-taking game's play: every seat sees every card played, so a node is
 the moves made since the decision, the same node in every world). Each iteration draws a
 world consistent with the seat's view (its weight from :meth:`Worlds.draw`: worlds come in
-small batches, resampled by weight), walks down the tree choosing at each node among the
-moves legal in that world (UCB with availability counts, Cowling, Powley and Whitehouse
-2012: the single-observer ISMCTS, each seat choosing for its own payoff), adds one node,
-plays the world out with the game's rollout policy and backs every seat's payoff up the
-path. Untried moves go first, the rollout policy's own move first among them.
+small batches, resampled by weight) and walks it once after each of the decision's moves,
+their playouts on the same random numbers (the moves compared on the same cards and luck,
+as the halving search compares them). Below the first move a walk chooses at each node
+among the moves legal in that world (UCB with availability counts, Cowling, Powley and
+Whitehouse 2012: the single-observer ISMCTS, each seat choosing for its own payoff), adds
+one node, plays the world out with the game's rollout policy and backs every seat's payoff
+up the path. Untried moves go first, the rollout policy's own move first among them. So
+the seat's and the others' later moves are played at least as well as the rollout policy
+plays them, and better where the tree has learnt them.
 
-It stops when its time is up, its iterations are done, or no other root move could catch
-the most visited one with the iterations the time left affords (a settled choice). The
-root's most visited move is played (ties: the better mean).
+It stops when its time is up, its worlds are done, or its choice is settled (the best
+first move's mean ahead of every other's by three standard errors, as
+:func:`.search.settled` judges), and plays the first move with the best mean.
 
 The worlds' interface, beside ``draw``: ``walks`` (whether this decision can be walked;
 if not, the strong level's :func:`.search.halving` decides), ``walk(world)`` (a fresh
@@ -31,11 +35,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import Action, GameBot, View
-from .search import _limits, _now, halving, root_ids, worlds_of
+from .search import _Arm, _limits, _now, halving, root_ids, settled, worlds_of
 
 EXPLORATION = 0.7  # UCB constant, on payoffs scaled to the spread seen so far
 BATCH = 8  # worlds drawn at a time and resampled by their weights
-SETTLE_EVERY = 8  # iterations between two looks at whether the choice is settled
+SETTLE_EVERY = 8  # worlds between two looks at whether the choice is settled
 
 
 class _Edge:
@@ -108,52 +112,55 @@ def tree_search(
     if not getattr(worlds, "walks", False):
         return halving(bot, game, view, legal, rng, limits)
     iterations, deadline = _limits(limits)
-    started = _now()
+    seat = view["seat"]
     ids = root_ids(game, legal)
-    root: dict[int, _Edge] = {}
+    root = {action_id: _Edge() for action_id in ids}
+    arms = [_Arm() for _ in ids]  # the root's values again, world by world, for settled()
+    everyone = list(range(len(ids)))
     low, high = math.inf, -math.inf
     batch: list[Any] = []
     for done in range(1, iterations + 1):
         if not batch:
             batch = _worlds_batch(worlds, rng)
-        walk = worlds.walk(batch.pop())
-        scale = 1.0 / (high - low) if high > low else 1.0
-        path: list[tuple[_Edge, int]] = []
-        edges = root
-        mover = worlds.mover(walk)
-        while mover is not None:
-            moves = ids if edges is root else worlds.moves(walk)
-            edge, move, grown = _select(edges, moves, worlds.preferred, walk, rng, scale)
-            path.append((edge, mover))
-            worlds.play(walk, move)
+        world = batch.pop()
+        seed = rng.getrandbits(32)
+        seen = []
+        for index, first in enumerate(ids):
+            walk = worlds.walk(world)
+            edge = root[first]
+            edge.avail += 1
+            path = [(edge, seat)]
+            worlds.play(walk, first)
             mover = worlds.mover(walk)
-            if grown:
+            scale = 1.0 / (high - low) if high > low else 1.0
+            while mover is not None:
+                if edge.child is None:
+                    edge.child = {}
+                moves = worlds.moves(walk)
+                edge, move, grown = _select(edge.child, moves, worlds.preferred, walk, rng, scale)
+                path.append((edge, mover))
+                worlds.play(walk, move)
+                mover = worlds.mover(walk)
+                if grown:
+                    break
+            # the same random numbers for every first move of a world: they differ by the
+            # move and what follows from it, not by luck
+            values = worlds.finish(walk, random.Random(seed))
+            low, high = min(low, *values), max(high, *values)
+            for visited, who in path:
+                visited.visits += 1
+                visited.total += values[who]
+            arms[index].add(values[seat], 1.0)
+            seen.append((index, values[seat]))
+            if _now() >= deadline:
                 break
-            if edge.child is None:
-                edge.child = {}
-            edges = edge.child
-        values = worlds.finish(walk, rng)
-        low, high = min(low, *values), max(high, *values)
-        for edge, seat in path:
-            edge.visits += 1
-            edge.total += values[seat]
-        now = _now()
-        if now >= deadline:
+        if len(seen) < len(ids):
+            # out of time within a world not every move saw: forget it at the root
+            for index, value in seen:
+                arms[index].add(-value, -1.0, -1)
             break
-        if done % SETTLE_EVERY == 0 and len(root) == len(ids) > 1:
-            # settled: no other move can catch the most visited one in the time left
-            left = iterations - done
-            pace = (now - started) / done
-            if deadline != math.inf and pace > 0:
-                left = min(left, int((deadline - now) / pace))
-            first, second = sorted((edge.visits for edge in root.values()), reverse=True)[:2]
-            if first - second > left:
-                break
-    best = max(
-        range(len(ids)),
-        key=lambda i: (
-            root[ids[i]].visits if ids[i] in root else -1,
-            root[ids[i]].total / root[ids[i]].visits if ids[i] in root else -math.inf,
-        ),
-    )
-    return legal[best]
+        if _now() >= deadline:
+            break
+        if done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
+            break
+    return legal[max(everyone, key=lambda i: arms[i].mean())]
