@@ -19,7 +19,9 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             random numbers, each world weighed by how well it explains the others' open
             moves (:meth:`GameBot.weight`). It thinks until its time is up or its choice
             is settled (the best action ahead of every other by three standard errors),
-            where normal looks at a handful of worlds;
+            where normal looks at a handful of worlds. A game may name another strong
+            search (``GameBot.strong_search``): Shoot!'s card play grows a tree over
+            every seat's later cards on its fast worlds (:mod:`.tree`);
 ``expert``  strong's search with eight times its time (a few seconds a move: for the
             background worker rather than a request).
 
