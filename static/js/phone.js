@@ -2,6 +2,7 @@
 // step in progress, watch the step fill live, see a sealed step revealed. The token lives
 // in this browser's storage; every piece of data reaches the page through textContent.
 
+import { askFor, drawRequests } from "./phone-requests.js";
 import { api, ApiError, el, storeToken } from "./table-live.js";
 
 const root = document.getElementById("phone-page");
@@ -44,13 +45,19 @@ async function showNames(message) {
   list.replaceChildren(
     ...names.names.map((name, player) => {
       const taken = names.held.includes(player);
-      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `${name} (has a phone)` : name });
-      button.disabled = taken;
-      button.addEventListener("click", () => take(player));
+      // A name another phone holds: "I am …" asks that phone (or the keeper) for it.
+      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `I am ${name} (ask its phone)` : name });
+      button.addEventListener("click", () => (taken ? askFor(root, player, name, { say, onToken: claimed }) : take(player)));
       return el("li", {}, button);
     }),
   );
   $("phone-names").hidden = false;
+}
+
+async function claimed(value) {
+  keep(value);
+  await refresh();
+  live();
 }
 
 async function take(player) {
@@ -76,7 +83,7 @@ function boxInput(box, id) {
   const select = el("select", { id });
   select.append(el("option", { value: "", text: f.optional ? "(none)" : "Choose…" }));
   for (const [value, label] of f.choices || []) select.append(el("option", { value, text: label }));
-  select.value = box.text ?? "";
+  select.value = box.text ?? f.default ?? "";
   return select;
 }
 
@@ -91,17 +98,18 @@ function stepper(input, by) {
   return button;
 }
 
-function mineForm(step, box) {
+function mineForm(step, box, round) {
   const id = `box-${box.key}`;
   const input = boxInput(box, id);
-  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name });
+  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name, "data-round": round });
   const row = el("div", { class: "phone-entry" });
   if (input.type === "number") row.append(stepper(input, -1), input, stepper(input, 1));
   else row.append(input);
   form.append(el("label", { for: id, text: box.label }), row);
   if (box.in && box.text !== null) {
     // Your own entry, in large digits to hold up (a sealed bid at the reveal call).
-    form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.text}`, text: box.text || "–" }));
+    const words = /^\d+$/.test(box.shown) ? "" : " is-words";
+    form.append(el("p", { class: `held-up${words}`, "aria-label": `Your entry: ${box.shown}`, text: box.shown || "–" }));
   }
   form.append(el("button", { type: "submit", text: box.in ? "Change" : "Enter" }));
   if (step.sealed) form.append(el("p", { class: "hint", text: box.in ? "Sealed: only this phone sees it until everyone is in." : "Sealed: nobody else sees it until everyone is in." }));
@@ -146,26 +154,31 @@ function draw(data) {
     const word = data.word.charAt(0).toUpperCase() + data.word.slice(1);
     $("phone-step-heading").textContent = `${word} ${data.round}: the ${step.label}${step.sealed ? " (sealed)" : ""}`;
     $("phone-intro").textContent = [data.intro, step.problem].filter(Boolean).join(" — ");
-    const mine = step.boxes.filter((box) => box.owners !== null && box.owners.includes(data.seat));
-    const open = step.owner === "table" ? step.boxes : mine;
+    // The boxes this phone may enter: its own, and those of the whole table.
+    const open = step.boxes.filter((box) => box.yours);
     // A box unchanged since it was drawn keeps its form (and what is being typed in it).
     const kept = (box) =>
       [...$("phone-mine").querySelectorAll("form.phone-box")].find(
-        (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
+        (form) =>
+          form.dataset.key === box.key &&
+          form.dataset.rev === String(box.rev) &&
+          form.dataset.step === step.name &&
+          // The same step of the next round starts afresh (not with last round's choice).
+          form.dataset.round === String(data.round),
       );
-    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box)));
+    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box, data.round)));
     $("phone-waiting").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "";
     $("phone-others").replaceChildren(
       ...step.boxes
         .filter((box) => !open.includes(box))
-        .map((box) => el("li", { text: `${box.label}: ${box.in ? (box.text !== null ? box.text || "none" : "in") : "waiting"}` })),
+        .map((box) => el("li", { text: `${box.label}: ${box.in ? (box.text !== null ? box.shown || "none" : "in") : "waiting"}` })),
     );
   }
   const reveal = data.revealed;
   $("phone-reveal").hidden = !reveal;
   if (reveal) {
     $("phone-reveal-heading").textContent = `${data.word.charAt(0).toUpperCase() + data.word.slice(1)} ${reveal.round}: the ${reveal.label}, revealed`;
-    $("phone-reveal-values").replaceChildren(...reveal.values.map((v) => el("li", {}, `${v.label}: `, el("strong", { text: v.text || "none" }))));
+    $("phone-reveal-values").replaceChildren(...reveal.values.map((v) => el("li", {}, `${v.label}: `, el("strong", { text: v.shown || "none" }))));
     if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
     shownReveal = reveal.id;
   }
@@ -177,6 +190,7 @@ function draw(data) {
     const parsed = new DOMParser().parseFromString(data.table_html, "text/html");
     table.replaceChildren(...parsed.body.childNodes);
   }
+  drawRequests(root, $("phone-requests"), data.requests || [], token, say);
   if (data.rematch) offerRematch(data.rematch, data.seat, me);
   $("phone-totals").hidden = false;
   $("phone-totals-list").replaceChildren(
