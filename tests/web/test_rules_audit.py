@@ -131,6 +131,14 @@ def test_the_gang_cards_and_partners_in_crime_are_readings(client):
     html = page_html(client, "pirate_tricks")
     reading = re.search(r'<li id="pt-gang-cards">(.*?)</li>', html, re.S).group(1)
     assert all(name in reading for name in inferred) and "reading" in reading
+    # In the card table, their text is marked ours and leads to that reading.
+    for name in inferred:
+        row = re.search(rf"<tr>\s*<td>{name}</td>.*?</tr>", html, re.S).group(0)
+        assert re.search(
+            r'text:</small>\s*<a class="reading-mark" href="#pirate-tricks-readings">'
+            r'<small class="tag tag-house">house</small>',
+            row,
+        ), row
 
 
 def test_took_a_row_with_2_loon_opens_the_rule_about_it(client):
