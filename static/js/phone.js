@@ -8,7 +8,6 @@ const root = document.getElementById("phone-page");
 const join = root.dataset.join;
 const $ = (id) => document.getElementById(id);
 let token = null;
-let view = null;
 let shownReveal = null;
 
 function stored() {
@@ -33,7 +32,6 @@ function say(text, error = false) {
 }
 
 async function showNames(message) {
-  view = null;
   $("phone-step").hidden = true;
   $("phone-totals").hidden = true;
   $("phone-more").hidden = true;
@@ -108,13 +106,15 @@ function mineForm(step, box) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const answer = await api(root.dataset.boxes, {
-        token,
-        method: "POST",
-        body: { step: step.name, key: box.key, text: input.value, seen: box.rev },
-      });
+      const { answer, fresh } = await asking(
+        api(root.dataset.boxes, {
+          token,
+          method: "POST",
+          body: { step: step.name, key: box.key, text: input.value, seen: box.rev },
+        }),
+      );
       say(answer.message);
-      draw(answer.view);
+      if (fresh) draw(answer.view);
     } catch (error) {
       say(error.message, true);
       if (error instanceof ApiError && error.status === 401) return showNames(error.message);
@@ -124,11 +124,33 @@ function mineForm(step, box) {
   return form;
 }
 
+// Answers may arrive out of order (an event's fetch, the phone's own entry): each request
+// is numbered when it is sent, and an answer to a request sent before the one last drawn
+// is dropped. Every change is announced after its commit, so the request sent after the
+// last event is never dropped and reads the sheet as it is: the phone always catches up.
+// (Comparing the server's counters instead dropped real news: an undo of a round lowers
+// the round count, and the open step's counter does not move for the keeper's changes.)
+let asked = 0;
+let drawnAsk = 0;
+async function asking(request) {
+  const number = ++asked;
+  const answer = await request;
+  const fresh = number > drawnAsk;
+  if (fresh) drawnAsk = number;
+  return { answer, fresh };
+}
+
+// Put ``nodes`` in ``parent`` in order, leaving a node already in place where it is: a
+// form moved out of the page and back loses its focus (a phone's keyboard closes, and the
+// digits being typed go nowhere), which a live update of another phone's box must not do.
+function place(parent, nodes) {
+  for (const child of [...parent.children]) if (!nodes.includes(child)) child.remove();
+  nodes.forEach((node, i) => {
+    if (parent.children[i] !== node) parent.insertBefore(node, parent.children[i] || null);
+  });
+}
+
 function draw(data) {
-  // Answers may arrive out of order (an event's fetch, the phone's own entry): an older
-  // view never replaces a newer one (it would redraw a form being typed in).
-  if (view && (data.rounds < view.rounds || (data.rounds === view.rounds && data.version < view.version))) return;
-  view = data;
   $("phone-names").hidden = true;
   const me = data.names[data.seat];
   $("phone-who").textContent = `You are ${me}`;
@@ -153,7 +175,7 @@ function draw(data) {
       [...$("phone-mine").querySelectorAll("form.phone-box")].find(
         (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
       );
-    $("phone-mine").replaceChildren(...open.map((box) => kept(box) || mineForm(step, box)));
+    place($("phone-mine"), open.map((box) => kept(box) || mineForm(step, box)));
     $("phone-waiting").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "";
     $("phone-others").replaceChildren(
       ...step.boxes
@@ -209,7 +231,8 @@ function offerRematch(next, seat, me) {
 async function refresh() {
   if (!token) return showNames();
   try {
-    draw(await api(root.dataset.view, { token }));
+    const { answer, fresh } = await asking(api(root.dataset.view, { token }));
+    if (fresh) draw(answer);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       keep(null);

@@ -46,35 +46,28 @@ def heading_is(page, text: str) -> None:
         page,
         f"(document.getElementById('phone-step-heading') || {{}}).textContent"
         f" && document.getElementById('phone-step-heading').textContent.includes({text!r})",
-        # A live event a phone misses is made up by its 15 s poll (phone.js): wait past it.
-        timeout=40,
+        timeout=10,
         describe=lambda p: p.inner_text("main"),
     )
 
 
 def enter(page, key: str, value, *, select: bool = False) -> None:
-    """This phone enters its box ``key`` and waits for the sheet to take it. A live
-    update may redraw the form between filling and sending (phone.js draws the step
-    again on every event): then the box goes out empty and is refused; enter it again."""
-    for _ in range(3):
-        form = page.locator(f"form.phone-box[data-key='{key}']")
-        if select:
-            form.locator("select").select_option(str(value))
-        else:
-            form.locator("input").fill(str(value))
-        page.evaluate("document.getElementById('phone-message').textContent = ''")
-        form.locator("button[type=submit]").click()
-        wait_until(
-            page,
-            "document.getElementById('phone-message').textContent !== ''"
-            " || !document.getElementById('phone-error').hidden",
-            describe=lambda p: p.inner_text("main"),
-        )
-        error = page.locator("#phone-error")
-        if error.is_hidden():
-            return
-        assert "enter a value" in error.inner_text(), (key, error.inner_text())
-    raise AssertionError(f"{key} was not taken")
+    """This phone enters its box ``key`` and waits for the sheet to take it (a live
+    update of another box leaves the form being filled where it is: phone.js)."""
+    form = page.locator(f"form.phone-box[data-key='{key}']")
+    if select:
+        form.locator("select").select_option(str(value))
+    else:
+        form.locator("input").fill(str(value))
+    page.evaluate("document.getElementById('phone-message').textContent = ''")
+    form.locator("button[type=submit]").click()
+    wait_until(
+        page,
+        "document.getElementById('phone-message').textContent !== ''"
+        " || !document.getElementById('phone-error').hidden",
+        describe=lambda p: p.inner_text("main"),
+    )
+    assert page.locator("#phone-error").is_hidden(), (key, page.inner_text("#phone-error"))
 
 
 def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, browser):
