@@ -360,7 +360,7 @@ def view(
                 "by": None if box is None else _by(keeper, box["by"]),
                 "rev": 0 if box is None else box["rev"],
                 "text": box["text"] if shown else None,
-                "field": _field_view(keeper, key),
+                "field": _field_view(keeper, key, step),
             }
         )
     players: list[str | None] = [None] * keeper.players
@@ -384,12 +384,15 @@ def _by(keeper: Sheet, by: int) -> str:
     return "the keeper" if by == KEEPER else keeper.names[by]
 
 
-def _field_view(keeper: Sheet, key: str) -> dict[str, Any]:
+def _field_view(keeper: Sheet, key: str, step: Step) -> dict[str, Any]:
     f = field_of(keeper, key)
     if f is None:
         return {}
     out: dict[str, Any] = {"kind": f.kind, "optional": f.optional, "help": f.help}
-    if f.kind == "int":
+    narrowed = keeper.box_choices(step, key)
+    if narrowed is not None:
+        out["choices"] = [[str(value), str(label)] for value, label in narrowed]
+    elif f.kind == "int":
         out |= {"low": f.low, "high": f.high, "default": _default(f)}
     elif f.kind == "choice":
         out["choices"] = [[str(v), str(label)] for v, label in keeper.choices(f)]

@@ -166,6 +166,13 @@ class JoinedSheet:
             return f"{step.label.capitalize()}: who takes the row"
         return super().box_label(step, key)  # type: ignore[misc]
 
+    def box_choices(self, step: Step, key: str) -> list[tuple[str, str]] | None:
+        """A card show's winner is one of the players who showed a card (the step's
+        seats): only they are offered."""
+        if key.split("-")[0] == "row_winner" and step.seats is not None:
+            return [(str(s), self.names[s]) for s in step.seats]
+        return super().box_choices(step, key)  # type: ignore[misc]
+
     # -- the auction's facts ----------------------------------------------------------------
 
     def _auction_fields(self) -> list:

@@ -235,3 +235,24 @@ def test_undo_stops_at_the_reveal_and_revealed_bids_stay(app):
     assert undo.status_code == 409
     assert "Undo stops at the reveal" in undo.get_data(as_text=True)
     assert len(phones.rows()) == 1
+
+
+def test_a_card_show_offers_only_the_tied_players_on_their_phones_and_the_keepers_panel(app):
+    phones = pirates(app)
+    enter_cards(phones)
+    play_auction(phones, AUCTION[:3])  # Row 3: Luke and Faith tie at 2
+    for seat in (1, 2):  # the tied phones
+        (box,) = phones.view(seat)["step"]["boxes"]
+        assert box["owners"] == [1, 2]
+        assert box["field"]["choices"] == [["1", "Luke"], ["2", "Faith"]]
+    page = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    select = re.search(r'<select id="kb-row_winner-3".*?</select>', page, re.S).group(0)
+    offered = re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', select)
+    assert offered == [("1", "Luke"), ("2", "Faith")]
+    # Troy did not tie: even the keeper cannot give him the row, and is told why.
+    assert phones.keeper_enter("row_winner-3", 0).status_code == 303
+    told = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    assert "goes to one of the players who showed a card" in told
+    assert phones.view(1)["step"]["name"] == "row-winner-3"
+    ok(phones.enter(2, "row_winner-3", 1))  # Faith's phone: Luke's card was higher
+    assert phones.view(1)["step"]["label"] == "Row 4 bids"
