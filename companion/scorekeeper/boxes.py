@@ -139,17 +139,24 @@ def field_of(keeper: Sheet, key: str):
     return next((f for f in keeper.spec.sheet_fields if f.name == name), None)
 
 
-def typed(keeper: Sheet, key: str, text: str) -> None:
-    """The one box ``text`` typed and in range, alone (422 with the field's words)."""
+def typed(keeper: Sheet, key: str, text: str) -> str:
+    """The one box ``text`` typed and in range, alone (422 with the field's words); the
+    text as kept (a ``picks`` box's choices in their listed order, one space apart)."""
     f = field_of(keeper, key)
     if f is None:
         raise BoxRefused("There is no such box on this sheet.", 404, key)
     form = {key: text}
     try:
         sides = len(keeper.sides())
-        read_fields([f], _filled(keeper, f, form), keeper.players, sides, keeper.choices)
+        read = read_fields([f], _filled(keeper, f, form), keeper.players, sides, keeper.choices)
     except SheetError as error:
         raise BoxRefused(error.message, 422, key) from None
+    if f.kind != "picks":
+        return text
+    value = read[f.name]
+    for i in key.split("-")[1:]:
+        value = value[int(i)]
+    return value or ""
 
 
 def _filled(keeper: Sheet, f, form: dict[str, str]) -> dict[str, str]:
@@ -251,8 +258,7 @@ def enter(
             409,
             key,
         )
-    text = str(text).strip()
-    typed(keeper, key, text)
+    text = typed(keeper, key, str(text).strip())
     alone(keeper, rows, pending, step, record["boxes"], key, text)
     record = {**record, "version": record["version"] + 1, "boxes": dict(record["boxes"])}
     record["boxes"][key] = {"text": text, "by": who, "rev": record["version"]}
@@ -394,8 +400,10 @@ def _field_view(keeper: Sheet, key: str, step: Step) -> dict[str, Any]:
         out["choices"] = [[str(value), str(label)] for value, label in narrowed]
     elif f.kind == "int":
         out |= {"low": f.low, "high": f.high, "default": _default(f)}
-    elif f.kind == "choice":
+    elif f.kind in ("choice", "picks"):
         out["choices"] = [[str(v), str(label)] for v, label in keeper.choices(f)]
+        if f.kind == "picks":
+            out["high"] = f.high
     elif f.kind == "seat":
         out["choices"] = [[str(i), name] for i, name in enumerate(keeper.names)]
     elif f.kind == "side":

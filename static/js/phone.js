@@ -64,8 +64,39 @@ async function take(player) {
   }
 }
 
+// A "picks" box (some of the choices, as one text: Pirate Tricks' crew cards shown): a
+// toggle per choice, grouped by the first word of their labels ("Red 13": group "Red").
+function picksInput(box, id) {
+  const f = box.field || {};
+  const chosen = new Set((box.text || "").split(" ").filter(Boolean));
+  const set = el("fieldset", { id, class: "picks" }, el("legend", { text: box.label }));
+  const groups = new Map();
+  for (const [value, label] of f.choices || []) {
+    const cut = label.lastIndexOf(" ");
+    const group = cut > 0 ? label.slice(0, cut) : "";
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push([value, cut > 0 ? label.slice(cut + 1) : label, label]);
+  }
+  for (const [group, items] of groups) {
+    const row = el("div", { class: "pick-group", role: "group", "aria-label": group || box.label });
+    if (group) row.append(el("span", { class: "pick-group-name", text: group }));
+    for (const [value, short, label] of items) {
+      const tick = el("input", { type: "checkbox", value, "aria-label": label });
+      tick.checked = chosen.has(value);
+      row.append(el("label", { class: `pick pick-${value.charAt(0)}` }, tick, short));
+    }
+    set.append(row);
+  }
+  set.append(el("p", { class: "hint", text: "Tap each card you lay down; none: enter with nothing ticked." }));
+  Object.defineProperty(set, "value", {
+    get: () => [...set.querySelectorAll("input:checked")].map((tick) => tick.value).join(" "),
+  });
+  return set;
+}
+
 function boxInput(box, id) {
   const f = box.field || {};
+  if (f.kind === "picks") return picksInput(box, id);
   if (f.kind === "int") {
     const input = el("input", { id, type: "number", inputmode: "numeric", min: f.low, max: f.high, class: "big-number" });
     input.value = box.text ?? f.default ?? "";
@@ -96,8 +127,9 @@ function mineForm(step, box) {
   const row = el("div", { class: "phone-entry" });
   if (input.type === "number") row.append(stepper(input, -1), input, stepper(input, 1));
   else row.append(input);
-  form.append(el("label", { for: id, text: box.label }), row);
-  if (box.in && box.text !== null) {
+  if (box.field?.kind === "picks") form.append(row);
+  else form.append(el("label", { for: id, text: box.label }), row);
+  if (box.in && box.text !== null && box.field?.kind !== "picks") {
     // Your own entry, in large digits to hold up (a sealed bid at the reveal call).
     form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.text}`, text: box.text || "–" }));
   }

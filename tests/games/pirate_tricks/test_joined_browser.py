@@ -19,7 +19,7 @@ from companion.games import GAMES
 
 from ...browser import PHONE, wait_until
 from ...web.pages import stored_sheet
-from .test_joined import AUCTION, CARDS, CREW, KEEPER_ROWS, NAMES, TRICKS
+from .test_joined import AUCTION, CARDS, KEEPER_ROWS, NAMES, SHOWN, TRICKS, keeper_form
 
 pytestmark = pytest.mark.e2e
 SCREEN = {"width": 1280, "height": 800}
@@ -55,7 +55,10 @@ def enter(page, key: str, value, *, select: bool = False) -> None:
     """This phone enters its box ``key`` and waits for the sheet to take it (a live
     update of another box leaves the form being filled where it is: phone.js)."""
     form = page.locator(f"form.phone-box[data-key='{key}']")
-    if select:
+    if key.startswith("shown-"):  # the crew cards laid down: a tap on each
+        for card in str(value).split():
+            form.locator(f"label.pick:has(input[value='{card}'])").click()
+    elif select:
         form.locator("select").select_option(str(value))
     else:
         form.locator("input").fill(str(value))
@@ -138,7 +141,9 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
         keep(screen, "screen-rows")
 
         for seat, page in enumerate(phones):
-            enter(page, f"crew-{seat}", CREW[f"crew-{seat}"])
+            enter(page, f"shown-{seat}", SHOWN[f"shown-{seat}"])
+            if seat == 0:
+                keep(page, "phone-recruitment")
         for page in phones:
             heading_is(page, "tricks")
         for seat, page in enumerate(phones):
@@ -149,9 +154,7 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
 
         # The sheet holds what one keeper would have entered.
         keeper_sheet = GAMES["pirate_tricks"].sheet(NAMES)
-        whole = keeper_sheet.read(
-            {**CARDS, **{k: str(v) for k, v in KEEPER_ROWS.items()}, **CREW, **TRICKS}
-        )
+        whole = keeper_sheet.read(keeper_form(CARDS, KEEPER_ROWS, TRICKS))
         assert stored_sheet(app, code)[2] == keeper_sheet.check([whole])
         totals = keeper_sheet.summary(stored_sheet(app, code)[2])["totals"]
         # Totals: each phone its own, the others hidden; the screen none.
