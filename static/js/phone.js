@@ -182,7 +182,35 @@ function place(parent, nodes) {
   });
 }
 
+// Who is in: a chip a player, "✓" once all their boxes are in (never what was entered).
+function showStatus(step, data) {
+  const chips = [];
+  step.players.forEach((state, seat) => {
+    if (state === null) return;
+    const done = state === "in";
+    chips.push(
+      el(
+        "li",
+        { class: done ? "is-in" : "is-waiting" },
+        el("span", { "aria-hidden": "true", text: done ? "✓ " : "… " }),
+        data.names[seat],
+        el("span", { class: "visually-hidden", text: done ? ": in" : ": still to enter" }),
+      ),
+    );
+  });
+  $("phone-waiting").replaceChildren(...chips);
+  $("phone-waiting-heading").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "Everyone is in";
+}
+
+let drawnStep = null;
 function draw(data) {
+  // A new step: what was said about the last one (its box is in, …) no longer applies.
+  const now = data.step ? `${data.round}:${data.step.name}` : String(data.over);
+  if (drawnStep !== null && drawnStep !== now) {
+    $("phone-message").hidden = true;
+    $("phone-error").hidden = true;
+  }
+  drawnStep = now;
   $("phone-names").hidden = true;
   const me = data.names[data.seat];
   $("phone-who").textContent = `You are ${me}`;
@@ -194,7 +222,8 @@ function draw(data) {
     $("phone-step-heading").textContent = "The game is over";
     $("phone-intro").textContent = "";
     $("phone-mine").replaceChildren();
-    $("phone-waiting").textContent = "";
+    $("phone-waiting").replaceChildren();
+    $("phone-waiting-heading").textContent = "";
     $("phone-others").replaceChildren();
   } else if (step) {
     const word = data.word.charAt(0).toUpperCase() + data.word.slice(1);
@@ -208,18 +237,34 @@ function draw(data) {
         (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
       );
     place($("phone-mine"), open.map((box) => kept(box) || mineForm(step, box)));
-    $("phone-waiting").textContent = step.waiting.length ? `Still to enter: ${step.waiting.join(", ")}` : "";
+    showStatus(step, data);
+    // What the others entered, where this phone may see it (an open step), one line a player.
+    const seen = new Map();
+    for (const box of step.boxes) {
+      if (open.includes(box) || !box.in || box.text === null) continue;
+      const who = box.owners && box.owners.length === 1 ? data.names[box.owners[0]] : "";
+      const what = who && box.label.startsWith(`${who}: `) ? box.label.slice(who.length + 2) : box.label;
+      if (!seen.has(who)) seen.set(who, []);
+      seen.get(who).push(`${what} ${box.text || "none"}`);
+    }
     $("phone-others").replaceChildren(
-      ...step.boxes
-        .filter((box) => !open.includes(box))
-        .map((box) => el("li", { text: `${box.label}: ${box.in ? (box.text !== null ? box.text || "none" : "in") : "waiting"}` })),
+      ...[...seen].map(([who, parts]) => el("li", {}, who ? el("strong", { text: who }) : "", who ? " " : "", parts.join(" · "))),
     );
   }
   const reveal = data.revealed;
   $("phone-reveal").hidden = !reveal;
   if (reveal) {
     $("phone-reveal-heading").textContent = `${data.word.charAt(0).toUpperCase() + data.word.slice(1)} ${reveal.round}: the ${reveal.label}, revealed`;
-    $("phone-reveal-values").replaceChildren(...reveal.values.map((v) => el("li", {}, `${v.label}: `, el("strong", { text: v.text || "none" }))));
+    // Your own value the largest (to hold up); the reveal above the step until the table
+    // starts entering it (the moment that matters first), below it after.
+    const own = (v) => Array.isArray(v.owners) && v.owners.includes(data.seat);
+    $("phone-reveal-values").replaceChildren(
+      ...reveal.values.map((v) => el("li", { class: own(v) ? "mine" : "" }, `${v.label}: `, el("strong", { text: v.text || "none" }))),
+    );
+    const untouched = data.step && data.step.boxes.every((box) => !box.in);
+    const above = $("phone-step").previousElementSibling === $("phone-reveal");
+    if (untouched && !above) $("phone-step").before($("phone-reveal"));
+    if (!untouched && above) $("phone-step").after($("phone-reveal"));
     if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
     shownReveal = reveal.id;
   }

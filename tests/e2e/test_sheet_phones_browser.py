@@ -91,8 +91,12 @@ def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):
         assert "in (Ada)" in keeper.inner_text("#phones")
         shot(keeper, "keeper-sealed", "#phones")
         shot(phones[1], "phone-sealed-bid")
-        others = phones[3].inner_text("#phone-step")
-        assert "Ada: bid: in" in others and "Bea: bid: in" in others
+        # Di's phone: who is in, one chip a player, never what (no repeated "bid: in" lines)
+        chips = phones[3].locator("#phone-waiting li").all_text_contents()
+        assert chips == ["✓ Ada: in", "✓ Bea: in", "✓ Cy: in", "… Di: still to enter"]
+        assert phones[3].inner_text("#phone-waiting-heading") == "Still to enter: Di"
+        assert phones[3].inner_text("#phone-others") == ""
+        assert "bid: in" not in phones[3].inner_text("#phone-step")
         assert screen.locator(".screen-reveal").count() == 0
         phones[3].fill("#box-bids-3", str(BIDS[3]))
         phones[3].get_by_role("button", name="Enter").click()
@@ -188,10 +192,9 @@ def test_a_box_being_typed_in_keeps_its_focus_and_digits_when_another_phone_ente
         bea.fill("#box-bids-1", "2")
         bea.get_by_role("button", name="Enter").click()
         # Ada's phone hears of Bea's bid (it is in) while Ada is still typing.
-        others = "document.getElementById('phone-others').textContent"
-        wait_until(
-            ada, f"{others}.includes('Bea: bid: in')", describe=lambda p: p.inner_text("main")
-        )
+        chips = "[...document.querySelectorAll('#phone-waiting .is-in')]"
+        bea_in = f"{chips}.some((chip) => chip.textContent.includes('Bea'))"
+        wait_until(ada, bea_in, describe=lambda p: p.inner_text("main"))
         assert ada.evaluate("document.activeElement.id") == "box-bids-0"
         assert ada.evaluate("document.getElementById('box-bids-0').closest('form').dataset.mark")
         ada.keyboard.type("1")  # the keyboard is still in the box: 31 is too many, fix it
