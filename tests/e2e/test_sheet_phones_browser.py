@@ -3,8 +3,8 @@ and a shared screen at 1280x800 play one Shoot! deal — the phones join by the 
 bid sealed (the screen shows who is still to bid, never what; no phone sees another's bid),
 the screen calls "Ready?" … "SHOOT!" and reveals the bids, each phone shows its own bid in
 large digits, then each phone enters its own tricks. The sheet ends equal to the same deal
-entered by one keeper. ``SCORE_SCREENSHOTS=docs/screenshots`` keeps the screenshots
-(hybrid-*.png) of the phones, the keeper and the shared screen."""
+entered by one keeper. ``SCORE_SCREENSHOTS=1`` keeps the screenshots (hybrid-*.png) of the
+phones, the keeper and the shared screen in docs/screenshots (or in the folder it names)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from ..browser import PHONE, wait_until
 
 pytestmark = pytest.mark.e2e
 
-FOLDER = os.environ.get("SCORE_SCREENSHOTS")
-SHOTS = Path(FOLDER) if FOLDER else None
+FOLDER = os.environ.get("SCORE_SCREENSHOTS")  # "1": docs/screenshots; or a folder
+SHOTS = Path("docs/screenshots" if FOLDER == "1" else FOLDER) if FOLDER else None
 SCREEN = {"width": 1280, "height": 800}
 NAMES = ["Ada", "Bea", "Cy", "Di"]
 BIDS = [3, 2, 4, 0]
@@ -209,6 +209,36 @@ def test_a_box_being_typed_in_keeps_its_focus_and_digits_when_another_phone_ente
         assert (boxes["bids-0"]["text"], boxes["bids-1"]["text"]) == ("3", "2")
         faults = [e for page in [keeper, *phones] for e in page.console_errors]
         assert not faults, faults
+    finally:
+        for ctx in opened:
+            ctx.close()
+
+
+def test_a_phone_follows_the_keepers_undo_of_a_round(serve, browser):
+    """The keeper undoes a round a phone saw added: the phone's view has one round fewer,
+    and the phone draws it (it used to drop a view with fewer rounds as "older", for good:
+    its own polls were dropped too)."""
+    from ..web.phones import Phones
+
+    server = serve(WTF_CSRF_ENABLED=False)
+    phones = Phones.start(
+        server.app, "call_the_shot", ["Ada", "Bo"], {"opt_shots_to_lose": "3"}, (1,)
+    )
+    opened = []
+    try:
+        ctx, ada = context(browser, PHONE)
+        opened.append(ctx)
+        ada.goto(f"{server.url}/score/join/{phones.join}")
+        ada.get_by_role("button", name="Ada", exact=True).click()
+        heading = "document.getElementById('phone-step-heading').textContent"
+        wait_until(ada, f"{heading}.startsWith('Duel 1')")
+        assert phones.enter(1, "challenger", "0").status_code == 200
+        assert phones.enter(1, "shot", "1").status_code == 200
+        wait_until(ada, f"{heading}.startsWith('Duel 2')", timeout=10)
+        undone = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
+        assert undone.status_code == 302 and phones.rows() == []
+        wait_until(ada, f"{heading}.startsWith('Duel 1')", timeout=10)
+        assert ada.console_errors == []
     finally:
         for ctx in opened:
             ctx.close()

@@ -4,8 +4,8 @@ shows the shared screen; one round is played with the cards on the table and the
 the bank — the score cards, the sealed row auction (a zero tie, a card show at 2 loon,
 the second pass with another card show, the free last row), recruitment, tricks and
 captures — and the sheet equals the same facts entered by one keeper. Each phone shows
-only its own loon; the screen shows none. ``SCORE_SCREENSHOTS=<dir>`` keeps PNGs
-(``hybrid-pirate-*.png``; the ones in docs/screenshots/ were made so)."""
+only its own loon; the screen shows none. ``SCORE_SCREENSHOTS=1`` keeps PNGs
+(``hybrid-pirate-*.png``) in docs/screenshots (or in the folder it names)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def opened(browser, viewport):
 
 
 def keep(page, name: str) -> None:
-    folder = os.environ.get("SCORE_SCREENSHOTS")
+    folder = os.environ.get("SCORE_SCREENSHOTS")  # "1": docs/screenshots; or a folder
+    if folder == "1":
+        folder = "docs/screenshots"
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"hybrid-pirate-{name}.png"), full_page=True)
