@@ -256,7 +256,7 @@ function draw(data) {
   if (reveal) {
     $("phone-reveal-heading").textContent = `${data.word.charAt(0).toUpperCase() + data.word.slice(1)} ${reveal.round}: the ${reveal.label}, revealed`;
     // Your own value the largest (to hold up); the reveal above the step until the table
-    // starts entering it (the moment that matters first), below it after.
+    // starts entering it (the moment that matters first), after the game's part then.
     const own = (v) => Array.isArray(v.owners) && v.owners.includes(data.seat);
     $("phone-reveal-values").replaceChildren(
       ...reveal.values.map((v) => el("li", { class: own(v) ? "mine" : "" }, `${v.label}: `, el("strong", { text: v.text || "none" }))),
@@ -264,7 +264,7 @@ function draw(data) {
     const untouched = data.step && data.step.boxes.every((box) => !box.in);
     const above = $("phone-step").previousElementSibling === $("phone-reveal");
     if (untouched && !above) $("phone-step").before($("phone-reveal"));
-    if (!untouched && above) $("phone-step").after($("phone-reveal"));
+    if (!untouched && above) $("phone-table").after($("phone-reveal"));
     if (shownReveal !== null && shownReveal !== reveal.id) $("phone-reveal").scrollIntoView({ block: "nearest" });
     shownReveal = reveal.id;
   }
