@@ -33,6 +33,16 @@ def context(browser, viewport):
     return ctx, page
 
 
+def start_sheet(keeper, url: str, slug: str, names: list[str]) -> tuple[str, str]:
+    """The keeper starts a sheet of ``slug`` for ``names``: its code and its join code."""
+    keeper.goto(f"{url}/score/new/{slug}")
+    for i, name in enumerate(names):
+        keeper.fill(f"#players-{i}", name)
+    keeper.get_by_role("button", name="Start the sheet").click()
+    code = keeper.url.rstrip("/").rsplit("/", 1)[1].split("#")[0]
+    return code, keeper.inner_text(".join-code").strip()
+
+
 def shot(page, name: str, part: str | None = None) -> None:
     if SHOTS is None:
         return
@@ -48,12 +58,7 @@ def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):
     try:
         ctx, keeper = context(browser, PHONE)
         opened.append(ctx)
-        keeper.goto(server.url + "/score/new/shoot")
-        for i, name in enumerate(NAMES):
-            keeper.fill(f"#players-{i}", name)
-        keeper.get_by_role("button", name="Start the sheet").click()
-        code = keeper.url.rsplit("/", 1)[1].split("#")[0]
-        join = keeper.inner_text(".join-code").strip()
+        code, join = start_sheet(keeper, server.url, "shoot", NAMES)
         screen_path = keeper.get_by_role("link", name="Open the shared screen").get_attribute(
             "href"
         )
@@ -170,12 +175,7 @@ def test_a_box_being_typed_in_keeps_its_focus_and_digits_when_another_phone_ente
     try:
         ctx, keeper = context(browser, PHONE)
         opened.append(ctx)
-        keeper.goto(server.url + "/score/new/shoot")
-        for i, name in enumerate(NAMES):
-            keeper.fill(f"#players-{i}", name)
-        keeper.get_by_role("button", name="Start the sheet").click()
-        code = keeper.url.rsplit("/", 1)[1].split("#")[0]
-        join = keeper.inner_text(".join-code").strip()
+        code, join = start_sheet(keeper, server.url, "shoot", NAMES)
         phones = []
         for i in range(2):
             ctx, phone = context(browser, PHONE)

@@ -18,6 +18,7 @@ import pytest
 from companion.games import GAMES
 
 from ...browser import PHONE, wait_until
+from ...e2e.test_sheet_phones_browser import start_sheet
 from ...web.pages import stored_sheet
 from .test_joined import AUCTION, CARDS, KEEPER_ROWS, NAMES, SHOWN, TRICKS, keeper_form
 
@@ -82,12 +83,7 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
     try:
         context, keeper = opened(browser, PHONE)
         contexts.append(context)
-        keeper.goto(server.url + "/score/new/pirate_tricks")
-        for i, name in enumerate(NAMES):
-            keeper.fill(f"#players-{i}", name)
-        keeper.get_by_role("button", name="Start the sheet").click()
-        code = keeper.url.rstrip("/").rsplit("/", 1)[1]
-        join = keeper.inner_text(".join-code").strip()
+        code, join = start_sheet(keeper, server.url, "pirate_tricks", NAMES)
         screen_path = keeper.locator("a", has_text="Open the shared screen").get_attribute("href")
 
         context, screen = opened(browser, SCREEN)
