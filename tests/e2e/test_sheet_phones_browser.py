@@ -121,6 +121,10 @@ def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):
             assert f"{NAMES[(i + 1) % 4]}: bid: {BIDS[(i + 1) % 4]}" in phone.inner_text(
                 "#phone-reveal"
             )
+            # its own bid the large one, and the reveal above the tricks nobody entered yet
+            assert phone.inner_text("#phone-reveal li.mine") == f"{NAMES[i]}: bid: {BIDS[i]}"
+            first = "document.getElementById('phone-reveal').nextElementSibling.id"
+            assert phone.evaluate(first) == "phone-step"
         shot(phones[2], "phone-revealed")
 
         # Tricks: each phone its own, open.
