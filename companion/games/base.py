@@ -68,6 +68,7 @@ from .spec import (
 
 Action = dict[str, Any]
 
+ROUND_STEP = "round"  # the one step of a sheet declared without steps, on the phones
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_TYPES = frozenset(_SCALARS)
 _CONTAINERS = frozenset((dict, list))
@@ -1048,7 +1049,14 @@ class Sheet:
         first declared step not done. A game whose steps depend on the facts entered
         (Pirate Tricks' auction: row by row, only the players still without a row, a
         second pass when its condition holds) builds them here (``Step.seats`` limits a
-        step to some players) and finds them by name in :meth:`step_named`."""
+        step to some players) and finds them by name in :meth:`step_named`. A game
+        declared without steps is entered as one open step of all its fields
+        (:data:`ROUND_STEP`, owner "table")."""
+        if not self.spec.sheet_steps:
+            if ROUND_STEP in done:
+                return None
+            names = tuple(f.name for f in self.spec.sheet_fields)
+            return Step(ROUND_STEP, self.spec.round_word, names, owner="table")
         return self.next_step(done)
 
     def step_keys(self, step: Step) -> list[str]:

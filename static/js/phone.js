@@ -2,6 +2,7 @@
 // step in progress, watch the step fill live, see a sealed step revealed. The token lives
 // in this browser's storage; every piece of data reaches the page through textContent.
 
+import { askFor, drawRequests } from "./phone-requests.js";
 import { api, ApiError, el, storeToken } from "./table-live.js";
 
 const root = document.getElementById("phone-page");
@@ -42,13 +43,19 @@ async function showNames(message) {
   list.replaceChildren(
     ...names.names.map((name, player) => {
       const taken = names.held.includes(player);
-      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `${name} (has a phone)` : name });
-      button.disabled = taken;
-      button.addEventListener("click", () => take(player));
+      // A name another phone holds: "I am …" asks that phone (or the keeper) for it.
+      const button = el("button", { type: "button", class: taken ? "secondary" : "", text: taken ? `I am ${name} (ask its phone)` : name });
+      button.addEventListener("click", () => (taken ? askFor(root, player, name, { say, onToken: claimed }) : take(player)));
       return el("li", {}, button);
     }),
   );
   $("phone-names").hidden = false;
+}
+
+async function claimed(value) {
+  keep(value);
+  await refresh();
+  live();
 }
 
 async function take(player) {
@@ -105,7 +112,7 @@ function boxInput(box, id) {
   const select = el("select", { id });
   select.append(el("option", { value: "", text: f.optional ? "(none)" : "Choose…" }));
   for (const [value, label] of f.choices || []) select.append(el("option", { value, text: label }));
-  select.value = box.text ?? "";
+  select.value = box.text ?? f.default ?? "";
   return select;
 }
 
@@ -120,10 +127,10 @@ function stepper(input, by) {
   return button;
 }
 
-function mineForm(step, box) {
+function mineForm(step, box, round) {
   const id = `box-${box.key}`;
   const input = boxInput(box, id);
-  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name });
+  const form = el("form", { class: "phone-box", "data-key": box.key, "data-rev": box.rev, "data-step": step.name, "data-round": round });
   const row = el("div", { class: "phone-entry" });
   if (input.type === "number") row.append(stepper(input, -1), input, stepper(input, 1));
   else row.append(input);
@@ -131,7 +138,8 @@ function mineForm(step, box) {
   else form.append(el("label", { for: id, text: box.label }), row);
   if (box.in && box.text !== null && box.field?.kind !== "picks") {
     // Your own entry, in large digits to hold up (a sealed bid at the reveal call).
-    form.append(el("p", { class: "held-up", "aria-label": `Your entry: ${box.text}`, text: box.text || "–" }));
+    const words = /^\d+$/.test(box.shown) ? "" : " is-words";
+    form.append(el("p", { class: `held-up${words}`, "aria-label": `Your entry: ${box.shown}`, text: box.shown || "–" }));
   }
   form.append(el("button", { type: "submit", text: box.in ? "Change" : "Enter" }));
   if (step.sealed) form.append(el("p", { class: "hint", text: box.in ? "Sealed: only this phone sees it until everyone is in." : "Sealed: nobody else sees it until everyone is in." }));
@@ -229,14 +237,19 @@ function draw(data) {
     const word = data.word.charAt(0).toUpperCase() + data.word.slice(1);
     $("phone-step-heading").textContent = `${word} ${data.round}: the ${step.label}${step.sealed ? " (sealed)" : ""}`;
     $("phone-intro").textContent = [data.intro, step.problem].filter(Boolean).join(" — ");
-    const mine = step.boxes.filter((box) => box.owners !== null && box.owners.includes(data.seat));
-    const open = step.owner === "table" ? step.boxes : mine;
+    // The boxes this phone may enter: its own, and those of the whole table.
+    const open = step.boxes.filter((box) => box.yours);
     // A box unchanged since it was drawn keeps its form (and what is being typed in it).
     const kept = (box) =>
       [...$("phone-mine").querySelectorAll("form.phone-box")].find(
-        (form) => form.dataset.key === box.key && form.dataset.rev === String(box.rev) && form.dataset.step === step.name,
+        (form) =>
+          form.dataset.key === box.key &&
+          form.dataset.rev === String(box.rev) &&
+          form.dataset.step === step.name &&
+          // The same step of the next round starts afresh (not with last round's choice).
+          form.dataset.round === String(data.round),
       );
-    place($("phone-mine"), open.map((box) => kept(box) || mineForm(step, box)));
+    place($("phone-mine"), open.map((box) => kept(box) || mineForm(step, box, data.round)));
     showStatus(step, data);
     // What the others entered, where this phone may see it (an open step), one line a player.
     const seen = new Map();
@@ -245,7 +258,7 @@ function draw(data) {
       const who = box.owners && box.owners.length === 1 ? data.names[box.owners[0]] : "";
       const what = who && box.label.startsWith(`${who}: `) ? box.label.slice(who.length + 2) : box.label;
       if (!seen.has(who)) seen.set(who, []);
-      seen.get(who).push(`${what} ${box.text || "none"}`);
+      seen.get(who).push(`${what} ${box.shown || "none"}`);
     }
     $("phone-others").replaceChildren(
       ...[...seen].map(([who, parts]) => el("li", {}, who ? el("strong", { text: who }) : "", who ? " " : "", parts.join(" · "))),
@@ -259,7 +272,7 @@ function draw(data) {
     // starts entering it (the moment that matters first), after the game's part then.
     const own = (v) => Array.isArray(v.owners) && v.owners.includes(data.seat);
     $("phone-reveal-values").replaceChildren(
-      ...reveal.values.map((v) => el("li", { class: own(v) ? "mine" : "" }, `${v.label}: `, el("strong", { text: v.text || "none" }))),
+      ...reveal.values.map((v) => el("li", { class: own(v) ? "mine" : "" }, `${v.label}: `, el("strong", { text: v.shown || "none" }))),
     );
     const untouched = data.step && data.step.boxes.every((box) => !box.in);
     const above = $("phone-step").previousElementSibling === $("phone-reveal");
@@ -276,6 +289,7 @@ function draw(data) {
     const parsed = new DOMParser().parseFromString(data.table_html, "text/html");
     table.replaceChildren(...parsed.body.childNodes);
   }
+  drawRequests(root, $("phone-requests"), data.requests || [], token, say);
   if (data.rematch) offerRematch(data.rematch, data.seat, me);
   $("phone-totals").hidden = false;
   $("phone-totals-list").replaceChildren(

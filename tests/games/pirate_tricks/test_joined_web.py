@@ -16,8 +16,8 @@ import pytest
 from companion.games import GAMES
 from tests.web.pages import new_sheet, stored_sheet
 from tests.web.phones import Phones
+from tests.web.phones import normal as _normal
 from tests.web.steps import enter_step
-from tests.web.test_sheet_phones import _normal
 
 from .test_joined import AUCTION, CARDS, KEEPER_ROWS, NAMES, SHOWN, TRICKS, keeper_form
 
@@ -144,7 +144,7 @@ def _seen_by_others(phones: Phones, owner: int, key: str) -> dict[str, str]:
         view = phones.view(player)
         for box in view["step"]["boxes"]:
             if box["owners"] == [player]:
-                box["text"] = None  # its own entry, which it may see
+                box["text"] = box["shown"] = None  # its own entry, which it may see
         out[f"phone {player}"] = str(view)
         out[f"refusal {player}"] = phones.enter(player, key, 9).get_data(as_text=True)
     for path in ("", "/phones", "/export.csv", "/export.json", "/print"):
