@@ -236,8 +236,9 @@ def test_a_phone_follows_the_keepers_undo_of_a_round(serve, browser):
         ada.get_by_role("button", name="Ada", exact=True).click()
         heading = "document.getElementById('phone-step-heading').textContent"
         wait_until(ada, f"{heading}.startsWith('Duel 1')")
-        assert phones.enter(1, "challenger", "0").status_code == 200
-        assert phones.enter(1, "shot", "1").status_code == 200
+        assert phones.enter(1, "challenger", "1").status_code == 200
+        assert phones.enter(1, "hit-1", "yes").status_code == 200
+        assert phones.keeper_enter("hit-0", "no").status_code == 303  # for Ada
         wait_until(ada, f"{heading}.startsWith('Duel 2')", timeout=10)
         undone = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
         assert undone.status_code == 302 and phones.rows() == []
