@@ -1112,6 +1112,12 @@ class Sheet:
             return f"{' & '.join(self.names[s] for s in owners)}: {f.label.lower()}"
         return " ".join([f.label, *(str(int(i) + 1) for i in index)])
 
+    def box_choices(self, step: Step, key: str) -> list[tuple[str, str]] | None:
+        """The (value, label) pairs box ``key`` of ``step`` offers on the phones and the
+        keeper's panel, when the step narrows its field's choices (Pirate Tricks: a card
+        show's winner is one of the tied players); None: the field's own choices."""
+        return None
+
     def seen_by(self, summary: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """:meth:`summary` as ``seat`` may see it on a sheet the players joined (None:
         the keeper, the shared screen, the watch page, the CSV). A hook for a game whose

@@ -133,17 +133,24 @@ def field_of(keeper: Sheet, key: str):
     return next((f for f in keeper.spec.sheet_fields if f.name == name), None)
 
 
-def typed(keeper: Sheet, key: str, text: str) -> None:
-    """The one box ``text`` typed and in range, alone (422 with the field's words)."""
+def typed(keeper: Sheet, key: str, text: str) -> str:
+    """The one box ``text`` typed and in range, alone (422 with the field's words); the
+    text as kept (a ``picks`` box's choices in their listed order, one space apart)."""
     f = field_of(keeper, key)
     if f is None:
         raise BoxRefused("There is no such box on this sheet.", 404, key)
     form = {key: text}
     try:
         sides = len(keeper.sides())
-        read_fields([f], _filled(keeper, f, form), keeper.players, sides, keeper.choices)
+        read = read_fields([f], _filled(keeper, f, form), keeper.players, sides, keeper.choices)
     except SheetError as error:
         raise BoxRefused(error.message, 422, key) from None
+    if f.kind != "picks":
+        return text
+    value = read[f.name]
+    for i in key.split("-")[1:]:
+        value = value[int(i)]
+    return value or ""
 
 
 def _filled(keeper: Sheet, f, form: dict[str, str]) -> dict[str, str]:
@@ -252,7 +259,7 @@ def enter(
             422,
             key,
         )
-    typed(keeper, key, text)
+    text = typed(keeper, key, text)
     alone(keeper, rows, pending, step, record["boxes"], key, text)
     record = {**record, "version": record["version"] + 1, "boxes": dict(record["boxes"])}
     record["boxes"][key] = {"text": text, "by": who, "rev": record["version"]}
@@ -362,7 +369,7 @@ def view(
                 "rev": 0 if box is None else box["rev"],
                 "text": box["text"] if shown else None,
                 "shown": words(keeper, key, box["text"]) if shown else None,
-                "field": _field_view(keeper, key),
+                "field": _field_view(keeper, key, step),
             }
         )
     players: list[str | None] = [None] * keeper.players
@@ -391,6 +398,9 @@ def words(keeper: Sheet, key: str, text: Any) -> str:
         return text
     if f.kind == "choice":
         return str(dict((str(v), label) for v, label in keeper.choices(f)).get(text, text))
+    if f.kind == "picks":  # each choice by its label: "Red 13, Red 14"
+        labels = {str(v): str(label) for v, label in keeper.choices(f)}
+        return ", ".join(labels.get(part, part) for part in text.split())
     if f.kind in ("seat", "side") and text.isdigit():
         named = keeper.names if f.kind == "seat" else keeper.side_names()
         return named[int(text)] if int(text) < len(named) else text
@@ -401,15 +411,20 @@ def _by(keeper: Sheet, by: int) -> str:
     return "the keeper" if by == KEEPER else keeper.names[by]
 
 
-def _field_view(keeper: Sheet, key: str) -> dict[str, Any]:
+def _field_view(keeper: Sheet, key: str, step: Step) -> dict[str, Any]:
     f = field_of(keeper, key)
     if f is None:
         return {}
     out: dict[str, Any] = {"kind": f.kind, "optional": f.optional, "help": f.help}
-    if f.kind == "int":
+    narrowed = keeper.box_choices(step, key)
+    if narrowed is not None:
+        out["choices"] = [[str(value), str(label)] for value, label in narrowed]
+    elif f.kind == "int":
         out |= {"low": f.low, "high": f.high, "default": _default(f)}
-    elif f.kind == "choice":
+    elif f.kind in ("choice", "picks"):
         out["choices"] = [[str(v), str(label)] for v, label in keeper.choices(f)]
+        if f.kind == "picks":
+            out["high"] = f.high
     elif f.kind == "seat":
         out["choices"] = [[str(i), name] for i, name in enumerate(keeper.names)]
     elif f.kind == "side":

@@ -77,8 +77,9 @@ def test_four_phones_play_a_pull_round_with_sealed_seconds(serve, browser):
             "document.querySelector('.screen-waiting')?.textContent.includes('Still to enter: Di')",
         )
         assert "Trap 8" not in screen.inner_text("#screen-live")
-        others = phones[3].inner_text("#phone-others")
-        assert "Ada: second shot: in" in others and "Trap 8" not in others
+        ins = phones[3].locator("#phone-waiting .is-in").all_text_contents()
+        assert "✓ Ada: in" in ins and "Trap 8" not in phones[3].inner_text(".phone-status")
+        assert phones[3].inner_text("#phone-others") == ""
         shot(screen, "pull-screen-sealed")
         enter(phones[3], "second-0-3", SECONDS[3])
         wait_until(screen, "document.querySelector('.screen-reveal') !== null")

@@ -250,9 +250,21 @@ def test_undo_stops_at_the_reveal_and_the_keepers_step_form_cannot_reopen_it(app
     assert cleared.status_code == 409
     for player, took in enumerate([1, 2, 3, 4]):
         phones.enter(player, f"tricks-{player}", took)
+    # The keeper's page offers no undo of the round the reveal went into: it says why.
+    page = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    assert "Undo: " not in page and 'class="undo-form"' not in page
+    assert "Undo stops at the reveal: the bids of deal 1 were revealed" in page
     undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
     assert undo.status_code == 409
     assert "Undo stops at the reveal" in undo.get_data(as_text=True)
+    # An undo kept offline (sent with its key when the connection is back) stops there too.
+    kept = phones.keeper.post(
+        f"/score/{phones.code}/undo",
+        data={"change": "1"},
+        headers={"Idempotency-Key": "kept-undo-0001"},
+    )
+    assert kept.status_code == 409
+    assert "Undo stops at the reveal" in kept.get_data(as_text=True)
     assert phones.rows() == [{"bids": [1, 2, 3, 4], "tricks": [1, 2, 3, 4]}]
 
 
