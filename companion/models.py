@@ -61,6 +61,8 @@ class ScoreSheet(db.Model):
         String(16), unique=True, index=True, nullable=True
     )
     open_boxes: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # Requests for a taken name ("I am Ada", issue 28): scorekeeper/seat_requests.py.
+    seat_requests: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), default=utcnow, onupdate=utcnow

@@ -14,6 +14,11 @@ context a test makes is checked at 390x844 in light and in dark
 
 (not in a context without JavaScript, where axe-core cannot run).
 
+A page left by a click rather than by ``goto`` (a link followed, a form sent) is checked
+just before that click: ``Locator.click`` and ``Page.click`` are wrapped while the fixture
+lives, and a click on a link to another address or on a form's submit button checks the
+page first (a navigation by the app's own script after a fetch is seen at the next check).
+
 A page in the same state as one already checked this session (same address and same
 element structure) is not checked again. Any violation fails the test, naming the page,
 the colour scheme, the rule and the elements. Without axe-core the checks are skipped,
@@ -54,6 +59,19 @@ _RUN = """async () => {
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
   }));
+}"""
+
+
+# Whether a click on this element may leave the document: a link to another address, or a
+# button that sends its form (a form a script handles is checked needlessly, no harm).
+_LEAVES = """(el) => {
+  const link = el.closest("a[href]");
+  if (link) {
+    const href = link.getAttribute("href");
+    return !href.startsWith("#") && !link.hasAttribute("download") && link.target !== "_blank";
+  }
+  const button = el.closest("button, input[type=submit], input[type=image]");
+  return Boolean(button && button.form && button.type === "submit");
 }"""
 
 
@@ -123,6 +141,41 @@ class Watch:
 
         browser.new_context = watched_context
         browser.new_page = watched_page
+        self._wrap_clicks()
+
+    def _wrap_clicks(self) -> None:
+        """Check a watched page before a click that may leave it (undone by :meth:`stop`)."""
+        from playwright.sync_api import Error, Locator, Page
+
+        watch = self
+        locator_click, page_click = Locator.click, Page.click
+
+        def leaving(locator) -> bool:
+            try:
+                return bool(locator.evaluate(_LEAVES, timeout=5000))
+            except Error:
+                return False  # not there (yet): the click itself says so
+
+        def click_locator(locator, *args, **kwargs):
+            page = locator.page
+            if getattr(page, "_axe_watched", False) and leaving(locator):
+                watch.check(page)
+            return locator_click(locator, *args, **kwargs)
+
+        def click_page(page, selector, *args, **kwargs):
+            if getattr(page, "_axe_watched", False) and leaving(page.locator(selector).first):
+                watch.check(page)
+            return page_click(page, selector, *args, **kwargs)
+
+        Locator.click, Page.click = click_locator, click_page
+        self._unwrap = lambda: (
+            setattr(Locator, "click", locator_click),
+            setattr(Page, "click", page_click),
+        )
+
+    def stop(self) -> None:
+        """Give ``Locator.click`` and ``Page.click`` back."""
+        self._unwrap()
 
     # -- wiring ------------------------------------------------------------------------
 

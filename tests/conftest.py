@@ -183,6 +183,7 @@ def browser(chromium):
         try:
             watch.finish()
         finally:
+            watch.stop()
             browser.close()
 
 

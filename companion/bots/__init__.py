@@ -19,7 +19,9 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             random numbers, each world weighed by how well it explains the others' open
             moves (:meth:`GameBot.weight`). It thinks until its time is up or its choice
             is settled (the best action ahead of every other by three standard errors),
-            where normal looks at a handful of worlds;
+            where normal looks at a handful of worlds. A game may name another strong
+            search (``GameBot.strong_search``): Shoot!'s card play grows a tree over
+            every seat's later cards on its fast worlds (:mod:`.tree`);
 ``expert``  strong's search with eight times its time (a few seconds a move: for the
             background worker rather than a request).
 
@@ -41,6 +43,7 @@ from typing import Any
 
 from .base import Action, GameBot, View
 from .search import halving, ismcts, monte_carlo
+from .tree import tree_search
 
 LEVELS = ("easy", "normal", "strong", "expert")
 
@@ -62,7 +65,7 @@ BUDGETS: dict[str, dict[str, float]] = {
 }
 
 # The strong level's search, by GameBot.strong_search.
-STRONG = {"halving": halving, "ismcts": ismcts}
+STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree_search}
 
 _BOTS: dict[str, GameBot | None] = {}
 

@@ -55,9 +55,11 @@ class GameBot:
     iterations_scale: dict[str, float] = {}
 
     #: The strong level's search: "halving" (sequential halving over the root's actions,
-    #: companion.bots.search.halving) or "ismcts" (a tree over the seat's own later
+    #: companion.bots.search.halving), "ismcts" (a tree over the seat's own later
     #: decisions, for a game where what the seat does next depends on what it sees the
-    #: others do, as in Call the Shot's duels of claims and calls).
+    #: others do, as in Call the Shot's duels of claims and calls) or "tree"
+    #: (companion.bots.tree: an ISMCTS over every seat's later moves, on worlds of the
+    #: game's own that can be walked a move at a time; halving where they cannot).
     strong_search: str = "halving"
 
     # -- what every game provides ------------------------------------------------------

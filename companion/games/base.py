@@ -68,6 +68,7 @@ from .spec import (
 
 Action = dict[str, Any]
 
+ROUND_STEP = "round"  # the one step of a sheet declared without steps, on the phones
 _SCALARS = (str, int, float, bool, type(None))
 _SCALAR_TYPES = frozenset(_SCALARS)
 _CONTAINERS = frozenset((dict, list))
@@ -1048,7 +1049,14 @@ class Sheet:
         first declared step not done. A game whose steps depend on the facts entered
         (Pirate Tricks' auction: row by row, only the players still without a row, a
         second pass when its condition holds) builds them here (``Step.seats`` limits a
-        step to some players) and finds them by name in :meth:`step_named`."""
+        step to some players) and finds them by name in :meth:`step_named`. A game
+        declared without steps is entered as one open step of all its fields
+        (:data:`ROUND_STEP`, owner "table")."""
+        if not self.spec.sheet_steps:
+            if ROUND_STEP in done:
+                return None
+            names = tuple(f.name for f in self.spec.sheet_fields)
+            return Step(ROUND_STEP, self.spec.round_word, names, owner="table")
         return self.next_step(done)
 
     def step_keys(self, step: Step) -> list[str]:
@@ -1103,6 +1111,12 @@ class Sheet:
         if owners is not None:
             return f"{' & '.join(self.names[s] for s in owners)}: {f.label.lower()}"
         return " ".join([f.label, *(str(int(i) + 1) for i in index)])
+
+    def box_choices(self, step: Step, key: str) -> list[tuple[str, str]] | None:
+        """The (value, label) pairs box ``key`` of ``step`` offers on the phones and the
+        keeper's panel, when the step narrows its field's choices (Pirate Tricks: a card
+        show's winner is one of the tied players); None: the field's own choices."""
+        return None
 
     def seen_by(self, summary: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """:meth:`summary` as ``seat`` may see it on a sheet the players joined (None:

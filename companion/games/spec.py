@@ -28,7 +28,7 @@ PLAY, SCORE = "play", "score"
 BOTH = frozenset({PLAY, SCORE})
 
 OPTION_KINDS = ("bool", "int", "ints", "choice", "seat", "data")
-FIELD_KINDS = ("int", "bool", "choice", "seat", "side")
+FIELD_KINDS = ("int", "bool", "choice", "seat", "side", "picks")
 
 
 # -- small shared helpers --------------------------------------------------------------
@@ -386,6 +386,10 @@ def read_fields(
                         f"{f.label}: enter a number from {f.low} to {f.high}.", field=key
                     )
                 read[index] = number
+            elif f.kind == "picks":
+                if offered is None:
+                    offered = {str(value) for value, _ in choices(f)}
+                read[index] = _picks(f, key, text, offered, choices)
             elif f.kind in ("seat", "side"):
                 count = players if f.kind == "seat" else sides
                 if not text.isdigit() or not 0 <= int(text) < count:
@@ -399,6 +403,22 @@ def read_fields(
                 read[index] = text
         values[f.name] = _nest(shape, read)
     return values
+
+
+def _picks(f: Field, key: str, text: str, offered: set[str], choices) -> str:
+    """A ``picks`` box: some of the offered choices, written with spaces or commas between
+    them; read as one text, in the order they are offered (None-free, no repeats, at most
+    ``high``)."""
+    picked = [part for part in text.replace(",", " ").split() if part]
+    unknown = [part for part in picked if part not in offered]
+    if unknown:
+        raise SheetError(f"{f.label}: {unknown[0]} is not one of those listed.", field=key)
+    if len(set(picked)) != len(picked):
+        raise SheetError(f"{f.label}: each one once.", field=key)
+    if f.high is not None and len(picked) > f.high:
+        raise SheetError(f"{f.label}: {f.high} at most.", field=key)
+    order = [str(value) for value, _ in choices(f)]
+    return " ".join(sorted(picked, key=order.index))
 
 
 def form_values(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, str]:

@@ -396,6 +396,20 @@ def redo(code: str, shown: Shown) -> Done:
     return _step_log(code, shown, redo=True)
 
 
+def undo_stop(state: State, change: ScoreChange | None) -> str | None:
+    """Why ``change`` may not be undone, or None: on a sheet the players joined, a round
+    added went through a sealed step's reveal, and undo stops at a reveal (correct the
+    round with Edit). The keeper's page shows this instead of offering the undo."""
+    sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
+    if change is None or change.kind != "add" or not sealed or not joined(state.sheet):
+        return None
+    which = change.label.split(" added")[0]
+    return (
+        f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed to "
+        "everyone. Correct the round with Edit instead."
+    )
+
+
 def _step_log(code: str, shown: Shown, redo: bool) -> Done:
     verb = "redone" if redo else "undone"
     with _changing(code) as state:
@@ -407,13 +421,9 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
             "Check it and try again if needed.",
         )
         assert change is not None  # _fresh refused a missing one (position None)
-        sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
-        if not redo and change.kind == "add" and joined(state.sheet) and sealed:
-            which = change.label.split(" added")[0]
-            raise WrongMoment(
-                f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed "
-                "to everyone. Correct the round with Edit instead."
-            )
+        stop = None if redo else undo_stop(state, change)
+        if stop:
+            raise WrongMoment(stop)
         old, new = (change.before, change.after) if redo else (change.after, change.before)
         try:
             new_rows = apply(state.keeper, state.rows, change.position, old, new)

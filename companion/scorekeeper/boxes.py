@@ -51,14 +51,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import IllegalAction
-from ..games.base import Sheet
+from ..games.base import ROUND_STEP, Sheet
 from ..games.errors import SheetError
 from ..games.spec import Step, read_fields
 
 KEEPER = -1  # "by" of a box the keeper entered
 PUBLIC = "public"  # the watch page, the shared screen: what anyone at the table may see
 KEEPING = "keeper"  # the phone that keeps the sheet (its code): every power, no secret
-ROUND_STEP = "round"  # the one step of a game declared without steps
 
 
 class BoxRefused(IllegalAction):
@@ -72,11 +71,6 @@ class BoxRefused(IllegalAction):
 
 def the_step(keeper: Sheet, pending: Mapping[str, Any]) -> Step | None:
     """The step open now in the round in progress (None once the round is complete)."""
-    if not keeper.spec.sheet_steps:
-        if ROUND_STEP in pending["done"]:
-            return None
-        names = tuple(f.name for f in keeper.spec.sheet_fields)
-        return Step(ROUND_STEP, keeper.spec.round_word, names, owner="table")
     return keeper.open_step(pending["done"], pending["boxes"])
 
 
@@ -139,17 +133,24 @@ def field_of(keeper: Sheet, key: str):
     return next((f for f in keeper.spec.sheet_fields if f.name == name), None)
 
 
-def typed(keeper: Sheet, key: str, text: str) -> None:
-    """The one box ``text`` typed and in range, alone (422 with the field's words)."""
+def typed(keeper: Sheet, key: str, text: str) -> str:
+    """The one box ``text`` typed and in range, alone (422 with the field's words); the
+    text as kept (a ``picks`` box's choices in their listed order, one space apart)."""
     f = field_of(keeper, key)
     if f is None:
         raise BoxRefused("There is no such box on this sheet.", 404, key)
     form = {key: text}
     try:
         sides = len(keeper.sides())
-        read_fields([f], _filled(keeper, f, form), keeper.players, sides, keeper.choices)
+        read = read_fields([f], _filled(keeper, f, form), keeper.players, sides, keeper.choices)
     except SheetError as error:
         raise BoxRefused(error.message, 422, key) from None
+    if f.kind != "picks":
+        return text
+    value = read[f.name]
+    for i in key.split("-")[1:]:
+        value = value[int(i)]
+    return value or ""
 
 
 def _filled(keeper: Sheet, f, form: dict[str, str]) -> dict[str, str]:
@@ -252,7 +253,13 @@ def enter(
             key,
         )
     text = str(text).strip()
-    typed(keeper, key, text)
+    if step.sealed and not text:
+        raise BoxRefused(
+            f"{keeper.box_label(step, key)}: choose one; a sealed entry can't be left empty.",
+            422,
+            key,
+        )
+    text = typed(keeper, key, text)
     alone(keeper, rows, pending, step, record["boxes"], key, text)
     record = {**record, "version": record["version"] + 1, "boxes": dict(record["boxes"])}
     record["boxes"][key] = {"text": text, "by": who, "rev": record["version"]}
@@ -339,7 +346,8 @@ def view(
     for key in keeper.step_keys(step):
         owners = owners_of(keeper, step, key)
         box = record["boxes"].get(key)
-        yours = isinstance(viewer, int) and (owners is None or viewer in owners)
+        mine = owners is None if step.owner != "keeper" else False
+        yours = isinstance(viewer, int) and (mine or (owners is not None and viewer in owners))
         if viewer == KEEPING:
             yours = owners is None or not (set(owners) & held) or step.owner == "keeper"
         shown = box is not None and (
@@ -360,7 +368,8 @@ def view(
                 "by": None if box is None else _by(keeper, box["by"]),
                 "rev": 0 if box is None else box["rev"],
                 "text": box["text"] if shown else None,
-                "field": _field_view(keeper, key),
+                "shown": words(keeper, key, box["text"]) if shown else None,
+                "field": _field_view(keeper, key, step),
             }
         )
     players: list[str | None] = [None] * keeper.players
@@ -380,19 +389,42 @@ def view(
     return out
 
 
+def words(keeper: Sheet, key: str, text: Any) -> str:
+    """A box's text as people read it: a choice by its label ("Trap 7"), a player or a
+    side by name; a number as it is."""
+    f = field_of(keeper, key)
+    text = "" if text is None else str(text)
+    if f is None or not text:
+        return text
+    if f.kind == "choice":
+        return str(dict((str(v), label) for v, label in keeper.choices(f)).get(text, text))
+    if f.kind == "picks":  # each choice by its label: "Red 13, Red 14"
+        labels = {str(v): str(label) for v, label in keeper.choices(f)}
+        return ", ".join(labels.get(part, part) for part in text.split())
+    if f.kind in ("seat", "side") and text.isdigit():
+        named = keeper.names if f.kind == "seat" else keeper.side_names()
+        return named[int(text)] if int(text) < len(named) else text
+    return text
+
+
 def _by(keeper: Sheet, by: int) -> str:
     return "the keeper" if by == KEEPER else keeper.names[by]
 
 
-def _field_view(keeper: Sheet, key: str) -> dict[str, Any]:
+def _field_view(keeper: Sheet, key: str, step: Step) -> dict[str, Any]:
     f = field_of(keeper, key)
     if f is None:
         return {}
     out: dict[str, Any] = {"kind": f.kind, "optional": f.optional, "help": f.help}
-    if f.kind == "int":
+    narrowed = keeper.box_choices(step, key)
+    if narrowed is not None:
+        out["choices"] = [[str(value), str(label)] for value, label in narrowed]
+    elif f.kind == "int":
         out |= {"low": f.low, "high": f.high, "default": _default(f)}
-    elif f.kind == "choice":
+    elif f.kind in ("choice", "picks"):
         out["choices"] = [[str(v), str(label)] for v, label in keeper.choices(f)]
+        if f.kind == "picks":
+            out["high"] = f.high
     elif f.kind == "seat":
         out["choices"] = [[str(i), name] for i, name in enumerate(keeper.names)]
     elif f.kind == "side":
@@ -409,7 +441,8 @@ def _revealed(keeper: Sheet, revealed: Any) -> dict[str, Any] | None:
     for key, text in (revealed.get("boxes") or {}).items():
         label = keeper.box_label(step, key) if step is not None else key
         owners = keeper.box_owner(step, key) if step is not None else None
-        values.append({"key": key, "label": label, "text": text, "owners": owners})
+        shown = words(keeper, key, text)
+        values.append({"key": key, "label": label, "text": text, "shown": shown, "owners": owners})
     return {
         "id": revealed.get("id"),
         "round": int(revealed.get("position", 0)) + 1,

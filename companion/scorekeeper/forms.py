@@ -356,6 +356,8 @@ def _box(f: Field, sheet: Sheet, names: list[str], sides: list[str]):
         return StringField(f.label, widget=NumberInput(**box), render_kw={"inputmode": "numeric"})
     if f.kind == "bool":
         return BooleanField(f.label)
+    if f.kind == "picks":  # some of the choices, in one text (the game's form draws them)
+        return StringField(f.label)
     if f.kind == "seat":
         choices = [SelectChoice(str(s), name) for s, name in enumerate(names)]
     elif f.kind == "side":

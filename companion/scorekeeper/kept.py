@@ -16,8 +16,19 @@ from __future__ import annotations
 from ..games import IllegalAction
 from ..models import ScoreSheet
 from . import retries, store
-from .book import Done, Shown, State, _answered, _changing, _commit, _save, game_of, round_of
-from .errors import NotFound, Refused
+from .book import (
+    Done,
+    Shown,
+    State,
+    _answered,
+    _changing,
+    _commit,
+    _save,
+    game_of,
+    round_of,
+    undo_stop,
+)
+from .errors import NotFound, Refused, WrongMoment
 from .rounds import apply
 
 DRAFT = "DRAFT"  # the code in a draft page's addresses, until the sheet is sent
@@ -45,6 +56,9 @@ def _undo_in(state: State, shown: Shown) -> Done:
         message = "Nothing to undo: that change is already undone."
         retries.note(state.sheet, kept, message, "#totals")
         return Done(code, message, "#totals")
+    stop = undo_stop(state, change)  # kept offline or not, undo stops at a reveal
+    if stop:
+        raise WrongMoment(stop)
     old, new = change.after, change.before
     try:
         new_rows = apply(state.keeper, state.rows, change.position, old, new)

@@ -18,7 +18,7 @@ from flask import Response, abort, flash, jsonify, redirect, render_template, re
 
 from .. import codes, live, streams
 from ..network import base_url, qr_svg
-from . import again, book, boxes, phones
+from . import again, book, boxes, phones, seat_requests
 from .blueprint import bp
 from .errors import ScoreError
 from .feed import channel
@@ -37,7 +37,7 @@ codes.add_join_finder(_find_sheets)
 def bearer_views() -> list[Callable]:
     """The views a phone calls with its bearer token (no cookie, so no CSRF token: the
     app exempts them when it is built)."""
-    return [phone_join, phone_move, phone_leave, phone_box]
+    return [phone_join, phone_move, phone_leave, phone_box, phone_ask, phone_answer, phone_claim]
 
 
 def answer(body: Any, status: int = 200) -> Response:
@@ -183,7 +183,63 @@ def phone_qr(join: str):
     return response
 
 
+# -- "I am …": a phone asks for a name another phone holds -----------------------------------
+
+
+@bp.post("/join/<join>/requests")
+def phone_ask(join: str):
+    def work():
+        asked, ticket = seat_requests.ask(join, body().get("player"))
+        return {"request": asked, "ticket": ticket}
+
+    return api(work)
+
+
+@bp.get("/join/<join>/requests/<int:request_id>")
+def phone_request(join: str, request_id: int):
+    """The asking phone's request, read with its ticket (``Authorization: Bearer``)."""
+    return api(lambda: {"request": seat_requests.status(join, request_id, bearer())})
+
+
+@bp.post("/join/<join>/requests/<int:request_id>/answer")
+def phone_answer(join: str, request_id: int):
+    """The name's own phone approves or refuses (``{"approve": true|false}``)."""
+
+    def work():
+        code = phones.joined_sheet(join).code
+        done = seat_requests.answer(code, request_id, body().get("approve"), bearer())
+        return {"message": done.message}
+
+    return api(work)
+
+
+@bp.post("/join/<join>/claim")
+def phone_claim(join: str):
+    """An approved request's ticket traded for the name's fresh token."""
+
+    def work():
+        seat, token = seat_requests.claim(join, body().get("ticket"))
+        return {"seat": seat, "token": token}
+
+    return api(work)
+
+
 # -- the keeper ---------------------------------------------------------------------------
+
+
+@bp.post("/<code>/requests/<int:request_id>")
+def keeper_request(code: str, request_id: int):
+    """The keeper approves or refuses a phone's "I am …" request."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    approve = request.form.get("approve") == "yes"
+    try:
+        done = seat_requests.answer(code, request_id, approve, None, keeper=True)
+    except ScoreError as error:
+        flash(error.message or "There is no such request on this sheet.", "error")
+        return redirect(url_for(".sheet", code=code.upper()) + "#phones"), 303
+    flash(done.message)
+    return redirect(url_for(".sheet", code=done.code) + done.anchor), 303
 
 
 @bp.post("/<code>/boxes")

@@ -18,10 +18,11 @@ from typing import Any
 
 from .. import codes
 from ..credentials import hash_token, new_token, same_hash
-from ..games.spec import is_whole
+from ..games.spec import form_values, is_whole
 from ..models import ScoreSeat, ScoreSheet
-from . import book, boxes, store
+from . import asking, book, boxes, store
 from .errors import NotFound, ScoreError, WrongMoment
+from .rounds import next_defaults
 
 GONE = (
     "This phone no longer holds a name on this sheet: it moved to another phone or the "
@@ -92,6 +93,10 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
     out = boxes.view(keeper, pending, record, step, viewer, held(sheet))
     seat = viewer if isinstance(viewer, int) else None
     summary = keeper.seen_by(state.summary, seat)  # a game's hidden totals: own only
+    suggested = form_values(keeper.spec.sheet_fields, next_defaults(summary))
+    for box in (out["step"] or {}).get("boxes", []):  # a box not in starts at the round's
+        if not box["in"] and box["key"] in suggested:  # suggestion (who challenges next)
+            box["field"]["default"] = suggested[box["key"]]
     table = None if state.over else keeper.table_view(state.summary, pending["boxes"], seat)
     out |= {
         "game": keeper.spec.name,
@@ -107,6 +112,8 @@ def look(state: book.State, viewer: int | str) -> dict[str, Any]:
         "totals": keeper.visible_totals(summary, viewer if isinstance(viewer, int) else None),
         "winners": summary["winners"],
         "table": table,
+        # "I am …" requests waiting: the name's phone and the keeper answer them.
+        "requests": asking.waiting(sheet, seat) if viewer != boxes.PUBLIC else [],
     }
     return out
 

@@ -18,6 +18,13 @@ from datetime import timedelta
 from typing import Any
 
 from ..models import Ticket
+from ..seat_requests import (
+    REQUEST_MINUTES,
+    WAITING,
+    aged,
+    answer_refusal,
+    claim_refusal,
+)
 from . import store
 from .envelope import news_of
 from .errors import TableError
@@ -28,11 +35,7 @@ SEAT_CHANGED = (
     "The seat changed hands since this was issued (freed, taken or moved), so it no "
     "longer works. Ask the host or the seat's phone for a new one."
 )
-REQUEST_MINUTES = 5  # a request for a seat waits this long for an answer
 TICKET_MINUTES = 10  # a transfer link or QR code (seat or host) is good this long
-
-
-ENDED = "ended"  # the status of a ticket whose seat changed hands after it was issued
 
 
 def holding_of(table: Any, kind: str, seat: int | None) -> str | None:
@@ -57,13 +60,11 @@ def live_tickets(table: Any, kind: str | None = None, seat: Any = ...) -> list[T
     found = []
     moment = store.now()
     for ticket in store.tickets_of(table):
-        if ticket.status not in ("pending", "approved"):
+        if ticket.status not in WAITING:
             continue
-        if store.aware(ticket.expires_at) <= moment:
-            ticket.status = "expired"
-            continue
-        if not same_holding(table, ticket):
-            ticket.status = ENDED
+        expires = store.aware(ticket.expires_at)
+        ticket.status = aged(ticket.status, expires, moment, same_holding(table, ticket))
+        if ticket.status not in WAITING:
             continue
         if kind is not None and ticket.kind != kind:
             continue
@@ -196,12 +197,9 @@ def answer_request(code: str, token: str | None, request_id: Any, approve: bool)
         if not who.host and who.seat != request.seat:
             raise TableError(403, "Only that seat's phone or the host can answer this request.")
         live_tickets(table)
-        if request.status == "expired":
-            raise TableError(410, "That request has expired.")
-        if request.status == ENDED:
-            raise TableError(410, SEAT_CHANGED)
-        if request.status != "pending":
-            raise TableError(410, f"That request was already answered ({request.status}).")
+        refusal = answer_refusal(request.status, SEAT_CHANGED)
+        if refusal is not None:
+            raise TableError(410, refusal)
         taken = held_seat(table, request.seat, bots_too=True)
         table.version += 1
         if approve:
@@ -265,16 +263,9 @@ def claim(code: str, presented: Any) -> dict[str, Any]:
     with store.changing(code) as table:
         ticket = find_ticket(table, presented)
         live_tickets(table)
-        if ticket.status in ("used", "replaced"):
-            raise TableError(410, "This ticket was already used. Ask for a new one.")
-        if ticket.status == "expired":
-            raise TableError(410, "This ticket has expired. Ask for a new one.")
-        if ticket.status == "refused":
-            raise TableError(410, "This request was refused.")
-        if ticket.status == ENDED:
-            raise TableError(410, SEAT_CHANGED)
-        if ticket.kind == "request" and ticket.status != "approved":
-            raise TableError(409, "This request is still waiting for an answer.")
+        refusal = claim_refusal(ticket.status, ticket.kind == "request", SEAT_CHANGED)
+        if refusal is not None:
+            raise TableError(*refusal)
         token = new_token()
         table.version += 1
         if ticket.kind == "host":

@@ -97,7 +97,8 @@ export function makeKit(env, names, faces = {}) {
     const body = el("tbody");
     for (let seat = 0; seat < names.length; seat++) {
       const acting = (env.to_act || []).includes(seat);
-      const row = el("tr", { class: acting ? "is-acting" : "" });
+      // A team game: the whole row (name, score, figures) in the side's colour.
+      const row = el("tr", { class: [acting ? "is-acting" : "", teamClass(env.view, seat)].join(" ").trim() });
       const who = el("th", { scope: "row", class: teamClass(env.view, seat) || null }, seatName(names, seat));
       if (seat === env.seat) who.append(el("span", { class: "you-mark", text: " (you)" }));
       if (acting) who.append(el("span", { class: "acting-mark badge", text: (env.view && env.view.doing) || "to play" }));

@@ -59,7 +59,8 @@ export function resultCard(result, env, names, kit, gameModule, { onDismiss } = 
     for (const row of result.rows) {
       const who = el("th", { scope: "row" }, wordsNode(kit.joinSeats(row.seats), names, view, kit));
       if (row.seats.includes(env.seat)) who.append(el("span", { class: "you-mark", text: " (you)" }));
-      const tr = el("tr", { class: row.mark ? "is-marked" : "" }, who);
+      const side = teamsMarked(view) ? teamClass(view, row.seats[0]) : "";
+      const tr = el("tr", { class: [row.mark ? "is-marked" : "", side].join(" ").trim() }, who);
       for (const cell of row.cells) tr.append(el("td", { text: cell === null || cell === undefined ? "—" : String(cell) }));
       body.append(tr);
     }
@@ -154,7 +155,7 @@ export function standings(env, names, scoreWord = "Score") {
       "li",
       { class: `standing${entry.won ? " is-winner" : ""}${entry.side.includes(env.seat) ? " is-you" : ""}` },
       el("span", { class: "place", text: ordinal(place) }),
-      el("span", { class: "standing-name", text: who }),
+      el("span", { class: `standing-name ${teamClass(view, entry.side[0])}`.trim(), text: who }),
       el("span", { class: "standing-score", text: entry.score === null || entry.score === undefined ? "—" : String(entry.score) }),
     );
     list.append(item);

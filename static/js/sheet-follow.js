@@ -37,13 +37,21 @@ export function followSheet(firstUrl, ticketUrl, refresh, every = 15000) {
   setInterval(refresh, every);
 }
 
-// Our own server's HTML part, swapped in (escaped by its templates).
+// Our own server's HTML part, swapped in (escaped by its templates). Events come in bursts
+// (four phones entering at once) and answers may arrive out of order: only the answer to
+// the request last sent for ``url`` is used, so an older part never replaces a newer one
+// (every change is announced after its commit: the last request reads the sheet as it is).
+const asked = new Map();
 export async function fetchPart(url, into) {
   if (!navigator.onLine) return false; // a sheet opened with no connection keeps its copy
+  const number = (asked.get(url) || 0) + 1;
+  asked.set(url, number);
   try {
     const response = await fetch(url, { cache: "no-store" });
     if (!response.ok) return false;
-    into.innerHTML = await response.text();
+    const text = await response.text();
+    if (asked.get(url) !== number) return false; // a later request's answer is drawn
+    into.innerHTML = text;
     return true;
   } catch {
     return false; // offline for a moment: the next event or poll tries again

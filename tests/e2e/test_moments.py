@@ -12,6 +12,7 @@ run plays the same game. Screenshots of each moment go to ``docs/screenshots/`` 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -19,6 +20,7 @@ from companion.tables import lifecycle
 
 from ..browser import PHONE, shot, wait_until
 from ..games.test_moments import CTS_DEAL, SHOOT_DEAL
+from .test_table_play import my_turn
 
 pytestmark = pytest.mark.e2e
 
@@ -73,15 +75,23 @@ class Table:
             self.act(seat, self.env(seat)["legal"][0])
         raise AssertionError("never reached")
 
+    def phone(self, browser, seat):
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(f"{self.server.url}/t/{self.code}/seat#token={self.tokens[seat]}")
+        page.locator("#play").wait_for(state="visible")
+        return page
+
     def phones(self, browser):
-        pages = []
-        for seat in range(self.players):
-            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-            page = context.new_page()
-            page.goto(f"{self.server.url}/t/{self.code}/seat#token={self.tokens[seat]}")
-            page.locator("#play").wait_for(state="visible")
-            pages.append(page)
-        return pages
+        return [self.phone(browser, seat) for seat in range(self.players)]
+
+    def watch(self, browser):
+        """The spectator page (no token: the public table only) on a phone."""
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(f"{self.server.url}/t/{self.code}/watch")
+        page.locator("#board").wait_for(state="visible")
+        return page
 
     def host(self, browser):
         page = browser.new_context(viewport=HOST).new_page()
@@ -103,6 +113,12 @@ def card_on_first_screen(page, result_id: str) -> str:
         box,
         height,
     )
+    # The figures in sight: the card's table is not cut off at the screen's width.
+    cut = page.evaluate(
+        f"[...document.querySelectorAll({selector + ' .scroll-x'!r})]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => [e.scrollWidth, e.clientWidth])"
+    )
+    assert cut == [], (result_id, cut)
     return page.locator(selector).inner_text()
 
 
@@ -120,18 +136,19 @@ def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
     table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
     phones = table.phones(browser)
     host = table.host(browser)
+    spectator = table.watch(browser)
     for seat, bid in ((0, 0), (1, 2), (2, 0)):
         table.act(seat, {"type": "bid", "bid": bid})
     # Bo leads (left of the dealer) and takes both tricks with the only hearts.
     for seat, card in ((1, "2H"), (2, "QD"), (0, "KS")):
         table.act(seat, {"type": "play", "card": card})
-    for page in [*phones, host]:
+    for page in [*phones, host, spectator]:
         text = card_on_first_screen(page, "trick-1-1")
         assert "Bo takes the trick with" in text and "2♥" in text, text
     shot(phones[0], "moment-shoot-trick-phone")
     for seat, card in ((1, "3H"), (2, "JD"), (0, "AS")):
         table.act(seat, {"type": "play", "card": card})
-    for page in [*phones, host]:
+    for page in [*phones, host, spectator]:
         text = card_on_first_screen(page, "deal-1")
         assert "Deal 1 of 2 is over" in text and "Bo leads with 7" in text, text
         rows = page.locator("#moment .result-table tbody tr")
@@ -149,17 +166,61 @@ def test_shoot_trick_and_deal_cards_on_every_first_screen(server, browser):
     assert phones[2].evaluate(animation) == "none"
     shot(phones[1], "moment-shoot-deal-phone")
     shot(host, "moment-shoot-deal-host")
-    # The card stays through the next deal's bidding until the player puts it away.
+    shot(spectator, "moment-shoot-deal-watch")
+    # The card stays through the next deal's bidding until the player puts it away ...
     phones[0].locator("#moment .result-dismiss").click()
     wait_until(phones[0], "document.getElementById('moment').hidden")
-    assert phones[1].locator('#moment .result-card[data-result="deal-1"]').is_visible()
+    phones[0].reload()  # put away for good on this phone
+    phones[0].locator("#play").wait_for(state="visible")
+    wait_until(phones[0], "document.querySelector('#board dd') !== null")
+    assert phones[0].locator("#moment").is_hidden()
+    # ... or acts next: Cy bids in deal 2 on his phone, and his card goes.
+    assert my_turn(phones[2])
+    phones[2].locator("#choices .number-grid button.choice-button").first.click()
+    phones[2].locator("#confirm-button").click()
+    wait_until(phones[2], "document.getElementById('moment').hidden")
+    wait_until(host, "document.getElementById('status').textContent.includes('1 of 3 bids')")
+    # Bo did neither: his card is still on his first screen, over deal 2's bidding.
+    assert "Deal 1 of 2 is over" in card_on_first_screen(phones[1], "deal-1")
+    assert "Deal 1 of 2 is over" in card_on_first_screen(host, "deal-1")
+    spectator.locator("#moment .result-dismiss").click()
+    wait_until(spectator, "document.getElementById('moment').hidden")
 
 
-def test_the_host_is_a_shared_screen_in_large_type(server, browser):
-    table = Table(server, "shoot", 3, {"schedule": [2, 1]}, deal=SHOOT_DEAL, seed=11)
-    phone = table.phones(browser)[0]
-    host = table.host(browser)
+#: A stand-in for the Screen Wake Lock API (headless Chromium has none to give): it
+#: records each request and release in ``window.wakeLog``.
+WAKE_LOCK = """
+window.wakeLog = [];
+Object.defineProperty(navigator, "wakeLock", { configurable: true, value: {
+  request: async (type) => {
+    window.wakeLog.push(type);
+    const lock = new EventTarget();
+    lock.release = async () => { window.wakeLog.push("release"); };
+    return lock;
+  },
+} });
+"""
+
+#: Every game at a table of a few players, short enough to play to the end.
+GAMES = {
+    "shoot": (3, {"schedule": [2, 1]}),
+    "call_the_shot": (2, {"shots_to_lose": 1}),
+    "pull": (4, {"hands": 1}),
+    "pirate_tricks": (3, {"rounds": 3}),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_host_is_a_shared_screen_in_large_type(server, browser, slug):
+    players, options = GAMES[slug]
+    table = Table(server, slug, players, options, seed=11)
+    phone = table.phone(browser, 0)
+    context = browser.new_context(viewport=HOST)
+    context.add_init_script(WAKE_LOCK)
+    host = context.new_page()
+    host.goto(f"{server.url}/t/{table.code}#host={table.host_token}")
     wait_until(host, "document.getElementById('host').classList.contains('is-playing')")
+    # The table in type at least 1.5 times the phone's, and on the first screen.
     size = "parseFloat(getComputedStyle(document.querySelector('#board td, #board dd')).fontSize)"
     wait_until(phone, "document.querySelector('#board td, #board dd') !== null")
     wait_until(host, "document.querySelector('#board td, #board dd') !== null")
@@ -167,24 +228,55 @@ def test_the_host_is_a_shared_screen_in_large_type(server, browser):
         host.evaluate(size),
         phone.evaluate(size),
     )
+    board = host.locator("#board").bounding_box()
+    assert board["y"] < HOST["height"] / 3 and board["width"] >= HOST["width"] / 2, board
+    # Whose turn and doing what, in the game's own word, in large type at the top.
+    doing = table.env()["view"]["doing"]
+    status = host.locator("#status")
+    assert doing in status.inner_text()
+    assert status.bounding_box()["y"] < HOST["height"] / 3
+    assert host.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('status')).fontSize)"
+    ) >= 1.4 * phone.evaluate(
+        "parseFloat(getComputedStyle(document.getElementById('status')).fontSize)"
+    )
     # The join line: address and code in large letters on the first screen; the seats
     # fold away behind a button.
     code = host.locator("#join-bar .join-code")
     assert code.inner_text() == table.code
     box = code.bounding_box()
-    assert box["y"] + box["height"] <= HOST["height"]
+    assert box["y"] + box["height"] <= HOST["height"] / 4
     assert (
         host.evaluate("parseFloat(getComputedStyle(document.querySelector('.join-code')).fontSize)")
         >= 24
     )
-    assert "/join" in host.locator("#join-bar").inner_text()
+    port = server.url.rsplit(":", 1)[1]  # the address phones can reach, on this port
+    line = host.locator("#join-bar").inner_text()
+    assert re.fullmatch(rf"Join at \S+:{port}/join · code {table.code}", line), line
+    assert host.locator("#join-bar .join-bar-qr").bounding_box()["width"] <= 100  # a small QR
     assert host.locator("#seat-list").is_hidden()
     host.locator("#seats-button").click()
     assert host.locator("#seat-list").is_visible()
     # The seat list says what each seat is doing in the game's own word.
-    assert host.locator("#seat-list .acting-mark").first.inner_text() == "◀ to bid"
+    assert host.locator("#seat-list .acting-mark").first.inner_text() == f"◀ {doing}"
+    if slug == "shoot":
+        assert doing == "to bid"
     host.locator("#seats-button").click()
-    shot(host, "moment-host-playing")
+    assert host.locator("#seat-list").is_hidden()
+    if slug == "shoot":
+        shot(host, "moment-host-playing")
+    # The screen is kept awake during play, and goes full screen on a tap.
+    wait_until(host, "window.wakeLog.includes('screen')")
+    full = host.locator("#fullscreen-button")
+    assert full.is_visible()
+    full.click()
+    wait_until(host, "document.fullscreenElement !== null")
+    wait_until(
+        host, "document.getElementById('fullscreen-button').textContent === 'Leave full screen'"
+    )
+    full.click()
+    wait_until(host, "document.fullscreenElement === null")
+    context.close()
 
 
 # -- Call the Shot: the reveal --------------------------------------------------------------
@@ -214,12 +306,22 @@ def test_call_the_shot_reveal_on_both_phones_and_a_log_without_the_face_down_car
         assert "Claimed — Ada: Headshot (9), Headshot (9) · Bo: Shoot to Kill (5)" in text, text
     shot(phones[1], "moment-call-the-shot-reveal-phone")
     shot(host, "moment-call-the-shot-reveal-host")
+    # One public log, the same on every phone, the host and the spectator's page: the
+    # public events the server keeps, one line each, and no face-down card before its reveal.
+    spectator = table.watch(browser)
+    for page in (host, spectator):
+        page.locator("#game-log summary").click()
+    events = table.client.get(f"/api/tables/{table.code}/log").get_json()["events"]
     logs = []
-    for page in phones:
+    for page in [*phones, host, spectator]:
         wait_until(page, "document.querySelector('#game-log .log-result') !== null")
+        items = page.locator("#game-log .log-events > li")
+        assert items.count() == len(events), (items.count(), events)
         logs.append(page.locator("#game-log .log-list").inner_text())
-    assert logs[0] == logs[1]  # one public log, the same on every phone
+    assert logs[0] == logs[1] == logs[2] == logs[3], logs
     assert "Duel 1: the reveal: Bo is shot" in logs[0]
+    before = logs[0].split("Duel 1: the reveal")[1]  # newest first: what came before the call
+    assert "Deadly" not in before and "Wound" not in before, before
 
 
 # -- PULL!: a target round, then the hand, teams in colour ----------------------------------
@@ -245,6 +347,26 @@ def test_pull_target_card_in_team_colours_then_the_hand(server, browser):
         side = 0 if name.split(" & ")[0] in ("Ada", "Cy") else 1
         assert f"team-{side}" in classes, colours
     shot(phones[0], "moment-pull-target-phone")
+    # A shot in the next round: its row says who is winning that target now, in colour.
+    seat = env["to_act"][0]
+    table.act(seat, table.env(seat)["legal"][0])
+    targets = table.env()["view"]["targets"]
+    aimed = next(i for i, t in enumerate(targets) if t["shots"])
+    winning = targets[aimed]["winning"]
+    assert winning == seat  # the only shot on it
+    for page in [phones[1], host]:
+        row = page.locator(".targets > li.target").nth(aimed)
+        now = row.locator(".winning-now strong")
+        now.wait_for(state="visible")
+        side = 0 if winning % 2 == 0 else 1
+        assert now.inner_text().startswith(NAMES[winning]), now.inner_text()
+        assert f"team-{side}" in now.get_attribute("class")
+        # the shot itself and the scores carry the side's colour too
+        assert f"team-{side}" in row.locator(".plays .who").first.get_attribute("class")
+        for s in range(4):
+            score_row = page.locator("#board .seats-table tbody tr").nth(s)
+            assert f"team-{s % 2}" in score_row.get_attribute("class"), s
+    shot(host, "moment-pull-winning-now-host")
     env = table.first_moves_until(lambda env: env["view"]["result"]["kind"] == "hand")
     done = env["view"]["history"][-1]
     for page in [*phones, host]:
@@ -264,6 +386,19 @@ def test_pirate_tricks_round_card_with_the_loon_paid(server, browser):
     table = Table(server, "pirate_tricks", 3, {"rounds": 3}, seed=8)
     phones = table.phones(browser)
     host = table.host(browser)
+    # The first trick: who took it, with the cards, on every first screen.
+    env = table.first_moves_until(lambda env: env["view"]["result"] is not None, limit=400)
+    card = env["view"]["result"]
+    assert card["kind"] == "trick"
+    taker = card["headline"][0]["seat"]
+    for page in [*phones, host]:
+        card_on_first_screen(page, card["id"])
+        headline = page.locator("#moment .result-headline").inner_text()
+        assert headline.startswith(f"{NAMES[taker]} takes the trick with"), headline
+        played = page.locator(f'#moment .result-card[data-result="{card["id"]}"] .plays > li')
+        assert played.count() == len(card["cards"]) == 3
+        for i, (seat, _) in enumerate(card["cards"]):
+            assert played.nth(i).locator(".who").inner_text() == NAMES[seat]
     env = table.first_moves_until(
         lambda env: (env["view"]["result"] or {}).get("kind") == "round", limit=400
     )
@@ -279,47 +414,71 @@ def test_pirate_tricks_round_card_with_the_loon_paid(server, browser):
 
 # -- game over: standings at the top of every screen ----------------------------------------
 
-GAME_OVER = {
-    "shoot": (3, {"schedule": [2, 1]}),
-    "call_the_shot": (2, {"shots_to_lose": 1}),
-    "pull": (4, {"hands": 1}),
-    "pirate_tricks": (3, {"rounds": 3}),
-}
 
-
-@pytest.mark.parametrize("slug", sorted(GAME_OVER))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_game_over_standings_on_every_first_screen(server, browser, slug):
-    players, options = GAME_OVER[slug]
+    players, options = GAMES[slug]
     table = Table(server, slug, players, options, seed=3)
-    table.client.post(  # a seat change long before the end: its notice must not stay on top
-        f"/api/tables/{table.code}/seats/0/release",
-        headers={"Authorization": f"Bearer {table.host_token}"},
-        json={},
-    )
+    host = table.host(browser)
+    spectator = table.watch(browser)
+    others = [table.phone(browser, 1)]  # open before the change, like the host
+    # A seat change during the game: its notice shows, and must not stay over the end.
+    headers = {"Authorization": f"Bearer {table.host_token}"}
+    table.client.post(f"/api/tables/{table.code}/seats/0/release", headers=headers, json={})
     answer = table.client.post(f"/api/tables/{table.code}/seats", json={"name": "Ada", "seat": 0})
     table.tokens[0] = answer.get_json()["token"]
+    for page in [host, *others]:
+        wait_until(
+            page, "document.getElementById('notice').textContent.includes('Ada took seat 1')"
+        )
     phones = table.phones(browser)
-    host = table.host(browser)
     env = table.first_moves_until(lambda env: env["over"], limit=3000)
     view = env["view"]
     winners = [NAMES[s] for s in view["winners"]]
-    for page in [*phones, host]:
+    sides = view["sides"]
+    phones[-1].emulate_media(reduced_motion="reduce")
+    for page in [*phones, *others, host, spectator]:
         text = final_on_first_screen(page)
-        first = page.locator("#final .standing").first.inner_text()
-        assert any(name in first for name in winners), (first, winners)
+        # Places, names (partners together), scores; the winners first, all of them.
+        standings = page.locator("#final .standing")
+        assert standings.count() == len(sides)
+        first = standings.first.inner_text()
+        assert first.startswith("1st") and "is-winner" in standings.first.get_attribute("class")
+        assert all(name in first for name in winners), (first, winners)
+        for i in range(len(sides)):
+            place, who, score = standings.nth(i).locator("span").all_inner_texts()
+            side = next(side for side in sides if NAMES[side[0]] in who)
+            assert who.replace(" (you)", "") == " & ".join(NAMES[s] for s in side)
+            assert score == str(view["scores"][side[0]]), (who, score, view["scores"])
         for name in NAMES[:players]:
             assert name in text
+        # The stale seat notice is gone; "back to the table" is right there.
         assert page.locator("#notice").is_hidden()
-    assert phones[0].locator("#final #rematch-button").is_visible()
-    assert host.locator("#final #rematch-button").is_visible()
+        assert page.locator("#final button", has_text="Back to the table").is_visible()
+        # A celebration, left out under reduced motion.
+        hidden = page.evaluate(
+            "getComputedStyle(document.querySelector('#final .celebration')).display === 'none'"
+        )
+        assert hidden == (page is phones[-1])
+    for page in [*phones, host]:
+        assert page.locator("#final #rematch-button").is_visible()
+    assert spectator.locator("#final button", has_text="Rematch").count() == 0
     shot(phones[view["winners"][0]], f"moment-game-over-{slug}-phone")
+    if slug == "pull":
+        shot(spectator, "moment-game-over-pull-watch")
     # After the game: the log's replay steps through the public events, with the table.
     page = phones[-1]
     page.locator("#game-log summary").click()
     page.locator("#game-log .replay").wait_for(state="visible")
     wait_until(page, "document.querySelector('#game-log .replay-board').textContent.length > 0")
+    # The whole game's log: the server's public events, one line each, in every game.
+    events = table.client.get(f"/api/tables/{table.code}/log").get_json()["events"]
+    assert page.locator("#game-log .log-events > li").count() == len(events)
+    results = [e["result"]["title"] for e in events if "result" in e]
+    shown = [t.strip() for t in page.locator("#game-log .log-result > strong").all_inner_texts()]
+    assert sorted(shown) == sorted(f"{title}:" for title in results)
     first = page.locator("#game-log .replay-caption").inner_text()
-    assert first.startswith("1 of "), first
+    assert first.startswith(f"1 of {len(events)} "), first
     page.locator("#game-log .replay-controls button", has_text="Next").click()
     wait_until(
         page, "document.querySelector('#game-log .replay-caption').textContent.startsWith('2 of ')"

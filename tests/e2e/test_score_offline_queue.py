@@ -77,16 +77,22 @@ def made_online(app) -> str:
     return code
 
 
-def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(server, browser):  # noqa: F811
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(server.url + "/score/new/shoot")
+def start_sheet(page, url: str) -> str:
+    """Start a Shoot! sheet for Ann, Bo and Cy online; its code once the service worker
+    controls the page (so what follows can be kept for offline use)."""
+    page.goto(url + "/score/new/shoot")
     for seat, name in enumerate(["Ann", "Bo", "Cy"]):
         page.fill(f"#players-{seat}", name)
     page.get_by_role("button", name="Start the sheet").click()
     page.locator("#entry-heading").wait_for()
-    code = page.url.rsplit("/", 1)[1].split("#")[0]
     wait_until(page, "navigator.serviceWorker.controller !== null")
+    return page.url.rsplit("/", 1)[1].split("#")[0]
+
+
+def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(server, browser):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    code = start_sheet(page, server.url)
     open_whole(page)
     fill_deal(page, DEAL_1)
     page.get_by_role("button", name="Add deal 1").click()
@@ -265,13 +271,7 @@ def test_offline_deletes_of_a_saved_and_a_waiting_deal_equal_the_same_made_onlin
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server.url + "/score/new/shoot")
-    for seat, name in enumerate(["Ann", "Bo", "Cy"]):
-        page.fill(f"#players-{seat}", name)
-    page.get_by_role("button", name="Start the sheet").click()
-    page.locator("#entry-heading").wait_for()
-    code = page.url.rsplit("/", 1)[1].split("#")[0]
-    wait_until(page, "navigator.serviceWorker.controller !== null")
+    code = start_sheet(page, server.url)
     for number, deal in ((1, DEAL_1), (2, DEAL_2), (3, DEAL_3)):
         open_whole(page)
         fill_deal(page, deal)

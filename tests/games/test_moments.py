@@ -233,3 +233,27 @@ def test_the_log_leak_check_catches_a_told_face_down_card(monkeypatch):
     monkeypatch.setattr(duel, "public_words", lambda self, seat, action: self.describe(action))
     with pytest.raises(AssertionError, match="tells apart"):
         test_the_log_says_no_more_than_the_table_saw("call_the_shot")
+
+
+def test_pull_winning_now_names_who_takes_the_target_when_the_round_ends():
+    """A target's ``winning`` is who takes it if no more shots come: at two players the
+    round ends on a second shot at the other target, so the target it did not touch goes
+    to the seat its row named just before (nobody on a tie)."""
+    game = GAMES["pull"]
+    checked = 0
+    for seed in range(8):
+        state = game.new_state(2, {"hands": 1}, seed=seed)
+        chooser = random.Random(seed)
+        while not state.is_over():
+            seat = chooser.choice(state.to_act())
+            before = state.view(None)["targets"]
+            last = state.last_round
+            state.apply(seat, chooser.choice(state.legal_actions(seat)))
+            if state.last_round is None or state.last_round == last:
+                continue
+            for target, then in zip(state.last_round["targets"], before, strict=True):
+                shots = [[s["seat"], s["card"]] for s in then["shots"]]
+                if [list(s) for s in target["shots"]] == shots:  # untouched by the last shot
+                    assert then["winning"] == target["seat"], (seed, target, then)
+                    checked += 1
+    assert checked >= 20, checked

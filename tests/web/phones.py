@@ -85,3 +85,54 @@ class Phones:
         with self.app.app_context():
             sheet = db.session.scalar(db.select(ScoreSheet).where(ScoreSheet.code == self.code))
             return [entry.facts for entry in sheet.entries]
+
+
+def normal(text: str, phones: Phones) -> str:
+    """A response with what differs between two sheets by construction taken out."""
+    for code in {phones.code, phones.join}:
+        text = text.replace(code, "CODE")
+    text = re.sub(r'name="csrf_token" value="[^"]*"', "", text)
+    text = re.sub(r"ticket=[^\"&' ]+", "ticket=T", text)
+    text = re.sub(r"/score/watch/[A-Za-z0-9_-]+", "/score/watch/W", text)
+    text = re.sub(r'datetime="[^"]*"', "", text)
+    text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "", text)
+    text = re.sub(r"\d\d [A-Z][a-z]{2} \d\d:\d\d UTC", "", text)
+    text = re.sub(r"[a-z/._-]+\.(?:css|js)\?v=[0-9a-f]+", "ASSET", text)
+    # A reveal's id is random on each sheet (an earlier step's, revealed to all).
+    text = re.sub(r"'id': '[0-9a-f]{8}'", "'id': 'R'", text)
+    text = re.sub(r'data-reveal-id="[0-9a-f]{8}"', 'data-reveal-id="R"', text)
+    return text
+
+
+def seen_by_others(phones: Phones, owner: int, wrong: str) -> dict[str, str]:
+    """Every response a viewer other than ``owner``'s phone gets of the sheet now: every
+    other phone's view (its own sealed entry, which it may see, blanked) and its refusal
+    when it tries ``owner``'s box (``wrong``, formatted with ``owner``), the keeper's
+    pages, panel and exports, the watch page and shared screen, the join pages; each
+    with what differs between two sheets by construction taken out (the leak harness)."""
+    keeper, code, join = phones.keeper, phones.code, phones.join
+    out = {}
+    for player in phones.tokens:
+        if player != owner:
+            view = phones.view(player)
+            for box in view["step"]["boxes"]:  # its own entry it may see: not the owner's
+                if box["owners"] == [player]:
+                    box["text"] = box["shown"] = None
+            out[f"phone {player}"] = str(view)
+            wrong_box = phones.enter(player, wrong.format(owner=owner), 9)  # not its box
+            out[f"refusal {player}"] = wrong_box.get_data(as_text=True)
+    pages = [
+        f"/score/{code}",
+        f"/score/{code}/phones",
+        f"/score/{code}/export.csv",
+        f"/score/{code}/export.json",
+        f"/score/{code}/print",
+    ]
+    for path in pages:
+        out[path.replace(code, "CODE")] = keeper.get(path).get_data(as_text=True)
+    watch = re.search(r"/score/watch/([A-Za-z0-9_-]+)/screen", out["/score/CODE"]).group(1)
+    for tail in ("", "?part=1", "/screen", "/screen?part=1"):
+        out["watch" + tail] = keeper.get(f"/score/watch/{watch}{tail}").get_data(as_text=True)
+    out["names"] = keeper.get(f"/score/join/{join}/names").get_data(as_text=True)
+    out["join page"] = keeper.get(f"/score/join/{join}").get_data(as_text=True)
+    return {name: normal(text, phones) for name, text in out.items()}

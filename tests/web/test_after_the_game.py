@@ -125,6 +125,12 @@ def test_the_spectator_page_shows_the_public_board_only(app):
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "js/watch.js" in html and "data-actions" not in html and "join-form" not in html
+    # The moments, public only: the result card's slot, the standings, the public log.
+    for part in ('id="moment"', 'id="final"', 'id="game-log"', "css/moments.css"):
+        assert part in html, part
+    assert f'data-log="/api/tables/{table.code}/log"' in html
+    assert f'data-replay="/api/tables/{table.code}/replay"' in html
+    assert "data-rematch" not in html and "data-rejoin" not in html
     for secret in table.secrets():
         assert secret not in html
     public = app.test_client().get(f"/api/tables/{table.code}/view").get_json()

@@ -60,3 +60,27 @@ def test_every_rules_page_has_no_violation_on_a_phone(browser, base_url, source,
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     assert check_page(page, source) == []
     page.context.close()
+
+
+def test_a_page_left_by_a_click_and_not_by_goto_is_checked_too(browser, base_url, source):
+    """A document reached and left by clicks (a link here) is checked before the click that
+    leaves it: a violation there fails the test at that click."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(
+        """if (location.pathname === "/rules/pull") {
+          document.addEventListener("DOMContentLoaded", () => {
+            const d = document.createElement("details");
+            d.id = "axe-probe";
+            d.innerHTML = "<summary>Probe <button>inner</button></summary><p>x</p>";
+            document.querySelector("main").append(d);
+          });
+        }"""
+    )
+    page = context.new_page()
+    page.goto(base_url + "/rules")
+    page.locator("h2 a[href='/rules/pull']").click()  # /rules is clean: the click goes on
+    page.wait_for_url("**/rules/pull")
+    with pytest.raises(AssertionError, match=r"/rules/pull \[light\] nested-interactive"):
+        page.locator(".rules-crumbs a").click()
+    page.evaluate("document.getElementById('axe-probe').remove()")
+    context.close()

@@ -5,7 +5,10 @@ and serve again as soon as connections close. Loopback only."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -60,21 +63,28 @@ def dev_server(make_app, monkeypatch):
     connections.bound_development_server(connections.PER_ADDRESS)
 
 
-def test_flask_runs_server_answers_429_past_the_bound_then_serves_again(dev_server):
-    port = dev_server
+def answers_429_past_the_bound_then_serves_again(port: int) -> None:
+    """Three half-sent requests held from one address (the bound is 3): the next connection
+    is answered 429 at once, and once they close the server serves again."""
     held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(3)]
     for sock in held:
         sock.sendall(HALF)
-    time.sleep(0.2)
-    answer = get(port)
-    assert answer.startswith(b"HTTP/1.1 429 ")
+    # The server counts a connection when it accepts it: wait until all three are held.
+    deadline = time.monotonic() + 10
+    while not (answer := get(port)).startswith(b"HTTP/1.1 429 "):
+        assert time.monotonic() < deadline, answer[:80]
+        time.sleep(0.1)
     assert b"Retry-After: 5" in answer and b"Too many connections" in answer
     for sock in held:
         sock.close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 10
     while b" 200 " not in get(port).split(b"\r\n")[0]:
         assert time.monotonic() < deadline, "the server did not serve again"
         time.sleep(0.05)
+
+
+def test_flask_runs_server_answers_429_past_the_bound_then_serves_again(dev_server):
+    answers_429_past_the_bound_then_serves_again(dev_server)
 
 
 def test_a_silent_connection_is_let_go_after_the_timeout(dev_server):
@@ -98,3 +108,54 @@ def test_gunicorns_worker_class_is_the_bounded_one():
 
     assert issubclass(conf.worker_class, GeventWorker)
     assert conf.worker_class.handle is not GeventWorker.handle
+
+
+@pytest.fixture
+def gunicorn_server(tmp_path):
+    """The README's gunicorn line (``gunicorn wsgi:app``, reading ./gunicorn.conf.py), one
+    worker on a loopback port, bounded at 3 connections per address."""
+    pytest.importorskip("gevent")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(
+        os.environ,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'gunicorn.sqlite3'}",
+        SECRET_KEY="test-connections",
+        CONNECTIONS_PER_ADDRESS="3",
+        RATELIMIT_ENABLED="0",
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="1",
+    )
+    for name in ("REDIS_URL", "PROXY_HOPS"):
+        env.pop(name, None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "wsgi:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, "gunicorn stopped while starting"
+            try:
+                if b" 200 " in get(port, 2).split(b"\r\n")[0]:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, "gunicorn did not start"
+            time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def test_gunicorn_answers_429_past_the_bound_then_serves_again(gunicorn_server):
+    answers_429_past_the_bound_then_serves_again(gunicorn_server)

@@ -185,8 +185,9 @@ def test_eighty_solo_tables_in_twenty_seconds_meet_429(make_app, database):
     for _ in range(80):
         answer = client.post("/play/shoot/solo", data={"name": "Ann", "level": "strong"})
         statuses.append(answer.status_code)
+    # No timed assertion (the machine may be slow): the burst the issue measured took
+    # under 20 s; a slower one only lets the sliding window grant a few more below.
     elapsed = time.monotonic() - started
-    assert elapsed < 20  # the burst the issue measured
     assert 429 in statuses
     first = statuses.index(429)
     # 20 a minute, counted by a sliding window: when the burst straddles the minute's

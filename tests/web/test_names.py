@@ -63,7 +63,11 @@ def counts(app) -> tuple[int, int, int]:
         )
 
 
-@pytest.mark.parametrize("name", ["\u3164", "\u200d", "BOT (EASY)", "Bot (normal)", "\u2800"])
+# Every name the issue (25, item 7) saw accepted, in both modes.
+SEEN = ["\u200d", "\u3164", "\u115f", "\u034f", "\u2800", "Bot (easy)", "BOT (EASY)"]
+
+
+@pytest.mark.parametrize("name", SEEN)
 def test_play_mode_refuses_the_name_everywhere_it_enters(app, client, name):
     body = client.post("/api/tables", json={"game": "shoot", "players": 3}).get_json()
     code, host = body["code"], body["host_token"]
@@ -86,7 +90,7 @@ def test_play_mode_refuses_the_name_everywhere_it_enters(app, client, name):
     assert ann["seat"] == 0 and host
 
 
-@pytest.mark.parametrize("name", ["\u3164", "\u115f", "BOT (EASY)", "Bot (easy)"])
+@pytest.mark.parametrize("name", SEEN)
 def test_score_mode_refuses_the_name(high_card, app, client, name):
     data = {"players-0": "Ada", "players-1": name, "opt_cards": "3", "opt_target": "99"}
     answer = client.post(f"/score/new/{SLUG}", data=data)

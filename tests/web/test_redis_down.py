@@ -17,6 +17,7 @@ import pytest
 from companion.extensions import db
 from companion.models import ScoreSheet
 
+from .phones import Phones
 from .test_score_changes import add, new_sheet, rows
 from .test_tables_api import TablePlayers, events_url
 
@@ -72,6 +73,28 @@ def assert_changes_stored_and_streams_503(app, table: TablePlayers, code: str, c
     assert add(client, code, [3, 0], before).status_code == 302
     assert len(rows(app, code)) == before + 1
     assert_503(client.get(watch_url(app, client, code), buffered=False))
+    assert_every_other_change_and_stream(app)
+
+
+def assert_every_other_change_and_stream(app) -> None:
+    """The other changes that announce themselves (a Play move, a phone's score box) and
+    the other streams (a seat's, a score phone's, the keeper's panel): no 500."""
+    table = TablePlayers(app, "shoot", 3).join_all()
+    moved = table.act(0, table.envelope(0)["legal"][0])  # a bid: every seat may bid
+    assert moved.status_code == 200, moved.get_json()
+    assert table.envelope(None)["version"] == moved.get_json()["version"]
+    assert_503(table.host.get(events_url(table, table.tokens[0]), buffered=False))
+    phones = Phones.start(
+        app, "shoot", ["Ada", "Bea"], {"opt_schedule": "0", "opt_dealer": "0"}, (0, 1)
+    )
+    assert phones.enter(0, "bids-0", 2).status_code == 200
+    assert phones.view(0)["step"]["boxes"]
+    ticket = phones.client().get(f"/score/join/{phones.join}/ticket", headers=phones.auth(0))
+    assert ticket.status_code == 200, ticket.get_json()
+    assert_503(phones.client().get(ticket.get_json()["events_url"], buffered=False))
+    panel = phones.keeper.get(f"/score/{phones.code}/phones/ticket")
+    assert panel.status_code == 200, panel.get_data(as_text=True)
+    assert_503(phones.keeper.get(panel.get_json()["events_url"], buffered=False))
 
 
 class Kept(logging.Handler):

@@ -80,6 +80,10 @@ def test_call_the_shot_glance_states_the_duel_with_its_exceptions(client):
     assert re.search(r"man of honour beats a headshot or shoot to kill", line)
     assert re.search(r"deadly aim counts double", line)
     assert "loser takes a shot card" in line
+    # The page's one-paragraph summary said the same wrong thing ("the lower takes").
+    source = (ROOT / "templates/games/call_the_shot/rules.html").read_text()
+    summary = source[: source.index("{% endset %}")]
+    assert "lower" not in summary and "loser takes a shot card" in summary
 
 
 @pytest.mark.parametrize(
@@ -127,6 +131,14 @@ def test_the_gang_cards_and_partners_in_crime_are_readings(client):
     html = page_html(client, "pirate_tricks")
     reading = re.search(r'<li id="pt-gang-cards">(.*?)</li>', html, re.S).group(1)
     assert all(name in reading for name in inferred) and "reading" in reading
+    # In the card table, their text is marked ours and leads to that reading.
+    for name in inferred:
+        row = re.search(rf"<tr>\s*<td>{name}</td>.*?</tr>", html, re.S).group(0)
+        assert re.search(
+            r'text:</small>\s*<a class="reading-mark" href="#pirate-tricks-readings">'
+            r'<small class="tag tag-house">house</small>',
+            row,
+        ), row
 
 
 def test_took_a_row_with_2_loon_opens_the_rule_about_it(client):
@@ -147,7 +159,17 @@ def test_the_bid_hint_counts_rows_handed_over_after_a_zero_tie():
 
 def test_pirate_tricks_glance_says_who_is_paid_and_that_cards_can_cost(client):
     assert "paid to the bank" in glance_line(client, "pirate_tricks", "A round")
-    assert "cost loon" in glance_line(client, "pirate_tricks", "Points")
+    assert "or cost some" in glance_line(client, "pirate_tricks", "Points")
+
+
+def test_pirate_tricks_glance_plays_the_auction_and_scores_ties(client):
+    """What a table needs for a turn of the auction and a tie on a score card."""
+    line = glance_line(client, "pirate_tricks", "A round")
+    assert "tied above 0, shown hand cards decide" in line
+    assert "at 0 the bank puts 2 loon on the row" in line
+    assert "; the last row goes free" in line
+    assert "go first (the top row's winner) leads ten tricks" in line
+    assert "ties get it in full" in glance_line(client, "pirate_tricks", "Points")
 
 
 # -- PULL! ----------------------------------------------------------------------------------
@@ -175,6 +197,11 @@ def test_shoot_next_dealer_is_marked_as_a_reading(client):
     card = re.search(r'<section id="at-a-glance".*?</section>', html, re.S).group(0)
     assert "deal passes left" in card
     assert 'class="reading-mark" href="#shoot-next-dealer"' in card
+
+
+def test_shoot_glance_says_who_leads_after_the_first_trick_as_a_reading(client):
+    line = glance_line(client, "shoot", "A deal")
+    assert "left of the dealer leads, then each trick's winner our reading" in line
 
 
 def test_shoot_chips_stake_is_a_suggestion(client):

@@ -222,6 +222,18 @@ def test_a_start_key_used_for_other_players_is_refused(app, client):
 # -- races: two phones syncing at once ------------------------------------------------------
 
 
+def assert_log_replays(app, code) -> None:
+    """The sheet's change log, its live changes applied in order, rebuilds its rows (so two
+    phones' changes were logged as one history, not one over the other)."""
+    with app.test_request_context():
+        state = book.read(code)  # replays, or raises
+        rebuilt: list = []
+        for change in state.sheet.changes:
+            if not change.undone:
+                rebuilt = apply(state.keeper, rebuilt, change.position, change.before, change.after)
+        assert rebuilt == state.rows
+
+
 def sync(app, queue) -> list[int]:
     """One phone sending its kept entries in order; their status codes."""
     client = app.test_client()
@@ -257,15 +269,7 @@ def test_two_phones_syncing_at_once_keep_every_entry(race_app):  # noqa: F811
         undos = [label for label, _ in log if label.startswith("undo of")]
         assert (len(added), len(undos)) in ((3, 0), (5, 1)), log
         assert sum(label.endswith("corrected") for label, _ in log) == 1, log
-        with app.test_request_context():
-            state = book.read(code)  # replays, or raises
-            rebuilt: list = []
-            for change in state.sheet.changes:
-                if not change.undone:
-                    rebuilt = apply(
-                        state.keeper, rebuilt, change.position, change.before, change.after
-                    )
-            assert rebuilt == state.rows
+        assert_log_replays(app, code)
 
 
 def test_a_start_sent_by_several_requests_at_once_makes_one_sheet(race_app):  # noqa: F811

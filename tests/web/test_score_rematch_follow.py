@@ -18,14 +18,6 @@ from .test_score_changes import at_once
 NAMES = {"players-0": "Ann", "players-1": "Bo"}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def race_app(request, make_app):
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-        return make_app(WTF_CSRF_ENABLED=False, SQLALCHEMY_DATABASE_URI=url)
-    return make_app(WTF_CSRF_ENABLED=False)
-
-
 def finished_sheet(client) -> str:
     """A Call the Shot sheet to 3 shots, Bo shot three times: over."""
     response = client.post("/score/new/call_the_shot", data={**NAMES, "opt_shots_to_lose": "3"})

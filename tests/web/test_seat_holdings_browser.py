@@ -63,3 +63,29 @@ def test_i_am_and_a_bots_seat_mid_game_on_the_join_page(browser, server):
     new.locator("#play").wait_for(state="visible")
     wait_until(new, "document.querySelectorAll('#hand button.hand-card').length > 0")
     shot(new, "bot-seat-taken")
+
+
+def test_i_am_beside_free_seats_and_a_bot_seat_before_the_first_move(browser, server):
+    """The issue's case: a bot's seat that may still be taken, and free seats, used to hide
+    the lost phone's way back ("I am Ann" showed only on a full table)."""
+    new = phone(browser)
+    new.goto(server.url)
+    made = new.request.post(
+        f"{server.url}/api/tables",
+        data={"game": "shoot", "players": 4, "bots": [None, "easy", None, None]},
+    ).json()
+    code = made["code"]
+    ann = new.request.post(f"{server.url}/api/tables/{code}/seats", data={"name": "Ann"})
+    assert ann.status == 201 and ann.json()["seat"] == 0
+    new.goto(f"{server.url}/t/{code}/seat")
+    new.locator("#join-form").wait_for(state="visible")  # free seats, and the bot's
+    new.get_by_role("button", name="I am Ann (seat 1): ask for this seat").wait_for()
+    assert new.locator("#join-form input[name=seat][value='1']").is_enabled()
+    # Typing Ann's name into the join form is refused; the "I am" path is there instead.
+    new.locator("#join-name").fill("Ann")
+    new.locator("#join-form button[type=submit]").click()
+    wait_until(new, "!document.getElementById('join-error').hidden")
+    assert "already called Ann" in new.locator("#join-error").inner_text()
+    new.get_by_role("button", name="I am Ann (seat 1): ask for this seat").click()
+    new.locator("#ask-wait").wait_for(state="visible")
+    assert "Ann's phone or the host" in new.locator("#ask-wait").inner_text()

@@ -227,11 +227,15 @@ def test_a_release_raced_with_an_approval(apps):
         (release, _), (approve, _) = answers
         assert release == 200 and approve in (200, 401, 409), answers
         # Either way the seat was freed last (the release wins over the approval, or
-        # came first and the approval found no seat): Bea's old phone holds nothing.
+        # came first and the approval found no seat): Bea's old phone holds nothing, and
+        # the request (approved or not) died with the holding it was made for.
         assert set(table.rows()) == {0, 2}
         table.holds(table.tokens[1], None, apps)
+        late = table.client.post(f"{table.base}/claim", json={"ticket": ticket})
+        assert late.status_code == 410, late.get_json()
         for app in apps:
             assert table.public(app)["players"] == ["Ada", None, "Cy"]
+        table.holds(table.join("Bo", 1), 1, apps)  # the freed seat is anyone's again
 
 
 def test_a_release_raced_with_a_claim(apps):
@@ -296,7 +300,7 @@ def test_a_transfer_claim_raced_with_a_seat_request(apps):
 def test_a_retired_token_asking_for_transfer_tickets(apps):
     for _ in range(ROUNDS):
         table = Table_(apps[0], 2, ["Ada", "Bea"])
-        request_id, _ticket = table.ask(0, "Ada")
+        request_id, asked = table.ask(0, "Ada")
         answers = burst(
             apps[0],
             [
@@ -307,6 +311,13 @@ def test_a_retired_token_asking_for_transfer_tickets(apps):
         )
         approve, transfer, rejoin = statuses(answers)
         assert approve == 200 and transfer in (200, 401) and rejoin in (200, 401), answers
+        # A ticket the old token got before the approval belonged to its holding (or
+        # was replaced by the seat's next link): dead either way.
+        for status, body in answers[1:]:
+            if status == 200:
+                stale = body["url"].split("#ticket=")[1]
+                late = table.client.post(f"{table.base}/claim", json={"ticket": stale})
+                assert late.status_code == 410, late.get_json()
         # Retired now: no worker issues it anything more.
         for app in apps:
             client = app.test_client()
@@ -314,6 +325,10 @@ def test_a_retired_token_asking_for_transfer_tickets(apps):
                 answer = client.post(path, headers=auth(table.tokens[0]))
                 assert answer.status_code == 401, answer.get_json()
         table.holds(table.tokens[0], None, apps)
+        # The approved request is the one winner: its claim takes the seat.
+        won = table.client.post(f"{table.base}/claim", json={"ticket": asked})
+        assert won.status_code == 200, won.get_json()
+        table.holds(won.get_json()["token"], 0, apps)
 
 
 def test_the_database_refuses_two_names_differing_only_in_case(apps):

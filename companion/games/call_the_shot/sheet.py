@@ -17,18 +17,28 @@ says the duel (``round``), the player and the field at fault. ``add``, ``replace
 
 The round form has two boxes: ``challenger`` (a seat) and ``shot`` (a choice: ``"0"``,
 ``"1"`` or ``"none"`` for a tie).
+
+On a sheet the players joined with their phones (issue 28) a duel is one open step,
+``duel``: the challenger (any phone or the keeper) and each player's own box
+``hit-<player>`` ("were you shot?", yes or no), which :meth:`read_values` turns into
+``shot`` (both "no" is a tie; both "yes" is refused, and the step stays open). The row is
+the keeper's, so everything else is unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import Sheet
 from ..errors import SheetError
-from ..spec import Field, is_whole
+from ..spec import Field, Step, is_whole
 from .spec import SPEC
 
 NOBODY = "none"
+YES, NO = "yes", "no"
+DUEL = "duel"
+DUEL_STEP = Step(DUEL, "duel", ("challenger", "hit"), owner="each")
 KEYS = ("challenger", "shot")
 
 
@@ -135,7 +145,38 @@ class CallTheShotSheet(Sheet):
     def choices(self, field: Field) -> list[tuple[str, str]]:
         if field.name == "shot":
             return [("0", self.names[0]), ("1", self.names[1]), (NOBODY, "Nobody (a tie)")]
+        if field.name == "hit":
+            return [(YES, "Yes: I took a shot card"), (NO, "No")]
         return []
+
+    # -- on the phones (issue 28): each player records their own shot ------------------
+
+    def open_step(self, done: Sequence[str], boxes: Mapping[str, str]) -> Step | None:
+        """On a sheet the players joined, a duel is one step: the challenger (any phone,
+        as the table tossed or as the role passed) and each player's own "were you
+        shot?" box."""
+        return None if DUEL in done else DUEL_STEP
+
+    def step_named(self, name: Any) -> Step | None:
+        return DUEL_STEP if name == DUEL else super().step_named(name)
+
+    def read_values(self, form: Mapping[str, str], stage: str | None = None) -> dict[str, Any]:
+        """The phones' ``hit-<player>`` answers turned into the form's ``shot``: the one
+        who says yes, nobody when both say no (a tie); both yes is refused."""
+        hits = {p: str(form.get(f"hit-{p}") or "").strip() for p in (0, 1)}
+        if not any(hits.values()):
+            return super().read_values(form, stage)
+        for p, said in hits.items():
+            if said not in (YES, NO):
+                raise SheetError(f"{self.names[p]}: say whether you were shot.", field=f"hit-{p}")
+        shot = [p for p, said in hits.items() if said == YES]
+        if len(shot) == 2:
+            raise SheetError(
+                "Both players say they were shot, but only the duel's loser takes a shot "
+                "card: one of you, change your answer.",
+                field="hit-1",
+            )
+        return super().read_values({**form, "shot": str(shot[0]) if shot else NOBODY}, stage)
 
     def facts_from_values(self, values: dict[str, Any]) -> dict[str, Any]:
         shot = values["shot"]

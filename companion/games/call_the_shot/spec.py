@@ -73,5 +73,16 @@ SPEC = Spec(
             ),
             anchor="duel",
         ),
+        # On a sheet the players joined, each phone says whether its player was shot
+        # (sheet.py turns the two answers into ``shot``).
+        Field(
+            "hit",
+            "choice",
+            "Were you shot?",
+            repeat=("players",),
+            optional=True,
+            help="On a sheet the players joined: whether you took a shot card this duel.",
+            anchor="duel",
+        ),
     ),
 )

@@ -15,8 +15,10 @@ The steps of a round (:meth:`JoinedSheet.open_step`, built from what was entered
    A clear winner, a zero tie's 2 loon on the row, the second pass and the free last row
    need no entry: the app does the bank's part.
 3. ``predictions`` — only under a prediction card (each phone its own, in the open).
-4. ``recruitment`` and ``tricks`` — each phone its own boxes, as declared in the spec;
-   the tricks step asks only the counts the treasure and capture cards in play need.
+4. ``recruitment`` — each phone the crew cards it lays down (box ``shown-<player>``, the
+   cards as text); the sheet works out the loon from the two recruitment cards, as for
+   the keeper's ticked cards. ``tricks`` — each phone its own boxes, as declared in the
+   spec; the tricks step asks only the counts the treasure and capture cards in play need.
 
 If the keeper saved the ``rows`` step with the ordinary form, the auction is skipped (the
 keeper entered its outcome). When the round is added, :meth:`JoinedSheet.read_values`
@@ -106,7 +108,8 @@ class JoinedSheet:
             if self.predicting(cards) and PREDICTIONS not in done:  # type: ignore[attr-defined]
                 return self.step_named(PREDICTIONS)
         if "recruitment" not in done:
-            return self.step_named("recruitment")
+            # each phone enters the crew cards it shows; the sheet works out the loon
+            return replace(self.step_named("recruitment"), boxes=("shown",))
         if "tricks" not in done:
             # only the count boxes the treasure and capture cards in play need
             counted = self.counted([boxes.get("treasure"), boxes.get("capture")])  # type: ignore[attr-defined]
@@ -165,6 +168,13 @@ class JoinedSheet:
         if field == "row_winner":
             return f"{step.label.capitalize()}: who takes the row"
         return super().box_label(step, key)  # type: ignore[misc]
+
+    def box_choices(self, step: Step, key: str) -> list[tuple[str, str]] | None:
+        """A card show's winner is one of the players who showed a card (the step's
+        seats): only they are offered."""
+        if key.split("-")[0] == "row_winner" and step.seats is not None:
+            return [(str(s), self.names[s]) for s in step.seats]
+        return super().box_choices(step, key)  # type: ignore[misc]
 
     # -- the auction's facts ----------------------------------------------------------------
 

@@ -53,6 +53,7 @@ from .joined import JoinedSheet
 from .spec import COUNT_BOXES, MAX_BID, MAX_RECRUITMENT, SPEC
 
 DECK_OF_FIELD = {"recruitment": "recruitment", "treasure": "treasure", "capture": "capture"}
+SUIT_WORDS = {"R": "Red", "G": "Green", "B": "Blue"}
 
 
 class _Round:
@@ -453,6 +454,9 @@ class PirateTricksSheet(JoinedSheet, Sheet):
         }
 
     def choices(self, field: Field) -> list[tuple[str, str]]:
+        if field.name == "shown":  # the crew cards in play, grouped by suit in their labels
+            deck = rules.crew_deck(self.players)
+            return [(card, f"{SUIT_WORDS[card[0]]} {card[1:]}") for card in deck]
         deck = DECK_OF_FIELD.get(field.name)
         if deck is None:
             return []
@@ -639,8 +643,12 @@ class PirateTricksSheet(JoinedSheet, Sheet):
             return facts
         for p, entry in enumerate(facts["players"]):
             key = field_key("shown", p)
-            shown = form.getlist(key) if hasattr(form, "getlist") else form.get(key) or []
-            shown = [shown] if isinstance(shown, str) else list(shown)
+            raw = form.getlist(key) if hasattr(form, "getlist") else form.get(key)
+            shown = [raw] if isinstance(raw, str) else list(raw or [])
+            if len(shown) == 1:  # a phone's box: the cards in one text (or one ticked)
+                shown = shown[0].replace(",", " ").split()
+            if not shown and key in form and entry["recruitment"] is None:
+                entry["recruitment"] = 0  # a phone that showed no card earns nothing
             if not shown:
                 continue
             if entry["recruitment"] is not None:

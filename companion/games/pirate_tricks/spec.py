@@ -161,6 +161,19 @@ SPEC = Spec(
             anchor="recruitment",
         ),
         Field(
+            "shown",
+            "picks",
+            "Cards shown",
+            repeat=("players",),
+            high=rules.HAND,
+            optional=True,
+            help=(
+                "On a sheet the players joined: the crew cards the player lays down for the "
+                "two recruitment cards (none: no loon); the sheet works out the loon."
+            ),
+            anchor="recruitment",
+        ),
+        Field(
             "prediction",
             "int",
             "Prediction",

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Sheet
 from ..errors import SheetError
 from ..spec import Field, is_whole
 from . import rules
+from .joined import JoinedSheet
 from .spec import SPEC
 
 ROUNDS = rules.ROUNDS_PER_HAND
@@ -41,7 +41,7 @@ MAX_FOULS = 2 * ROUNDS
 NOBODY = "nobody"  # a step form's taker of a target nobody took
 
 
-class PullSheet(Sheet):
+class PullSheet(JoinedSheet):
     """One PULL! score sheet: named players, teams or not, how the game ends, the first
     dealer and the group's target values."""
 
@@ -275,8 +275,10 @@ class PullSheet(Sheet):
     # -- the round form --------------------------------------------------------------------
 
     def choices(self, field: Field) -> list[tuple[str, str]]:
-        if field.name == "target":
+        if field.name in ("target", "took"):
             return [(row["card"], row["label"]) for row in rules.target_rows()]
+        if field.name == "second":
+            return [(card, rules.shot_name(card)) for card in rules.shot_ids()]
         return []
 
     def facts_from_values(self, values: dict[str, Any]) -> dict[str, Any]:
@@ -368,7 +370,9 @@ class PullSheet(Sheet):
 
     def check_partial(self, index: int, values: dict[str, Any], before: list[Any]) -> None:
         """The targets of the rounds entered so far: each taken by a side, none twice, at
-        most two a round (the hand's own rules, on the part entered)."""
+        most two a round (the hand's own rules, on the part entered); on the phones, the
+        second shots laid so far, no card twice."""
+        self.check_seconds(values)
         if not any(t is not None for pair in values.get("target") or [] for t in pair):
             if before and self._ended(before):
                 raise SheetError(

@@ -165,6 +165,26 @@ SPEC = Spec(
             help="The side that took that target.",
             anchor="trick-winner",
         ),
+        # On a sheet the players joined (joined.py): each phone's sealed second shot, and
+        # each side's own targets; turned into the boxes above when the hand is added.
+        Field(
+            "second",
+            "choice",
+            "Second shot",
+            repeat=(rules.ROUNDS_PER_HAND, "players"),
+            optional=True,
+            help="On a sheet the players joined: the shot card you lay face down.",
+            anchor="second-shot",
+        ),
+        Field(
+            "took",
+            "choice",
+            "Target taken",
+            repeat=(rules.ROUNDS_PER_HAND, "sides", 2),
+            optional=True,
+            help="On a sheet the players joined: a target your side took this round.",
+            anchor="trick-winner",
+        ),
     ),
     # The hand as the table plays it: round by round, each of the two targets taken by a
     # side or by nobody; the hand closes after its last round.

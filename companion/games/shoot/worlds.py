@@ -258,3 +258,74 @@ class ShootWorlds:
                 value = TRICK_KEY[trump][SUIT[trick[0][1]]]
                 taken[max(trick, key=lambda play: value[play[1]])[0]] += 1
         return likely
+
+    # -- the tree search's walks (companion.bots.tree): a world played a card at a time --
+
+    @property
+    def walks(self) -> bool:
+        """Whether :mod:`companion.bots.tree` may walk these worlds a card at a time: in
+        the play (while bidding the strong search halves over the bids)."""
+        return not self.bidding
+
+    def walk(self, world: tuple[list[list[int]], list]) -> list:
+        """A world at the decision, to be played on a card at a time: every hand (copied),
+        the trick, whose turn, the tricks taken, the cards out (a mask), the bids."""
+        hands, bids = world
+        trick = [play.copy() for play in self.trick]
+        out = self.out | 1 << self.trump_card
+        return [[hand.copy() for hand in hands], trick, self.turn, self.taken.copy(), out, bids]
+
+    def mover(self, walk: list) -> int | None:
+        """Whose card it is, or None once the deal is played out."""
+        turn = walk[2]
+        return turn if walk[0][turn] else None
+
+    def moves(self, walk: list) -> list[int]:
+        """The cards (ids) the mover may play in this world: its cards of the suit led,
+        or any card when it has none."""
+        hand, trick = walk[0][walk[2]], walk[1]
+        if trick:
+            low = SUIT[trick[0][1]] * SUIT_SIZE
+            start, stop = bisect_left(hand, low), bisect_left(hand, low + SUIT_SIZE)
+            if start < stop:
+                return hand[start:stop]
+        return hand
+
+    def preferred(self, walk: list) -> int:
+        """The easy player's card for the mover in this world (tried first in the tree)."""
+        hands, trick, turn, taken, out, bids = walk
+        hand = hands[turn]
+        playable = self.moves(walk)
+        if len(playable) == 1:
+            return playable[0]
+        need = min(bids[turn] - taken[turn], len(hand))
+        seen = out | mask_of(hand) if need and not trick else 0
+        return play_card(hand, playable, trick, SUIT[self.trump_card], self.players, need, seen)
+
+    def play(self, walk: list, card: int) -> None:
+        """The mover plays ``card`` (one of :meth:`moves`)."""
+        hands, trick, turn = walk[0], walk[1], walk[2]
+        hands[turn].remove(card)
+        trick.append([turn, card])
+        walk[4] |= 1 << card
+        if len(trick) < self.players:
+            walk[2] = (turn + 1) % self.players
+            return
+        value = TRICK_KEY[SUIT[self.trump_card]][SUIT[trick[0][1]]]
+        winner = max(trick, key=lambda play: value[play[1]])[0]
+        walk[3][winner] += 1
+        walk[1] = []
+        walk[2] = winner
+
+    def finish(self, walk: list, rng: Any) -> list[float]:
+        """Play the walk to the deal's end as :meth:`value` does (the others' cards with
+        :data:`NOISE`) and return every seat's payoff (each seat's own, or its lead over
+        the others' mean, as :attr:`payoff` says)."""
+        hands, trick, turn, taken, out, bids = walk
+        if hands[turn]:
+            play_out(hands, trick, turn, bids, taken, self.trump_card, out, self.seat, NOISE, rng)
+        scores = [t + p for t, p in zip(self.totals, points(bids, taken), strict=True)]
+        if self.payoff == "own":
+            return [float(score) for score in scores]
+        total, others = sum(scores), self.players - 1
+        return [score - (total - score) / others for score in scores]

@@ -155,7 +155,7 @@ def test_a_corrupt_sheet_is_refused():
 
 def test_the_form_boxes_and_choices():
     made = sheet()
-    challenger, shot = made.spec.sheet_fields
+    challenger, shot, hit = made.spec.sheet_fields
     assert (challenger.name, challenger.kind, shot.name, shot.kind) == (
         "challenger",
         "seat",
@@ -164,6 +164,9 @@ def test_the_form_boxes_and_choices():
     )
     assert made.choices(shot) == [("0", "Ada"), ("1", "Bo"), ("none", "Nobody (a tie)")]
     assert made.choices(challenger) == []
+    # Each phone's own "were you shot?" (on a sheet the players joined).
+    assert (hit.repeat, hit.optional) == (("players",), True)
+    assert [value for value, _ in made.choices(hit)] == ["yes", "no"]
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ def test_declared_game():
     assert len(set(SPEC.anchors)) == len(SPEC.anchors)
     assert (GAME.name, GAME.min_players, GAME.max_players) == ("Call the Shot", 2, 2)
     assert GAME.sheet_class is CallTheShotSheet and GAME.state_class.spec is SPEC
-    assert [f.name for f in SPEC.sheet_fields] == ["challenger", "shot"]
+    assert [f.name for f in SPEC.sheet_fields] == ["challenger", "shot", "hit"]
 
 
 def test_the_one_option_in_both_modes():

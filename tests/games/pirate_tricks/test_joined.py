@@ -10,6 +10,7 @@ import io
 import random
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from companion.games import GAMES
 from companion.scorekeeper import boxes
@@ -33,7 +34,25 @@ KEEPER_ROWS = {
     "row_loon-2": "y",
     "row_loon-3": "y",
 }
-CREW = {"crew-0": 3, "crew-1": 0, "crew-2": 2, "crew-3": 0}
+# Recruitment as the phones enter it: the crew cards each player lays down (Troy a run of
+# three for Gang of Three, 3 loon; Faith a pair for Partners in Crime, 2 loon; Luke and
+# Drake none): the sheet works the loon out from the cards.
+SHOWN = {"shown-0": "R13 R14 R15", "shown-1": "", "shown-2": "G7 B7", "shown-3": ""}
+# The same recruitment on the keeper's round form: the cards ticked, 0 typed for the others.
+KEEPER_SHOWN = [
+    *(("shown-0", card) for card in ("R13", "R14", "R15")),
+    *(("shown-2", card) for card in ("G7", "B7")),
+    ("crew-1", "0"),
+    ("crew-3", "0"),
+]
+
+
+def keeper_form(*parts) -> MultiDict:
+    """One keeper's round form: ``parts`` (mappings of boxes) and the cards ticked."""
+    items = [(k, str(v)) for part in parts for k, v in part.items()]
+    return MultiDict([*items, *KEEPER_SHOWN])
+
+
 TRICKS = {
     **{f"tricks-{p}": t for p, t in enumerate([3, 3, 2, 2])},
     **{f"count-0-{p}": c for p, c in enumerate([1, 0, 2, 0])},
@@ -122,7 +141,7 @@ class Table:
         self.enter_all(lambda key: CARDS[key], by_owner=False)
         self.auction()
         assert self.step.name == "recruitment"
-        self.enter_all(lambda key: CREW[key])
+        self.enter_all(lambda key: SHOWN[key])
         assert self.step.name == "tricks"
         self.enter_all(lambda key: TRICKS.get(key, ""))
 
@@ -131,7 +150,7 @@ def test_a_round_on_the_phones_is_the_round_one_keeper_enters():
     table = Table()
     table.play_round()
     keeper = sheet()
-    whole = keeper.read({**CARDS, **KEEPER_ROWS, **CREW, **TRICKS})
+    whole = keeper.read(keeper_form(CARDS, KEEPER_ROWS, TRICKS))
     assert table.rows == keeper.check([whole])
     ledger = keeper.summary(table.rows)["rows"][0]["players"]
     assert [line["bid"] for line in ledger] == [3, 2, 1, 0]
@@ -241,7 +260,7 @@ def test_loon_stays_behind_each_screen_until_the_game_is_over():
         named = dict(zip(CARDS, cards, strict=True))
         more.enter_all(named.__getitem__, by_owner=False)
         more.auction([[1, 0, 0, 0], [None, 1, 0, 0], [None, None, 1, 0]])
-        more.enter_all(lambda key: 0)
+        more.enter_all(lambda key: "")  # nobody lays down a crew card
         more.enter_all(lambda key: TRICKS[key] if key.startswith("tricks") else 0)
         rows = more.rows
     over = keeper.summary(rows)

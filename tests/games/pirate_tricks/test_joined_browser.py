@@ -4,8 +4,8 @@ shows the shared screen; one round is played with the cards on the table and the
 the bank — the score cards, the sealed row auction (a zero tie, a card show at 2 loon,
 the second pass with another card show, the free last row), recruitment, tricks and
 captures — and the sheet equals the same facts entered by one keeper. Each phone shows
-only its own loon; the screen shows none. ``SCORE_SCREENSHOTS=<dir>`` keeps PNGs
-(``hybrid-pirate-*.png``; the ones in docs/screenshots/ were made so)."""
+only its own loon; the screen shows none. ``SCORE_SCREENSHOTS=1`` keeps PNGs
+(``hybrid-pirate-*.png``) in docs/screenshots (or in the folder it names)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ import pytest
 from companion.games import GAMES
 
 from ...browser import PHONE, wait_until
+from ...e2e.test_sheet_phones_browser import start_sheet
 from ...web.pages import stored_sheet
-from .test_joined import AUCTION, CARDS, CREW, KEEPER_ROWS, NAMES, TRICKS
+from .test_joined import AUCTION, CARDS, KEEPER_ROWS, NAMES, SHOWN, TRICKS, keeper_form
 
 pytestmark = pytest.mark.e2e
 SCREEN = {"width": 1280, "height": 800}
@@ -35,7 +36,9 @@ def opened(browser, viewport):
 
 
 def keep(page, name: str) -> None:
-    folder = os.environ.get("SCORE_SCREENSHOTS")
+    folder = os.environ.get("SCORE_SCREENSHOTS")  # "1": docs/screenshots; or a folder
+    if folder == "1":
+        folder = "docs/screenshots"
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"hybrid-pirate-{name}.png"), full_page=True)
@@ -46,35 +49,31 @@ def heading_is(page, text: str) -> None:
         page,
         f"(document.getElementById('phone-step-heading') || {{}}).textContent"
         f" && document.getElementById('phone-step-heading').textContent.includes({text!r})",
-        # A live event a phone misses is made up by its 15 s poll (phone.js): wait past it.
-        timeout=40,
+        timeout=10,
         describe=lambda p: p.inner_text("main"),
     )
 
 
 def enter(page, key: str, value, *, select: bool = False) -> None:
-    """This phone enters its box ``key`` and waits for the sheet to take it. A live
-    update may redraw the form between filling and sending (phone.js draws the step
-    again on every event): then the box goes out empty and is refused; enter it again."""
-    for _ in range(3):
-        form = page.locator(f"form.phone-box[data-key='{key}']")
-        if select:
-            form.locator("select").select_option(str(value))
-        else:
-            form.locator("input").fill(str(value))
-        page.evaluate("document.getElementById('phone-message').textContent = ''")
-        form.locator("button[type=submit]").click()
-        wait_until(
-            page,
-            "document.getElementById('phone-message').textContent !== ''"
-            " || !document.getElementById('phone-error').hidden",
-            describe=lambda p: p.inner_text("main"),
-        )
-        error = page.locator("#phone-error")
-        if error.is_hidden():
-            return
-        assert "enter a value" in error.inner_text(), (key, error.inner_text())
-    raise AssertionError(f"{key} was not taken")
+    """This phone enters its box ``key`` and waits for the sheet to take it (a live
+    update of another box leaves the form being filled where it is: phone.js)."""
+    form = page.locator(f"form.phone-box[data-key='{key}']")
+    if key.startswith("shown-"):  # the crew cards laid down: a tap on each
+        for card in str(value).split():
+            form.locator(f"label.pick:has(input[value='{card}'])").click()
+    elif select:
+        form.locator("select").select_option(str(value))
+    else:
+        form.locator("input").fill(str(value))
+    page.evaluate("document.getElementById('phone-message').textContent = ''")
+    form.locator("button[type=submit]").click()
+    wait_until(
+        page,
+        "document.getElementById('phone-message').textContent !== ''"
+        " || !document.getElementById('phone-error').hidden",
+        describe=lambda p: p.inner_text("main"),
+    )
+    assert page.locator("#phone-error").is_hidden(), (key, page.inner_text("#phone-error"))
 
 
 def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, browser):
@@ -84,12 +83,7 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
     try:
         context, keeper = opened(browser, PHONE)
         contexts.append(context)
-        keeper.goto(server.url + "/score/new/pirate_tricks")
-        for i, name in enumerate(NAMES):
-            keeper.fill(f"#players-{i}", name)
-        keeper.get_by_role("button", name="Start the sheet").click()
-        code = keeper.url.rstrip("/").rsplit("/", 1)[1]
-        join = keeper.inner_text(".join-code").strip()
+        code, join = start_sheet(keeper, server.url, "pirate_tricks", NAMES)
         screen_path = keeper.locator("a", has_text="Open the shared screen").get_attribute("href")
 
         context, screen = opened(browser, SCREEN)
@@ -145,7 +139,9 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
         keep(screen, "screen-rows")
 
         for seat, page in enumerate(phones):
-            enter(page, f"crew-{seat}", CREW[f"crew-{seat}"])
+            enter(page, f"shown-{seat}", SHOWN[f"shown-{seat}"])
+            if seat == 0:
+                keep(page, "phone-recruitment")
         for page in phones:
             heading_is(page, "tricks")
         for seat, page in enumerate(phones):
@@ -156,9 +152,7 @@ def test_four_phones_and_a_shared_screen_play_a_pirate_tricks_round(serve, brows
 
         # The sheet holds what one keeper would have entered.
         keeper_sheet = GAMES["pirate_tricks"].sheet(NAMES)
-        whole = keeper_sheet.read(
-            {**CARDS, **{k: str(v) for k, v in KEEPER_ROWS.items()}, **CREW, **TRICKS}
-        )
+        whole = keeper_sheet.read(keeper_form(CARDS, KEEPER_ROWS, TRICKS))
         assert stored_sheet(app, code)[2] == keeper_sheet.check([whole])
         totals = keeper_sheet.summary(stored_sheet(app, code)[2])["totals"]
         # Totals: each phone its own, the others hidden; the screen none.

@@ -16,10 +16,10 @@ import pytest
 from companion.games import GAMES
 from tests.web.pages import new_sheet, stored_sheet
 from tests.web.phones import Phones
+from tests.web.phones import normal as _normal
 from tests.web.steps import enter_step
-from tests.web.test_sheet_phones import _normal
 
-from .test_joined import AUCTION, CARDS, CREW, KEEPER_ROWS, NAMES, TRICKS
+from .test_joined import AUCTION, CARDS, KEEPER_ROWS, NAMES, SHOWN, TRICKS, keeper_form
 
 OPTIONS = {"opt_rounds": "0"}  # 3 rounds
 
@@ -72,7 +72,7 @@ def play_round(phones: Phones) -> None:
     enter_cards(phones)
     play_auction(phones)
     for seat in range(4):
-        ok(phones.enter(seat, f"crew-{seat}", CREW[f"crew-{seat}"]))
+        ok(phones.enter(seat, f"shown-{seat}", SHOWN[f"shown-{seat}"]))
     for seat in range(4):
         ok(phones.enter(seat, f"count-0-{seat}", TRICKS[f"count-0-{seat}"]))
     for seat in range(4):
@@ -84,8 +84,8 @@ def test_a_round_by_four_phones_equals_the_same_facts_entered_by_one_keeper(app)
     play_round(phones)
     alone = app.test_client()
     code = new_sheet(alone, "pirate_tricks", NAMES, OPTIONS)
-    data = {**CARDS, **KEEPER_ROWS, **CREW, **TRICKS, "position": "0"}
-    answer = alone.post(f"/score/{code}/rounds", data={k: str(v) for k, v in data.items()})
+    data = keeper_form(CARDS, KEEPER_ROWS, TRICKS, {"position": "0"})
+    answer = alone.post(f"/score/{code}/rounds", data=data)
     assert answer.status_code == 302
     assert phones.rows() == stored_sheet(app, code)[2]
     # the next round opens on every phone, at its score cards
@@ -144,7 +144,7 @@ def _seen_by_others(phones: Phones, owner: int, key: str) -> dict[str, str]:
         view = phones.view(player)
         for box in view["step"]["boxes"]:
             if box["owners"] == [player]:
-                box["text"] = None  # its own entry, which it may see
+                box["text"] = box["shown"] = None  # its own entry, which it may see
         out[f"phone {player}"] = str(view)
         out[f"refusal {player}"] = phones.enter(player, key, 9).get_data(as_text=True)
     for path in ("", "/phones", "/export.csv", "/export.json", "/print"):
@@ -227,7 +227,7 @@ def test_undo_stops_at_the_reveal_and_revealed_bids_stay(app):
     assert "once revealed they no longer change" in cleared.get_data(as_text=True)
     play_auction(phones, AUCTION[1:])
     for seat in range(4):
-        ok(phones.enter(seat, f"crew-{seat}", CREW[f"crew-{seat}"]))
+        ok(phones.enter(seat, f"shown-{seat}", SHOWN[f"shown-{seat}"]))
     for seat in range(4):
         ok(phones.enter(seat, f"count-0-{seat}", TRICKS[f"count-0-{seat}"]))
         ok(phones.enter(seat, f"tricks-{seat}", TRICKS[f"tricks-{seat}"]))
@@ -235,3 +235,69 @@ def test_undo_stops_at_the_reveal_and_revealed_bids_stay(app):
     assert undo.status_code == 409
     assert "Undo stops at the reveal" in undo.get_data(as_text=True)
     assert len(phones.rows()) == 1
+
+
+def test_a_card_show_offers_only_the_tied_players_on_their_phones_and_the_keepers_panel(app):
+    phones = pirates(app)
+    enter_cards(phones)
+    play_auction(phones, AUCTION[:3])  # Row 3: Luke and Faith tie at 2
+    for seat in (1, 2):  # the tied phones
+        (box,) = phones.view(seat)["step"]["boxes"]
+        assert box["owners"] == [1, 2]
+        assert box["field"]["choices"] == [["1", "Luke"], ["2", "Faith"]]
+    page = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    select = re.search(r'<select id="kb-row_winner-3".*?</select>', page, re.S).group(0)
+    offered = re.findall(r'<option value="(\d+)"[^>]*>([^<]+)</option>', select)
+    assert offered == [("1", "Luke"), ("2", "Faith")]
+    # Troy did not tie: even the keeper cannot give him the row, and is told why.
+    assert phones.keeper_enter("row_winner-3", 0).status_code == 303
+    told = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    assert "goes to one of the players who showed a card" in told
+    assert phones.view(1)["step"]["name"] == "row-winner-3"
+    ok(phones.enter(2, "row_winner-3", 1))  # Faith's phone: Luke's card was higher
+    assert phones.view(1)["step"]["label"] == "Row 4 bids"
+
+
+def test_recruitment_is_entered_as_the_cards_shown_and_the_sheet_works_out_the_loon(app):
+    phones = pirates(app)
+    enter_cards(phones)
+    play_auction(phones)
+    step = phones.view(0)["step"]
+    assert step["name"] == "recruitment"
+    assert [(b["key"], b["owners"]) for b in step["boxes"]] == [
+        (f"shown-{p}", [p]) for p in range(4)
+    ]
+    field = step["boxes"][0]["field"]
+    assert field["kind"] == "picks" and field["high"] == 10
+    # the crew deck for four players: 5 to 20 of each suit
+    assert len(field["choices"]) == 48 and field["choices"][0] == ["R5", "Red 5"]
+    # a card not in play, a card twice, another's box: refused, nothing kept
+    for text, words in (("R13 R3", "R3 is not one of those listed"), ("G7 G7", "each one once")):
+        refused = phones.enter(2, "shown-2", text)
+        assert refused.status_code == 422 and words in refused.get_json()["error"]
+    assert phones.enter(1, "shown-2", "G7 B7").status_code == 403
+    assert not phones.view(2)["step"]["boxes"][2]["in"]
+    ok(phones.enter(0, "shown-0", "R15, R13 R14"))  # any order, commas or spaces
+    assert phones.view(1)["step"]["boxes"][0]["text"] == "R13 R14 R15"  # open: all see it
+    ok(phones.enter(2, "shown-2", "G9 B9"))
+    # the keeper corrects Faith's box (her pair was 7s) and enters Luke's and Drake's
+    assert phones.keeper_enter("shown-2", "G7 B7").status_code == 303
+    assert phones.keeper_enter("shown-1", "").status_code == 303
+    ok(phones.enter(3, "shown-3", ""))
+    assert phones.view(0)["step"]["name"] == "tricks"
+    for seat in range(4):
+        ok(phones.enter(seat, f"count-0-{seat}", TRICKS[f"count-0-{seat}"]))
+        ok(phones.enter(seat, f"tricks-{seat}", TRICKS[f"tricks-{seat}"]))
+    (row,) = phones.rows()
+    assert [p.get("shown") for p in row["players"]] == [
+        ["R13", "R14", "R15"],
+        None,
+        ["G7", "B7"],
+        None,
+    ]
+    assert [p.get("recruitment") for p in row["players"]] == [None, 0, None, 0]
+    keeper = GAMES["pirate_tricks"].sheet(NAMES)
+    ledger = keeper.summary([row])["rows"][0]["players"]
+    assert [line["recruitment"] for line in ledger] == [3, 0, 2, 0]
+    page = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    assert "entered by the keeper: Faith: cards shown, Luke: cards shown" in page

@@ -93,7 +93,7 @@ def test_dealer_is_a_score_sheet_option_only():
 
 def test_sheet_fields_name_the_boxes():
     fields = {f.name: f for f in SPEC.sheet_fields}
-    assert list(fields) == ["points", "fouls", "target", "taker"]
+    assert list(fields) == ["points", "fouls", "target", "taker", "second", "took"]
     assert fields["points"].repeat == ("sides",) and fields["fouls"].repeat == ("sides",)
     assert fields["target"].kind == "choice" and fields["taker"].kind == "side"
     assert fields["target"].repeat == (rules.ROUNDS_PER_HAND, 2) == fields["taker"].repeat
@@ -102,6 +102,11 @@ def test_sheet_fields_name_the_boxes():
     choices = sheet.choices(fields["target"])
     assert [value for value, _ in choices] == rules.target_ids()
     assert dict(choices)["trap-T3"] == "▲ Trap target 10"
+    # The phones' boxes (joined.py): a shot card per player, two targets per side.
+    assert fields["second"].repeat == (rules.ROUNDS_PER_HAND, "players")
+    assert fields["took"].repeat == (rules.ROUNDS_PER_HAND, "sides", 2)
+    assert sheet.choices(fields["took"]) == choices
+    assert [value for value, _ in sheet.choices(fields["second"])] == rules.shot_ids()
 
 
 # -- the targets option from a form -----------------------------------------------------
