@@ -163,7 +163,8 @@ def main() -> None:
     print("| tree | game | players | actions | instructions per action | oh_hell / this |")
     print("| --- | --- | ---: | ---: | ---: | ---: |")
     for tree in args.tree or [ROOT]:
-        counts = count(tree.resolve(), cases, args.games, args.warmup)
+        tree = tree.resolve()
+        counts = count(tree, cases, args.games, args.warmup)
         per = {(name, players): total / made for name, players, total, made in counts}
         for name, players, _, made in counts:
             base = per[(OH_HELL, oh_hell_players(players))]
