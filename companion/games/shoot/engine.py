@@ -384,8 +384,22 @@ class ShootState(State):
         ):
             hand.remove(action_id)  # a play: the id is the card
             trick.append([seat, action_id])
-            if len(trick) < self.players:
-                self.turn = (seat + 1) % self.players
+            players = self.players
+            if len(trick) < players:
+                self.turn = (seat + 1) % players
+            elif players == 2:  # _take_trick for two plays inline: half the actions
+                led = trick[0][1]
+                value = TRICK_VALUES[self.trump][led]
+                winner = seat if value[action_id] > value[led] else trick[0][0]
+                played = self.played
+                played.append(led)
+                played.append(action_id)
+                self.taken[winner] += 1
+                self.finished_trick = [self.deal_index + 1, trick, winner]
+                self.trick = []
+                self.turn = winner
+                if not hand:  # both hands are as long: both are empty
+                    self._finish_deal()
             else:
                 self._take_trick()
         elif (
