@@ -203,11 +203,12 @@ def keyed_draw_for_dealer(seed: int, players: int) -> list[list[list]]:
             pack, ordered = keyed_order(text, len(DECK), wanted), wanted
         elif wanted > ordered:  # a tie to draw again: the rest of the pack in order
             pack, ordered = keyed_order(text, len(DECK), len(DECK)), len(DECK)
-        drawn = [(seat, DECK[i]) for seat, i in zip(contenders, pack[used:wanted], strict=True)]
+        drawn = [DECK[i] for i in pack[used:wanted]]
         used = wanted
-        rounds.append([[seat, CARD_IDS[card]] for seat, card in drawn])
-        top = max(card % SUIT_SIZE for _, card in drawn)
-        contenders = [seat for seat, card in drawn if card % SUIT_SIZE == top]
+        rounds.append([[seat, CARD_IDS[card]] for seat, card in zip(contenders, drawn)])
+        ranks = [card % SUIT_SIZE for card in drawn]
+        top = max(ranks)
+        contenders = [seat for seat, rank in zip(contenders, ranks) if rank == top]
         if len(contenders) == 1:
             return rounds
 
@@ -303,11 +304,17 @@ class ShootState(State):
             # deal_one_at_a_time(deck, n, size, first=dealer + 1, sort=True) inline, seat
             # by seat in a plain loop: cheaper than a comprehension for a few seats
             first = dealer + 1
-            self.hands = hands = []
-            for seat in EVERYONE[n]:
-                hand = deck[(seat - first) % n : end : n]
-                hand.sort()
-                hands.append(hand)
+            if n == 2:  # two seats: the dealer's left takes cards 0, 2, 4 ..., the dealer 1, 3 ...
+                left, right = deck[0:end:2], deck[1:end:2]
+                left.sort()
+                right.sort()
+                self.hands = [left, right] if dealer else [right, left]
+            else:
+                self.hands = hands = []
+                for seat in EVERYONE[n]:
+                    hand = deck[(seat - first) % n : end : n]
+                    hand.sort()
+                    hands.append(hand)
             self.trump = deck[end]
             self.stock = deck[end + 1 :]
         self.bids = [None] * n
