@@ -524,11 +524,17 @@ class ShootState(State):
             "cards": self.hand_size,
             "dealer": self.dealer,
             "trump": CARD_IDS[self.trump],
-            "bids": bids.copy(),
-            "tricks": taken.copy(),
+            "bids": bids,
+            "tricks": taken,
             "points": points,
-            "totals": totals.copy(),
+            "totals": totals,
         }
+        if deal == len(self.options["schedule"]):  # the row keeps its own lists; before
+            # another deal no copy is needed: _start_deal gives the state new bids and
+            # tricks, and the next deal's totals are a new list (none changes in place)
+            result["bids"] = bids.copy()
+            result["tricks"] = taken.copy()
+            result["totals"] = totals.copy()
         chips = self.chips
         if chips is not None:
             settled = rules.settle_chips(chips["pot"], chips["stacks"], points)
