@@ -205,10 +205,12 @@ def keyed_draw_for_dealer(seed: int, players: int) -> list[list[list]]:
             pack, ordered = keyed_order(text, len(DECK), len(DECK)), len(DECK)
         drawn = [DECK[i] for i in pack[used:wanted]]
         used = wanted
-        rounds.append([[seat, CARD_IDS[card]] for seat, card in zip(contenders, drawn)])
+        rounds.append(
+            [[seat, CARD_IDS[card]] for seat, card in zip(contenders, drawn, strict=True)]
+        )
         ranks = [card % SUIT_SIZE for card in drawn]
         top = max(ranks)
-        contenders = [seat for seat, rank in zip(contenders, ranks) if rank == top]
+        contenders = [seat for seat, rank in zip(contenders, ranks, strict=True) if rank == top]
         if len(contenders) == 1:
             return rounds
 
