@@ -10,7 +10,6 @@ index back into its id and :data:`SHOT_INDEX` / :data:`TARGET_INDEX` an id into 
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from . import rules
@@ -37,8 +36,6 @@ def targets_of(cards: list[str]) -> list[int]:
 
 
 DISTRACTION, CANCELLED = rules.DISTRACTION, rules.CANCELLED
-#: The card of a ``[seat, shot]`` pair (read in C: no comprehension's frame per target).
-_CARD = itemgetter(1)
 
 
 #: RANK[target suit][shot]: twice the shot's value, plus one if it matches the target's
@@ -57,7 +54,7 @@ def take(target: int, shots: list, side_of: list[int]) -> list | None:
     None when nobody does: the rules of :func:`resolve_target`, with no record
     written (a round's end needs only the winners; :func:`resolve` writes the record)."""
     rank = RANK[TARGET_SUIT[target]]
-    ranks = list(map(rank.__getitem__, map(_CARD, shots)))
+    ranks = [rank[card] for _, card in shots]
     if not ranks:
         return None
     best = max(ranks)

@@ -85,8 +85,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from itertools import compress, repeat
-from operator import is_
 from typing import Any
 
 from .. import moments as m
@@ -160,11 +158,6 @@ UNSAVED = frozenset({"log", "_discarded", "_last_shots", "_next", "_matching", "
 ONE_CARD = tuple(bytes((card,)) for card in range(SHOTS))
 #: The table taking a card to its second shot.
 SECOND_SHOT = bytes(SECONDS + card if card < SHOTS else 0 for card in range(256))
-
-
-#: None again and again: ``map(is_, picks, NONES)`` says which picks are still to come
-#: (in C, without a comprehension's frame on the hot path).
-NONES = repeat(None)
 
 
 def _suit_name(suit: str) -> str:
@@ -319,13 +312,13 @@ class PullState(State):
         if phase == FIRST or (phase == SECOND and self.players == 2):
             return [self._next]
         if phase == SECOND:
-            return list(compress(range(self.players), map(is_, self.sealed, NONES)))
+            return [seat for seat, pick in enumerate(self.sealed) if pick is None]
         return []
 
     def _to_act(self) -> list[int]:
         phase = self.phase
         if phase == SECOND and self.players > 2:
-            return list(compress(range(self.players), map(is_, self.sealed, NONES)))
+            return [seat for seat, pick in enumerate(self.sealed) if pick is None]
         if phase in (FIRST, SECOND):
             # One shot each in turn from the holder: first shots, then face-up seconds.
             return [self._next]
