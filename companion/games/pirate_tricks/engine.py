@@ -192,6 +192,13 @@ def _action_copy(action_id: int) -> Action:
     return action.copy()
 
 
+def _lacks_suit(hand: list[int], low: int) -> bool:
+    """Whether the sorted ``hand`` holds no card of the suit whose lowest card is ``low``
+    (``not deck.suit_run(hand, low)`` without the list: one look-up, no copy)."""
+    at = bisect_left(hand, low)
+    return at == len(hand) or hand[at] >= low + SUIT_SIZE
+
+
 def _cover_bids(loon: int) -> None:
     """Make sure the table numbers every bid up to ``loon`` (only bids are ever added)."""
     table = ACTION_IDS
@@ -682,7 +689,7 @@ class PirateTricksState(State):
             if not trick:
                 return True
             led = trick[0][1]
-            return SUIT[action_id] == SUIT[led] or not deck.suit_run(hand, led)
+            return SUIT[action_id] == SUIT[led] or _lacks_suit(hand, SUIT_LOW[led])
         a = self.auction
         if action_id >= BIDS:
             return (
@@ -757,7 +764,7 @@ class PirateTricksState(State):
                     if (
                         not trick
                         or SUIT[action_id] == SUIT[trick[0][1]]
-                        or not deck.suit_run(hand, trick[0][1])
+                        or _lacks_suit(hand, SUIT_LOW[trick[0][1]])
                     ):  # _play inline
                         hand.remove(action_id)
                         trick.append([seat, action_id])
