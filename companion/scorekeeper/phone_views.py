@@ -227,52 +227,49 @@ def phone_claim(join: str):
 # -- the keeper ---------------------------------------------------------------------------
 
 
+def keeper_form(code: str, work: Callable[[], book.Done | str]):
+    """A form of the keeper's phones panel: checked (CSRF), its use case run, what it
+    said (or why it refused) flashed, and back to the panel (303)."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        done = work()
+    except ScoreError as error:
+        flash(error.message or "There is no such thing on this sheet.", "error")
+        return redirect(url_for(".sheet", code=code.upper()) + "#phones"), 303
+    if isinstance(done, str):
+        done = book.Done(code.upper(), done, "#phones")
+    flash(done.message)
+    return redirect(url_for(".sheet", code=done.code) + done.anchor), 303
+
+
 @bp.post("/<code>/requests/<int:request_id>")
 def keeper_request(code: str, request_id: int):
     """The keeper approves or refuses a phone's "I am …" request."""
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
     approve = request.form.get("approve") == "yes"
-    try:
-        done = seat_requests.answer(code, request_id, approve, None, keeper=True)
-    except ScoreError as error:
-        flash(error.message or "There is no such request on this sheet.", "error")
-        return redirect(url_for(".sheet", code=code.upper()) + "#phones"), 303
-    flash(done.message)
-    return redirect(url_for(".sheet", code=done.code) + done.anchor), 303
+    return keeper_form(
+        code, lambda: seat_requests.answer(code, request_id, approve, None, keeper=True)
+    )
 
 
 @bp.post("/<code>/boxes")
 def keeper_box(code: str):
     """The keeper enters (or corrects) any box of the step in progress."""
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
     form = request.form
     seen = form.get("seen", "")
     seen_rev = int(seen) if seen.isdigit() else None
-    try:
-        message = phones.enter_box(
+    return keeper_form(
+        code,
+        lambda: phones.enter_box(
             code, boxes.KEEPER, form.get("step"), form.get("key"), form.get("text"), seen_rev
-        )
-    except phones.PhoneError as error:
-        flash(error.message, "error")
-        return redirect(url_for(".sheet", code=code.upper()) + "#phones"), 303
-    flash(message)
-    return redirect(url_for(".sheet", code=code.upper()) + "#phones"), 303
+        ),
+    )
 
 
 @bp.post("/<code>/phones/<int:player>/free")
 def free_phone(code: str, player: int):
     """The keeper frees a name, so its player can join again (a lost phone)."""
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
-    try:
-        done = phones.free(code, player)
-    except ScoreError as error:
-        flash(error.message, "error")
-        return redirect(url_for(".sheet", code=code.upper()) + "#phones"), 303
-    flash(done.message)
-    return redirect(url_for(".sheet", code=done.code) + done.anchor), 303
+    return keeper_form(code, lambda: phones.free(code, player))
 
 
 @bp.get("/<code>/phones")
