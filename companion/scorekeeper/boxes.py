@@ -346,17 +346,17 @@ def view(
     for key in keeper.step_keys(step):
         owners = owners_of(keeper, step, key)
         box = record["boxes"].get(key)
-        mine = owners is None if step.owner != "keeper" else False
-        yours = isinstance(viewer, int) and (mine or (owners is not None and viewer in owners))
+        owned = isinstance(viewer, int) and owners is not None and viewer in owners
         if viewer == KEEPING:
             yours = owners is None or not (set(owners) & held) or step.owner == "keeper"
-        shown = box is not None and (
-            not step.sealed or (isinstance(viewer, int) and owners is not None and viewer in owners)
-        )
+        else:  # a phone: its own boxes, and anyone's on a step open to the table
+            yours = owned or (isinstance(viewer, int) and owners is None and step.owner != "keeper")
+        shown = box is not None and (not step.sealed or owned)
         if box is None:
-            who = owners_of(keeper, step, key)
             waiting.append(
-                " & ".join(keeper.names[s] for s in who) if who else keeper.box_label(step, key)
+                " & ".join(keeper.names[s] for s in owners)
+                if owners
+                else keeper.box_label(step, key)
             )
         boxes.append(
             {
