@@ -97,8 +97,15 @@ def wait_until(page, expression: str, timeout: float = 20.0, describe=None) -> N
 SCREENSHOTS = os.environ.get("SCREENSHOTS")  # a folder to keep screenshots in, when set
 
 
-def shot(page, name: str) -> None:
-    """Keep the page's first screen as ``<name>.png`` in ``$SCREENSHOTS`` when it is set,
-    for a person to look at (``SCREENSHOTS=docs/screenshots`` refreshes the docs' ones)."""
-    if SCREENSHOTS:
-        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=False)
+def shot(page, name: str, part: str | None = None, full_page: bool = False) -> None:
+    """Keep the page's first screen (or the element ``part``, or with ``full_page`` the
+    whole page) as ``<name>.png`` in ``$SCREENSHOTS`` when it is set, for a person to look
+    at (``SCREENSHOTS=docs/screenshots`` refreshes the docs' ones)."""
+    if not SCREENSHOTS:
+        return
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    path = os.path.join(SCREENSHOTS, f"{name}.png")
+    if part:
+        page.locator(part).screenshot(path=path)
+    else:
+        page.screenshot(path=path, full_page=full_page)

@@ -3,22 +3,18 @@ and a shared screen at 1280x800 play one Shoot! deal — the phones join by the 
 bid sealed (the screen shows who is still to bid, never what; no phone sees another's bid),
 the screen calls "Ready?" … "SHOOT!" and reveals the bids, each phone shows its own bid in
 large digits, then each phone enters its own tricks. The sheet ends equal to the same deal
-entered by one keeper. ``SCORE_SCREENSHOTS=1`` keeps the screenshots (hybrid-*.png) of the
-phones, the keeper and the shared screen in docs/screenshots (or in the folder it names)."""
+entered by one keeper. ``SCREENSHOTS=docs/screenshots`` keeps the screenshots (hybrid-*.png) of
+the phones, the keeper and the shared screen there (or in the folder it names)."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 
 from ..browser import PHONE, wait_until
+from ..browser import shot as browser_shot
 
 pytestmark = pytest.mark.e2e
 
-FOLDER = os.environ.get("SCORE_SCREENSHOTS")  # "1": docs/screenshots; or a folder
-SHOTS = Path("docs/screenshots" if FOLDER == "1" else FOLDER) if FOLDER else None
 SCREEN = {"width": 1280, "height": 800}
 NAMES = ["Ada", "Bea", "Cy", "Di"]
 BIDS = [3, 2, 4, 0]
@@ -44,11 +40,8 @@ def start_sheet(keeper, url: str, slug: str, names: list[str]) -> tuple[str, str
 
 
 def shot(page, name: str, part: str | None = None) -> None:
-    if SHOTS is None:
-        return
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    target = page.locator(part) if part else page
-    target.screenshot(path=str(SHOTS / f"hybrid-{name}.png"))
+    """``hybrid-<name>.png`` in ``$SCREENSHOTS`` (:func:`tests.browser.shot`)."""
+    browser_shot(page, f"hybrid-{name}", part)
 
 
 def test_four_phones_and_a_shared_screen_play_one_shoot_deal(serve, browser):

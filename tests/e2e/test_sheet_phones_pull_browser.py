@@ -3,7 +3,7 @@ phones at 390x844 and a shared screen at 1280x800 play one PULL! round — the s
 laid face down (the screen and the other phones see who is in, never which card), then
 revealed on every phone and the screen, then each side enters its own targets; two phones
 record a Call the Shot duel, each its own shot; and a third phone says "I am Ada", Ada's
-phone approves, and the new phone holds the name. ``SCORE_SCREENSHOTS=docs/screenshots``
+phone approves, and the new phone holds the name. ``SCREENSHOTS=docs/screenshots``
 keeps the screenshots (hybrid-pull-*.png, hybrid-duel-*.png)."""
 
 from __future__ import annotations
@@ -81,6 +81,8 @@ def test_four_phones_play_a_pull_round_with_sealed_seconds(serve, browser):
         assert "✓ Ada: in" in ins and "Trap 8" not in phones[3].inner_text(".phone-status")
         assert phones[3].inner_text("#phone-others") == ""
         shot(screen, "pull-screen-sealed")
+        keeper.locator("#phones").scroll_into_view_if_needed()
+        shot(keeper, "pull-keeper-sealed")
         enter(phones[3], "second-0-3", SECONDS[3])
         wait_until(screen, "document.querySelector('.screen-reveal') !== null")
         revealed = screen.inner_text(".screen-reveal")
@@ -139,6 +141,11 @@ def test_a_duel_by_two_phones_and_a_phone_that_says_i_am_ada(serve, browser):
         new.get_by_role("button", name="I am Ada (ask its phone)").click()
         wait_until(ada, "!document.getElementById('phone-requests').hidden")
         shot(ada, "duel-phone-request")
+        # The keeper's panel shows the same request, with its own answer.
+        wait_until(keeper, "document.querySelector('#phones .phone-request') !== null")
+        keeper.locator("#phones .phone-request").scroll_into_view_if_needed()
+        assert "Ada" in keeper.inner_text("#phones .phone-request")
+        shot(keeper, "duel-keeper-request")
         assert check_page(ada, source) == []
         ada.get_by_role("button", name="Approve").click()
         wait_until(new, "document.getElementById('phone-who').textContent === 'You are Ada'")

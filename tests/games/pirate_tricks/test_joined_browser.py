@@ -4,20 +4,18 @@ shows the shared screen; one round is played with the cards on the table and the
 the bank — the score cards, the sealed row auction (a zero tie, a card show at 2 loon,
 the second pass with another card show, the free last row), recruitment, tricks and
 captures — and the sheet equals the same facts entered by one keeper. Each phone shows
-only its own loon; the screen shows none. ``SCORE_SCREENSHOTS=1`` keeps PNGs
-(``hybrid-pirate-*.png``) in docs/screenshots (or in the folder it names)."""
+only its own loon; the screen shows none. ``SCREENSHOTS=docs/screenshots`` keeps PNGs
+(``hybrid-pirate-*.png``) in that folder."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
 from companion.games import GAMES
 
-from ...browser import PHONE, wait_until
+from ...browser import PHONE, shot, wait_until
 from ...e2e.test_sheet_phones_browser import start_sheet
 from ...web.pages import stored_sheet
 from .test_joined import AUCTION, CARDS, KEEPER_ROWS, NAMES, SHOWN, TRICKS, keeper_form
@@ -36,12 +34,8 @@ def opened(browser, viewport):
 
 
 def keep(page, name: str) -> None:
-    folder = os.environ.get("SCORE_SCREENSHOTS")  # "1": docs/screenshots; or a folder
-    if folder == "1":
-        folder = "docs/screenshots"
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"hybrid-pirate-{name}.png"), full_page=True)
+    """The whole page as ``hybrid-pirate-<name>.png`` in ``$SCREENSHOTS``."""
+    shot(page, f"hybrid-pirate-{name}", full_page=True)
 
 
 def heading_is(page, text: str) -> None:
