@@ -51,6 +51,13 @@ def _limits(limits: Mapping[str, float]) -> tuple[int, float]:
     return iterations, deadline
 
 
+def settles(limits: Mapping[str, float]) -> bool:
+    """Whether a search with these ``limits`` stops early on a settled choice (its
+    ``settle`` entry, on by default; 0 spends the whole budget, as a level that has the
+    time to think on may)."""
+    return bool(limits.get("settle", 1))
+
+
 def root_ids(game: Any, legal: list[Action]) -> list[int]:
     """The ids of the root's actions on the game's integer action path (a game without
     its own numbering numbers them now, as its legal lists would)."""
@@ -262,6 +269,7 @@ def halving(
     left = iterations * len(legal)  # playouts still planned
     done = 0
     out_of_time = False
+    settle = settles(limits)
     while len(alive) > 1 and not out_of_time:
         worlds = 0
         while worlds < _round_worlds(left, rounds, len(alive), worlds, done, started, deadline):
@@ -283,7 +291,7 @@ def halving(
                     for index, value in seen:
                         arms[index].add(-value, -weight, -1)
                 break
-            if worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
+            if settle and worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
                 return legal[settled(arms, alive)]
         left = max(0, left - worlds * len(alive))
         rounds = max(1, rounds - 1)
@@ -381,6 +389,7 @@ def ismcts(
     arms = [_Arm() for _ in legal]  # the root's values again, for settled()
     everyone = list(range(len(legal)))
     low, high = math.inf, -math.inf
+    settle = settles(limits)
     for done in range(1, iterations + 1):
         world = bot.sample(view, rng)
         for index, (first, action) in enumerate(zip(root, legal, strict=True)):
@@ -408,7 +417,7 @@ def ismcts(
             arms[index].add(value, 1.0)
         if _now() >= deadline:
             break
-        if done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
+        if settle and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
     means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
     return legal[max(range(len(legal)), key=means.__getitem__)]

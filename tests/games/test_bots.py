@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from companion.bots import LEVELS, bot_for, decide, has_bot, should_act
+from companion.bots import LEVELS, bot_for, decide, has_bot, search, should_act
 from companion.games import GAMES
 from tests import fifth_game
 from tests.games.test_sweep import checks_of
@@ -243,14 +243,14 @@ class _ToyBot:
         return state.value
 
 
-def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7):
+def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7, settle=1):
     from companion.bots import search
 
     game = _ToyGame(actions)
     bot = _ToyBot(game, worlds)
     legal = [game.state_class.table.action_of(n) for n in range(actions)]
     run = search.monte_carlo if level == "normal" else search.halving
-    limits = {"iterations": iterations, "seconds": seconds}
+    limits = {"iterations": iterations, "seconds": seconds, "settle": settle}
     choice = run(bot, game, {"seat": 0}, legal, random.Random(seed), limits)
     return choice["n"], bot
 
@@ -311,6 +311,37 @@ def test_strong_stops_once_its_choice_is_settled():
     worlds = [{"payoff": [0.0, 0.01], "luck": 0.01}]
     _, bot = _toy_search("strong", worlds, 2, iterations=400)
     assert len(bot.tries) > 10 * most
+
+
+def test_a_level_that_does_not_settle_spends_its_whole_budget():
+    # the same clear choice that strong settles after a few dozen worlds: with the
+    # budget's settle 0 (a level given time to think on) it plays every world it was given
+    worlds = [{"payoff": [0.0, 1.0], "luck": 0.01}]
+    choice, bot = _toy_search("strong", worlds, 2, iterations=400, settle=0)
+    assert choice == 1
+    assert len(bot.tries) == 2 * 400
+
+
+def test_ismcts_settles_only_when_its_budget_lets_it(monkeypatch):
+    game = GAMES["call_the_shot"]
+    bot = bot_for(game)
+    state = game.new_state(2, options_for("call_the_shot", 2), seed=5)
+    for _ in range(200):
+        seat = next_mover(game, state)
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            break
+        state.apply(seat, legal[0])
+    view = state.view(seat)
+    monkeypatch.setattr(search, "settled", lambda arms, alive: alive[0])  # always settled
+    sampled = []
+    real_sample = bot.sample
+    monkeypatch.setattr(bot, "sample", lambda v, rng: sampled.append(1) or real_sample(v, rng))
+    for settle, worlds in ((1, search.SETTLE_EVERY), (0, 40)):
+        sampled.clear()
+        limits = {"iterations": 40, "seconds": 1e9, "settle": settle}
+        search.ismcts(bot, game, view, legal, random.Random(2), limits)
+        assert len(sampled) == worlds
 
 
 def test_a_single_candidate_is_played_without_searching(monkeypatch):
