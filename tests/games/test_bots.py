@@ -243,14 +243,12 @@ class _ToyBot:
         return state.value
 
 
-def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7, settle=1):
-    from companion.bots import search
-
+def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7, settle=1, noise=0.0):
     game = _ToyGame(actions)
     bot = _ToyBot(game, worlds)
     legal = [game.state_class.table.action_of(n) for n in range(actions)]
     run = search.monte_carlo if level == "normal" else search.halving
-    limits = {"iterations": iterations, "seconds": seconds, "settle": settle}
+    limits = {"iterations": iterations, "seconds": seconds, "settle": settle, "noise": noise}
     choice = run(bot, game, {"seat": 0}, legal, random.Random(seed), limits)
     return choice["n"], bot
 
@@ -272,6 +270,17 @@ def test_strong_compares_actions_on_common_random_numbers():
     # luck for every action of a world tells them apart on few worlds
     worlds = [{"payoff": [0.0, 0.1], "luck": 0.1}]
     assert all(_toy_search("strong", worlds, 2, iterations=3, seed=s)[0] == 1 for s in range(20))
+
+
+def test_normal_with_noisy_others_compares_actions_on_common_random_numbers():
+    # a budget's noise makes the playouts draw random numbers for the others' moves:
+    # normal then gives every action of a world the same ones, as strong does (without
+    # noise it keeps its one stream, and 0.1 is lost in the luck on three worlds)
+    worlds = [{"payoff": [0.0, 0.1], "luck": 0.1}]
+    picks = [_toy_search("normal", worlds, 2, iterations=3, seed=s, noise=0.5) for s in range(20)]
+    assert all(choice == 1 for choice, _ in picks)
+    plain = [_toy_search("normal", worlds, 2, iterations=3, seed=s)[0] for s in range(20)]
+    assert 0 in plain
 
 
 def test_strong_weighs_the_worlds_it_samples():
@@ -525,3 +534,27 @@ def test_a_game_may_scale_a_level_s_iterations(monkeypatch):
     monkeypatch.setattr(bot, "iterations_scale", {})
     decide(game, state.view(seat), legal, "normal", random.Random(1), {"iterations": 4})
     assert seen == [12, 4]
+
+
+def test_a_game_may_make_the_others_noisy_in_a_level_s_worlds(monkeypatch):
+    """GameBot.others_noise reaches the normal search's budget as its noise, for that level
+    only (PULL!'s normal: its worlds' others are not all easy players)."""
+    import companion.bots as bots
+
+    game = GAMES["pull"]
+    bot = bot_for(game)
+    assert bot.others_noise.get("normal", 0) > 0 and not bot.others_noise.get("strong")
+    seen = []
+
+    def spy(b, g, view, legal, rng, limits):
+        seen.append(limits.get("noise", 0.0))
+        return legal[0]
+
+    monkeypatch.setattr(bots, "monte_carlo", spy)
+    monkeypatch.setitem(bots.STRONG, bot.strong_search, spy)
+    state = game.new_state(3, None, seed=5)
+    seat = next_mover(game, state)
+    legal = state.legal_actions(seat)
+    for level in ("normal", "strong"):
+        decide(game, state.view(seat), legal, level, random.Random(1), {"iterations": 4})
+    assert seen == [bot.others_noise["normal"], 0.0]

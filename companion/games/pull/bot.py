@@ -242,11 +242,12 @@ class PullBot(GameBot):
     #: Normal overrules the easy move only for a gain of more than this many points over
     #: the hand: with few worlds of easy players, it otherwise played worse than easy
     #: against players unlike easy ones (random players: bench/README.md; 12 with 12 worlds).
-    easy_margin = 12.0
+    easy_margin = 4.0
     #: Normal samples 12 worlds, not 4 (a PULL! playout is short): with 4, its means were
     #: too noisy to overrule the easy move well, and it did worse than easy against random
     #: players (bench/README.md).
-    iterations_scale = {"normal": 3}
+    iterations_scale = {"normal": 12}
+    others_noise = {"normal": 0.5}
 
     def should_act(self, view):
         return not view.get("over") and view["seat"] in view["to_act"]
