@@ -44,6 +44,19 @@ def next_mover(game, state):
     raise AssertionError(f"nobody wants to act, yet {state.to_act()} may: a stuck game")
 
 
+def first_choice(game, players, seed):
+    """A new game's first position where the seat to move has more than one legal action
+    (the others take their first): (state, seat, legal)."""
+    state = game.new_state(players, options_for(game.slug, players), seed=seed)
+    for _ in range(200):
+        seat = next_mover(game, state)
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            return state, seat, legal
+        state.apply(seat, legal[0])
+    raise AssertionError("no choice in 200 moves")
+
+
 def play(game, players, levels, seed, options=None, visit=None):
     """A complete game with seat ``s`` played at ``levels[s]``; ``visit(state, seat)`` is
     called before each decision. Returns the final state."""
@@ -334,13 +347,7 @@ def test_a_level_that_does_not_settle_spends_its_whole_budget():
 def test_ismcts_settles_only_when_its_budget_lets_it(monkeypatch):
     game = GAMES["call_the_shot"]
     bot = bot_for(game)
-    state = game.new_state(2, options_for("call_the_shot", 2), seed=5)
-    for _ in range(200):
-        seat = next_mover(game, state)
-        legal = state.legal_actions(seat)
-        if len(legal) > 1:
-            break
-        state.apply(seat, legal[0])
+    state, seat, legal = first_choice(game, 2, seed=5)
     view = state.view(seat)
     monkeypatch.setattr(search, "settled", lambda arms, alive: alive[0])  # always settled
     sampled = []
@@ -522,13 +529,7 @@ def test_a_game_may_scale_a_level_s_iterations(monkeypatch):
     monkeypatch.setattr(bots, "monte_carlo", spy)
     monkeypatch.setattr(bot, "iterations_scale", {"normal": 3})
     monkeypatch.setattr(bot, "candidates", lambda view, legal, rng: legal)
-    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=5)
-    for _ in range(200):
-        seat = next_mover(game, state)
-        legal = state.legal_actions(seat)
-        if len(legal) > 1:
-            break
-        state.apply(seat, legal[0])
+    state, seat, legal = first_choice(game, game.min_players, seed=5)
     decide(game, state.view(seat), legal, "normal", random.Random(1), {"iterations": 4})
     assert seen == [12]
     monkeypatch.setattr(bot, "iterations_scale", {})
