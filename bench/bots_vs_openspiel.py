@@ -83,10 +83,18 @@ def card_table(game) -> dict[int, str]:
 class Match:
     """One worker's games: ``oh_hell`` per hand size, their card tables, ISMCTS bots."""
 
-    def __init__(self, players: int, sims: int, uct_c: float, cpu: float | None = None):
+    def __init__(
+        self,
+        players: int,
+        sims: int,
+        uct_c: float,
+        cpu: float | None = None,
+        dealt_worlds: bool = False,
+    ):
         import pyspiel
 
         self.pyspiel = pyspiel
+        self.dealt_worlds = dealt_worlds
         self.players, self.sims, self.uct_c = players, sims, uct_c
         # --ismcts-cpu: each decision's simulations from the CPU time a simulation has
         # cost this worker so far (a running mean), so ISMCTS thinks about ``cpu`` seconds
@@ -163,7 +171,12 @@ class Match:
                 move = self._move(shoot, seat, action)
             else:
                 allowed = [self._move(shoot, seat, a) for a in legal]
-                move = decide(self.shoot, shoot.view(seat), allowed, kind, rngs[seat])
+                view = shoot.view(seat)
+                if self.dealt_worlds:
+                    # what oh_hell's resampling tells ISMCTS: the cards the others hold
+                    hands = [shoot.view(s)["hand"] for s in range(n) if s != seat]
+                    view["others_hold"] = [card for hand in hands for card in hand]
+                move = decide(self.shoot, view, allowed, kind, rngs[seat])
                 action = legal[allowed.index(move)]
             if len(legal) > 1:
                 cpu[side_of[seat]].append(time.thread_time() - start)
@@ -210,10 +223,16 @@ _MATCH: Match | None = None
 
 
 def start_worker(
-    players: int, sims: int, uct_c: float, budgets: dict, payoff: str, cpu: float | None = None
+    players: int,
+    sims: int,
+    uct_c: float,
+    budgets: dict,
+    payoff: str,
+    cpu: float | None = None,
+    dealt_worlds: bool = False,
 ) -> None:
     global _MATCH
-    _MATCH = Match(players, sims, uct_c, cpu)
+    _MATCH = Match(players, sims, uct_c, cpu, dealt_worlds)
     bot_for(_MATCH.shoot).payoff = payoff
     search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
     for level, limits in budgets.items():
@@ -283,6 +302,11 @@ def main() -> None:
         default=0,
         help="play deals FIRST .. FIRST + DEALS - 1 (to share one run among processes)",
     )
+    parser.add_argument(
+        "--sizes",
+        help="play only the deals (of the range) with these hand sizes, e.g. 1,2,3 (the deal"
+        " numbers, so the cards, stay those of the whole run)",
+    )
     parser.add_argument("--players", type=int, default=4, help="an even number, 4 or 6")
     parser.add_argument("--sims", type=int, default=6000, help="ISMCTS simulations a move")
     parser.add_argument(
@@ -290,6 +314,12 @@ def main() -> None:
         type=float,
         help="instead of a fixed --sims, give ISMCTS about this many CPU seconds a decision"
         " (its simulations from what one has cost so far; --sims is the first guess)",
+    )
+    parser.add_argument(
+        "--dealt-worlds",
+        action="store_true",
+        help="our bots' worlds deal the other seats only the cards they hold, as oh_hell's"
+        " resampling does for ISMCTS (the same information for both sides; not Shoot!'s)",
     )
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
@@ -321,8 +351,19 @@ def main() -> None:
         else:
             labels.append(side)
     deals = range(args.first_deal, args.first_deal + args.deals)
+    if args.sizes:
+        sizes = {int(size) for size in args.sizes.split(",")}
+        deals = [deal for deal in deals if SIZES[deal % len(SIZES)] in sizes]
     tasks = [(args.side, d, r, args.seed) for d in deals for r in (0, 1)]
-    init = (args.players, args.sims, args.uct_c, budgets, args.payoff, args.ismcts_cpu)
+    init = (
+        args.players,
+        args.sims,
+        args.uct_c,
+        budgets,
+        args.payoff,
+        args.ismcts_cpu,
+        args.dealt_worlds,
+    )
     started = time.perf_counter()
     results = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
@@ -348,6 +389,7 @@ def main() -> None:
     print(
         f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
         f"our payoff {args.payoff}, "
+        f"{'dealt worlds (the same information as ISMCTS), ' if args.dealt_worlds else ''}"
         f"{time.perf_counter() - started:.0f} s"
     )
     report(args.side, results, labels)

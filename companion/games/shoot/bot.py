@@ -27,7 +27,7 @@ from .policy import (
     play_card,
     voids,
 )
-from .worlds import ShootWorlds, deal_pool
+from .worlds import ShootWorlds, deal_pool, unseen_pool
 
 
 class ShootBot(GameBot):
@@ -145,8 +145,12 @@ class ShootBot(GameBot):
         seen = mask_of(CARD_INDEX[card] for card in hand) | 1 << trump_card
         seen |= mask_of(CARD_INDEX[card] for card in view["played"])
         seen |= mask_of(CARD_INDEX[card] for _, card in view["trick"])
-        pool = [card for card in range(len(CARD_IDS)) if not seen >> card & 1]
+        pool = unseen_pool(view, seen)
         dealt, stock = deal_pool(pool, view["hand_sizes"], voids(view), seat, rng)
+        if "others_hold" in view:  # the stock: the cards no hand holds
+            held = mask_of(pool)
+            stock = [card for card in range(len(CARD_IDS)) if not (seen | held) >> card & 1]
+            rng.shuffle(stock)
         hands = [[CARD_IDS[card] for card in cards] for cards in dealt]
         hands[seat] = hand
         if view["phase"] == BID:

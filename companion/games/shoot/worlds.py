@@ -77,6 +77,18 @@ def deal_pool(
     raise RuntimeError("no deal fits the voids shown")  # pragma: no cover
 
 
+def unseen_pool(view: dict[str, Any], seen: int) -> list[int]:
+    """The cards a world deals the other seats from: every card the seat has not seen
+    (``seen``, a mask). A benchmark may hand a view ``others_hold``, the cards the other
+    seats hold now, to give the bot what OpenSpiel's ``oh_hell`` resampling gives its
+    ISMCTS (bench/bots_vs_openspiel.py ``--dealt-worlds``): then only those are dealt. A
+    game's own views never carry it."""
+    held = view.get("others_hold")
+    if held is not None:
+        return sorted(CARD_INDEX[card] for card in held)
+    return [card for card in range(len(CARD_IDS)) if not seen >> card & 1]
+
+
 def play_out(
     hands: list[list[int]],
     trick: list[list[int]],
@@ -158,7 +170,7 @@ class ShootWorlds:
         played = [card for plays in self.tricks for _, card in plays]
         self.out = mask_of(played)
         seen = self.out | mask_of(self.hand) | 1 << trump_card
-        self.pool = [card for card in range(len(CARD_IDS)) if not seen >> card & 1]
+        self.pool = unseen_pool(view, seen)
         self.sizes = list(view["hand_sizes"])
         self.lacking = voids(view)
         self.bids = list(view["bids"])

@@ -8,6 +8,8 @@ import pytest
 
 from companion.bots import bot_for, decide, should_act
 from companion.games import GAMES
+from companion.games.cards import CARD_IDS, CARD_INDEX
+from tests.games.test_bots import positions
 
 GAME = GAMES["shoot"]
 BOT = bot_for(GAME)
@@ -324,3 +326,30 @@ def test_the_noise_plays_the_others_at_random_never_the_seat(monkeypatch):
     play = [[h.copy() for h in hands], [], 0, [0, 1, 2], [0, 0, 0], 51, 0]
     worlds.play_out(*play, 0, 0.0, None)
     assert not all(asked)
+
+
+def test_worlds_told_the_others_cards_deal_only_those():
+    """A benchmark's view may carry ``others_hold`` (what OpenSpiel's oh_hell resampling
+    tells its ISMCTS: the cards the other seats hold): the worlds, fast and engine path,
+    then deal the others exactly those cards, in varying seats; a game's own view never
+    carries it."""
+    for players in (3, 4):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view = state.view(seat)
+            assert "others_hold" not in view
+            if not BOT.should_act(view):
+                continue
+            held = sorted(c for s, hand in enumerate(state.hands) if s != seat for c in hand)
+            told = dict(view, others_hold=[CARD_IDS[c] for c in held])
+            fast = BOT.search_worlds(told)
+            drawn = [fast.draw(random.Random(index * 100 + k))[0][0] for k in range(6)]
+            for hands in drawn:
+                assert sorted(c for s, h in enumerate(hands) if s != seat for c in h) == held
+                assert [len(hand) for hand in hands] == view["hand_sizes"]
+            world = BOT.sample(told, random.Random(index))["state"]
+            dealt = [CARD_INDEX[c] for s, h in enumerate(world["hands"]) if s != seat for c in h]
+            assert sorted(dealt) == held
+            every = [*dealt, *(CARD_INDEX[c] for c in [*world["stock"], *view["hand"]])]
+            assert len(set(every)) == len(every)
+            if len(held) > 2 * players:
+                assert any(hands != drawn[0] for hands in drawn)
