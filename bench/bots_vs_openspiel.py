@@ -90,11 +90,12 @@ class Match:
         uct_c: float,
         cpu: float | None = None,
         dealt_worlds: bool = False,
+        open_bids: bool = False,
     ):
         import pyspiel
 
         self.pyspiel = pyspiel
-        self.dealt_worlds = dealt_worlds
+        self.dealt_worlds, self.open_bids = dealt_worlds, open_bids
         self.players, self.sims, self.uct_c = players, sims, uct_c
         # --ismcts-cpu: each decision's simulations from the CPU time a simulation has
         # cost this worker so far (a running mean), so ISMCTS thinks about ``cpu`` seconds
@@ -172,6 +173,9 @@ class Match:
             else:
                 allowed = [self._move(shoot, seat, a) for a in legal]
                 view = shoot.view(seat)
+                if self.open_bids and view["phase"] == "bid":
+                    # the bids made so far, as oh_hell shows them to ISMCTS
+                    view["open_bids"] = [shoot.bids[s] if s != seat else None for s in range(n)]
                 if self.dealt_worlds:
                     # what oh_hell's resampling tells ISMCTS: the cards the others hold
                     hands = [shoot.view(s)["hand"] for s in range(n) if s != seat]
@@ -230,9 +234,10 @@ def start_worker(
     payoff: str,
     cpu: float | None = None,
     dealt_worlds: bool = False,
+    open_bids: bool = False,
 ) -> None:
     global _MATCH
-    _MATCH = Match(players, sims, uct_c, cpu, dealt_worlds)
+    _MATCH = Match(players, sims, uct_c, cpu, dealt_worlds, open_bids)
     bot_for(_MATCH.shoot).payoff = payoff
     search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
     for level, limits in budgets.items():
@@ -321,6 +326,12 @@ def main() -> None:
         help="our bots' worlds deal the other seats only the cards they hold, as oh_hell's"
         " resampling does for ISMCTS (the same information for both sides; not Shoot!'s)",
     )
+    parser.add_argument(
+        "--open-bids",
+        action="store_true",
+        help="show our bots the bids made before theirs, as oh_hell shows them to ISMCTS"
+        " (their worlds keep them and are weighed by them; not Shoot!'s sealed bids)",
+    )
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)
@@ -363,6 +374,7 @@ def main() -> None:
         args.payoff,
         args.ismcts_cpu,
         args.dealt_worlds,
+        args.open_bids,
     )
     started = time.perf_counter()
     results = []
@@ -389,7 +401,8 @@ def main() -> None:
     print(
         f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
         f"our payoff {args.payoff}, "
-        f"{'dealt worlds (the same information as ISMCTS), ' if args.dealt_worlds else ''}"
+        f"{'dealt worlds (the same cards as ISMCTS), ' if args.dealt_worlds else ''}"
+        f"{'open bids (the earlier bids, as ISMCTS sees them), ' if args.open_bids else ''}"
         f"{time.perf_counter() - started:.0f} s"
     )
     report(args.side, results, labels)

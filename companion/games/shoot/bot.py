@@ -161,6 +161,9 @@ class ShootBot(GameBot):
                 for s in range(n)
             ]
             bids[seat] = view["my_bid"]
+            for s, bid in enumerate(view.get("open_bids") or ()):
+                if bid is not None and s != seat:  # a benchmark's (ShootWorlds.open_bids)
+                    bids[s] = bid
         else:
             bids = list(view["bids"])
         index = view["deal"] - 1

@@ -193,7 +193,7 @@ class ShootWorlds:
         if self.bidding:
             n, trump_card, leader = self.players, self.trump_card, self.leader
             bids = [others_bid(hands[s], trump_card, n, s == leader) for s in range(n)]
-            return (hands, bids), 1.0
+            return (hands, bids), self.open_bids(hands, bids)
         return (hands, self.bids), self.weight(hands)
 
     def value(self, world: tuple[list[list[int]], list], action_id: int, rng: Any) -> float:
@@ -227,15 +227,33 @@ class ShootWorlds:
             return mine
         return mine - (sum(scores) - mine) / (self.players - 1)
 
+    def open_bids(self, hands: list[list[int]], bids: list[int]) -> float:
+        """While bidding, the bids a benchmark shows the seat (a view's ``open_bids``: the
+        earlier bids OpenSpiel's ``oh_hell`` shows its ISMCTS, bench/bots_vs_openspiel.py
+        ``--open-bids``; a Shoot! view never carries them, its bids are sealed) replace
+        the world's guesses in ``bids``; returns how well the world's hands explain them
+        (as :meth:`weight` weighs revealed bids), 1 without any."""
+        shown = self.view.get("open_bids")
+        if not shown:
+            return 1.0
+        misfit = 0.0
+        n, trump_card = self.players, self.trump_card
+        for s, bid in enumerate(shown):
+            if bid is not None and s != self.seat:
+                guess = OTHERS_BID * expected_tricks(hands[s], trump_card, n, s == self.leader)
+                misfit += (guess - bid) ** 2
+                bids[s] = bid
+        return math.exp(-misfit / (2 * BID_SPREAD**2))
+
     def weight(self, hands: list[list[int]]) -> float:
         """How well a world (every seat's hand now) explains what the others did in the
         open: each revealed bid near what the bidder's hand (as it was when bidding: what
         it holds now and what it has played this deal) would bid, and each card played with
         a choice the one the easy player would have played from that hand (a different
         card makes the world :data:`MISPLAY` times as likely: the others need not play
-        that way). 1 while bidding (no bid is revealed)."""
+        that way). While bidding, :meth:`open_bids`' weight (1: no bid is revealed)."""
         if self.view["phase"] != PLAY:
-            return 1.0
+            return self.open_bids(hands, [0] * self.players)
         n, me, bids = self.players, self.seat, self.bids
         trump_card = self.trump_card
         trump = SUIT[trump_card]

@@ -353,3 +353,27 @@ def test_worlds_told_the_others_cards_deal_only_those():
             assert len(set(every)) == len(every)
             if len(held) > 2 * players:
                 assert any(hands != drawn[0] for hands in drawn)
+
+
+def test_worlds_shown_the_earlier_bids_keep_them_and_weigh_the_hands_by_them():
+    """A benchmark's view may carry ``open_bids`` (the bids OpenSpiel's oh_hell shows its
+    ISMCTS before its turn): the bidding worlds, fast and engine path, keep those bids and
+    weigh each world by how well its hands explain them; without them every bidding
+    world weighs 1."""
+    state = GAME.new_state(4, {"schedule": [6]}, seed=11)
+    seat = 2
+    view = state.view(seat)
+    assert view["phase"] == "bid" and "open_bids" not in view
+    plain = BOT.search_worlds(view)
+    assert {plain.draw(random.Random(k))[1] for k in range(20)} == {1.0}
+    shown = dict(view, open_bids=[0, 5, None, None])
+    fast = BOT.search_worlds(shown)
+    weights = []
+    for k in range(40):
+        (hands, bids), weight = fast.draw(random.Random(k))
+        assert bids[:2] == [0, 5]
+        assert weight == pytest.approx(BOT.weight(shown, BOT.sample(shown, random.Random(k))))
+        weights.append(weight)
+    assert max(weights) <= 1.0 and min(weights) < max(weights)
+    world = BOT.sample(shown, random.Random(3))["state"]
+    assert world["bids"][:2] == [0, 5] and world["bids"][seat] is None
