@@ -74,6 +74,42 @@ def deal_pool(
             left = [c for c in left if c not in taken]
         else:
             return hands, left
+    return _deal_tight(pool, sizes, lacking, others, rng)
+
+
+def _deal_tight(
+    pool: list[int], sizes: list[int], lacking: list[int], others: list[int], rng: random.Random
+) -> tuple[list[list[int]], list[int]]:
+    """:func:`deal_pool` where its quick way keeps running into dead ends (the voids leave
+    few ways to deal, as when the pool is just the cards the others hold): the cards that
+    fewest seats may take go first, each to one of those seats (or the left-over pile)
+    at random by the room it has left."""
+    spare = len(pool) - sum(sizes[s] for s in others)  # the left-over pile's room
+    for _attempt in range(1000):
+        room = {s: sizes[s] for s in others}
+        hands: list[list[int]] = [[] for _ in sizes]
+        left: list[int] = []
+        cards = list(pool)
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: sum(not lacking[s] >> SUIT[c] & 1 for s in others))
+        for card in cards:
+            seats = [s for s in others if room[s] and not lacking[s] >> SUIT[card] & 1]
+            weights = [room[s] for s in seats]
+            if spare > len(left):
+                seats.append(-1)
+                weights.append(spare - len(left))
+            if not seats:
+                break
+            chosen = rng.choices(seats, weights)[0]
+            if chosen < 0:
+                left.append(card)
+            else:
+                hands[chosen].append(card)
+                room[chosen] -= 1
+        else:
+            for hand in hands:
+                hand.sort()
+            return hands, left
     raise RuntimeError("no deal fits the voids shown")  # pragma: no cover
 
 
