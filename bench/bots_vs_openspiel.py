@@ -3,7 +3,7 @@
     pip install -e '.[bench]'        # open-spiel
     PYTHONPATH=. python bench/bots_vs_openspiel.py --side strong --side ismcts
         [--deals 200] [--players 4] [--sims 6000] [--uct-c 2] [--budget strong=100000:0.1]
-        [--workers 2] [--seed 1]
+        [--workers 2] [--seed 1] [--dealt-worlds] [--open-bids] [--sizes 1,2,3]
 
 Shoot! is Oh Hell with sealed bids and a bonus of +5 or -5 where OpenSpiel's ``oh_hell``
 gives +10 or nothing, so one deal of either is the same game up to a constant. Each deal
@@ -18,10 +18,20 @@ Every decision is made by the side of the seat ``oh_hell`` asks, and applied to 
 states. A side is one of our levels (``companion.bots.decide`` on the Shoot! seat's view
 and legal actions, its budget from ``--budget``), ``ismcts`` (``pyspiel.ISMCTSBot``:
 random rollouts, ``--sims`` simulations, UCT, the most visited move) or ``random``
-(uniform over the legal actions). Two differences stay, both favouring OpenSpiel's bots:
-``oh_hell`` bids in turn from the dealer's left and its bots see the earlier bids, which
-Shoot!'s sealed bids hide from ours; and ``oh_hell``'s last bidder may not make the bids
+(uniform over the legal actions). Three differences stay, the first two favouring
+OpenSpiel's bots: ``oh_hell`` bids in turn from the dealer's left and its bots see the
+earlier bids, which Shoot!'s sealed bids hide from ours; ``oh_hell``'s resampling for
+ISMCTS (``ResampleFromInfostate``) deals the other seats only the cards they really hold,
+in a random order, never a card of the undealt stock, so ISMCTS knows which cards are in
+play (in a one-card deal at four players, the other three cards exactly), where ours deal
+from every card they have not seen; and ``oh_hell``'s last bidder may not make the bids
 add up to the tricks, so for that bid our bots choose among the bids ``oh_hell`` allows.
+
+``--dealt-worlds`` tells our bots the first (the view gets ``others_hold``, the cards the
+other seats hold, and their worlds deal only those) and ``--open-bids`` the second (the
+view gets ``open_bids``, the bids made before its turn): the same information for both
+sides, which Shoot! itself never gives. ``--sizes 1,2,3`` plays only the deals of those
+hand sizes (the same deal numbers, so the same cards, as the whole run).
 At each deal's end every seat's Shoot! score is asserted equal to its ``oh_hell`` return
 minus 5.
 
