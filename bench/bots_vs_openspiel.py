@@ -236,18 +236,11 @@ class Match:
 _MATCH: Match | None = None
 
 
-def start_worker(
-    players: int,
-    sims: int,
-    uct_c: float,
-    budgets: dict,
-    payoff: str,
-    cpu: float | None = None,
-    dealt_worlds: bool = False,
-    open_bids: bool = False,
-) -> None:
+def start_worker(budgets: dict, payoff: str, *match) -> None:
+    """A worker's :class:`Match` (``match``: its arguments), our levels' budgets and
+    payoff."""
     global _MATCH
-    _MATCH = Match(players, sims, uct_c, cpu, dealt_worlds, open_bids)
+    _MATCH = Match(*match)
     bot_for(_MATCH.shoot).payoff = payoff
     search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
     for level, limits in budgets.items():
@@ -376,16 +369,8 @@ def main() -> None:
         sizes = {int(size) for size in args.sizes.split(",")}
         deals = [deal for deal in deals if SIZES[deal % len(SIZES)] in sizes]
     tasks = [(args.side, d, r, args.seed) for d in deals for r in (0, 1)]
-    init = (
-        args.players,
-        args.sims,
-        args.uct_c,
-        budgets,
-        args.payoff,
-        args.ismcts_cpu,
-        args.dealt_worlds,
-        args.open_bids,
-    )
+    match = (args.players, args.sims, args.uct_c, args.ismcts_cpu)
+    init = (budgets, args.payoff, *match, args.dealt_worlds, args.open_bids)
     started = time.perf_counter()
     results = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)

@@ -22,8 +22,9 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             where normal looks at a handful of worlds. A game may name another strong
             search (``GameBot.strong_search``): Shoot!'s card play grows a tree over
             every seat's later cards on its fast worlds (:mod:`.tree`);
-``expert``  strong's search with eight times its time (a few seconds a move: for the
-            background worker rather than a request).
+``expert``  strong's search with eight times its time, all of it spent (no stop on a
+            settled choice: a few seconds a move, for the background worker rather than a
+            request).
 
 A game's ``candidates`` narrow the actions both searches try; one candidate is played
 without a search. Searches count iterations (seeded, so a decision is reproducible) and
