@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import codes, jsontext
-from ..database import autocommit, retry_if_disconnected
+from ..database import retry_if_disconnected
 from ..extensions import db
 from ..games.base import State, shared_json
 from ..models import Action, GameRecord, Table, utcnow
@@ -78,12 +78,13 @@ def save(table: Any, state: State, seat: int | None, action: dict, unlocked: boo
         snapshot = state.to_dict()
     version, moment = table.version + 1, utcnow()
     if db.session.get_bind().dialect.name == "postgresql":
-        if unlocked:
-            autocommit()
         params = (json_text(snapshot), version, moment, table.id, table.version)
         params += (version, seat, json_text(action), moment)
-        found = db.session.connection().exec_driver_sql(SAVE_POSTGRESQL, params)
-        written = found.first() is not None
+        if unlocked:
+            written = write_alone(SAVE_POSTGRESQL, params)
+        else:
+            found = db.session.connection().exec_driver_sql(SAVE_POSTGRESQL, params)
+            written = found.first() is not None
     else:
         rows, log = Table.__table__, Action.__table__
         stored = (
@@ -108,6 +109,16 @@ def save(table: Any, state: State, seat: int | None, action: dict, unlocked: boo
         table.state, table.version, table.updated_at = snapshot, version, moment
     if state.is_over() or seat is None:  # only an undo can take a finished game back
         keep_record(table, state)
+
+
+def write_alone(sql: str, params: tuple) -> bool:
+    """One statement as its own transaction (autocommit) on a pooled connection of the
+    engine's, not the session's: the session would open its transaction object, take a
+    snapshot of its state and set the connection up for one statement. Whether the
+    statement returned a row."""
+    with db.engine.connect() as conn:
+        conn.execution_options(isolation_level="AUTOCOMMIT")
+        return conn.exec_driver_sql(sql, params).first() is not None
 
 
 def save_unlocked(table: Any, state: State, seat: int | None, action: dict) -> None:
