@@ -45,7 +45,7 @@ def main() -> None:
     for path in sorted(args.folder.glob("spy-*.txt")):
         for line in path.read_text().splitlines():
             stack, _, count = line.rpartition(" ")
-            if not stack:
+            if not stack or not count.isdigit():  # a line py-spy cut short
                 continue
             n = int(count)
             frames = stack.split(";")
