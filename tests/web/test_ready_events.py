@@ -107,3 +107,21 @@ def test_a_ready_part_goes_only_to_a_holder_of_its_seat(make_app):
     host = stream.StreamHolder(Who(host=True), holder_mark(table.host_token_hash))
     assert stream.ready_event(cache, code, version, host) is None
     assert stream.ready_event(cache, code, version + 1, holder(0, hashes[0])) is None
+
+
+def test_views_and_moves_answer_json_no_cache_keeps_with_names_as_given(make_app):
+    """Envelopes are answered as orjson's text (``api.envelope_reply``): JSON, not kept by
+    any cache, a name outside ASCII the same once parsed."""
+    app = make_app()
+    players = TablePlayers(app, "shoot", 3).join_all(["Zoë", "Łukasz", "李"])
+    rng = random.Random(8)
+    to_act = players.envelope(None)["to_act"][0]
+    env = players.envelope(to_act)
+    answers = [
+        players.view(to_act),
+        players.act(to_act, rng.choice(env["legal"]), env["version"]),
+    ]
+    for answer in answers:
+        assert answer.status_code == 200 and answer.mimetype == "application/json"
+        assert answer.headers["Cache-Control"] == "no-store"
+        assert answer.get_json()["players"] == ["Zoë", "Łukasz", "李"]
