@@ -25,7 +25,6 @@ proxy), ``BIND`` (default ``0.0.0.0:8000``).
 """
 
 import gc
-import importlib
 import importlib.util
 import os
 import resource
@@ -133,6 +132,3 @@ def post_worker_init(worker):
     (``GC_THRESHOLDS``; measured in bench/README.md, "Garbage collection")."""
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    # psycopg waits for PostgreSQL on one gevent watcher, not gevent's Python ``poll``
-    # (companion/greenwait.py; imported now that gevent has patched this worker).
-    importlib.import_module("companion.greenwait").install()
