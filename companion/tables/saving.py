@@ -77,7 +77,7 @@ def save(table: Any, state: State, seat: int | None, action: dict, unlocked: boo
     with shared_json():
         snapshot = state.to_dict()
     version, moment = table.version + 1, utcnow()
-    if db.session.get_bind().dialect.name == "postgresql":
+    if db.engine.dialect.name == "postgresql":
         params = (json_text(snapshot), version, moment, table.id, table.version)
         params += (version, seat, json_text(action), moment)
         if unlocked:
