@@ -25,7 +25,7 @@ from flask import Flask, current_app
 
 from .. import events, jsontext, live, streams
 from . import kept, store
-from .envelope import kept_envelope, private_part
+from .envelope import kept_envelope, own_part, private_part, shared_state
 from .errors import TableError
 from .kept import TableFacts
 from .tokens import Who, hash_token, holder_mark, identify, same_hash
@@ -58,11 +58,12 @@ def ready_lines(facts: TableFacts) -> list[str]:
     public envelope's JSON, then ``<seat> <JSON of what its view adds>`` for each seat a
     phone holds (a bot's seat has no stream)."""
     public_env = kept_envelope(facts, Who())
+    state = shared_state(facts)
     lines = [jsontext.dumps(public_env)]
     for seat in facts.seats:
         if seat.bot:
             continue
-        part = private_part(public_env, kept_envelope(facts, Who(seat=seat.index), keep=False))
+        part = own_part(public_env, facts, Who(seat=seat.index), state)
         if part is not None:
             lines.append(f"{seat.index} {jsontext.dumps(part)}")
     return lines

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from companion import live
-from companion.tables import stream
+from companion.tables import envelope, stream
 from companion.tables.kept import TableFacts
 from companion.tables.tokens import Who, holder_mark
 
@@ -125,3 +125,34 @@ def test_views_and_moves_answer_json_no_cache_keeps_with_names_as_given(make_app
         assert answer.status_code == 200 and answer.mimetype == "application/json"
         assert answer.headers["Cache-Control"] == "no-store"
         assert answer.get_json()["players"] == ["Zoë", "Łukasz", "李"]
+
+
+def test_a_seats_own_part_is_what_its_whole_envelope_adds(make_app):
+    """``envelope.own_part`` (the event's part, built from the fields that depend on the
+    viewer) equals ``private_part`` of the seat's whole envelope, for every seat and the
+    host, with a pending request for a seat, through a game to its end."""
+    app = make_app()
+    players = TablePlayers(app, "shoot", 3).join_all()
+    asked = players.post(
+        app.test_client(), f"/api/tables/{players.code}/seats/1/requests", {"name": "Newcomer"}
+    )
+    assert asked.status_code == 201, asked.get_json()
+    rng = random.Random(11)
+    viewers = [Who(seat=seat) for seat in range(3)] + [Who(host=True)]
+    checked = 0
+    while True:
+        with app.app_context():
+            table = stream.store.current_table(players.code)
+            state = envelope.shared_state(table)
+            public = envelope.envelope(table, Who(), state)
+            for who in viewers:
+                whole = envelope.envelope(table, who, state)
+                assert envelope.own_part(public, table, who, state) == envelope.private_part(
+                    public, whole
+                )
+                checked += bool(whole["requests"])
+            over = state.is_over()
+        if over:
+            break
+        players.random_move(rng)
+    assert checked  # the request was in the host's and seat 1's envelopes
