@@ -74,17 +74,7 @@ def own_part(public: dict[str, Any], table: Any, who: Who, state: State) -> dict
     """``private_part(public, envelope(table, who, state))`` without building the fields
     every viewer shares (``public`` is the spectator's envelope of the same version):
     a stream event's part for each seat is built this way (``stream.ready_lines``)."""
-    mine = viewer_fields(table, who, state, public["started"])
-    view, public_view = mine["view"], public.get("view")
-    if not isinstance(view, dict) or not isinstance(public_view, dict):
-        return None
-    if set(public_view) - set(view):
-        return None
-    part = {k: v for k, v in mine.items() if k != "view" and public.get(k, MISSING) != v}
-    part["view"] = {k: v for k, v in view.items() if public_view.get(k, MISSING) != v}
-    part["version"] = public["version"]
-    part["partial"] = True
-    return part
+    return differences(public, viewer_fields(table, who, state, public["started"]))
 
 
 def news_of(table: Any) -> dict[str, Any]:
@@ -189,14 +179,23 @@ def private_part(public: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]
     and of ``view`` the keys that differ. ``{**public, **part, "view": {**public["view"],
     **part["view"]}}`` is ``mine`` again; ``None`` when that shallow merge could not
     rebuild it (a key of ``public`` that ``mine`` lacks)."""
+    if set(public) - set(mine):
+        return None
+    return differences(public, mine)
+
+
+def differences(public: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any] | None:
+    """The fields of ``mine`` (a whole envelope, or only the fields that depend on the
+    viewer) that differ from ``public``'s, and of ``view`` the keys that differ, with
+    ``public``'s version; None when ``mine``'s view lacks a key of ``public``'s."""
     view, public_view = mine.get("view"), public.get("view")
     if not isinstance(view, dict) or not isinstance(public_view, dict):
         return None
-    if set(public) - set(mine) or set(public_view) - set(view):
+    if set(public_view) - set(view):
         return None
     part = {k: v for k, v in mine.items() if k != "view" and public.get(k, MISSING) != v}
     part["view"] = {k: v for k, v in view.items() if public_view.get(k, MISSING) != v}
-    part["version"] = mine["version"]
+    part["version"] = public["version"]
     part["partial"] = True
     return part
 
