@@ -30,7 +30,8 @@ deal sum to zero, so what remains is the higher level's edge with the luck of th
 run (in every worker), e.g. to measure a variant before changing
 :data:`companion.bots.BUDGETS`; ``full`` makes the level's search think to its time cap
 (no early stop on a settled choice: the budget's ``settle`` 0), ``settle`` lets it stop
-early (the default).
+early; without either, the level's own (:data:`companion.bots.SETTLES`: expert thinks to
+its cap, strong stops early).
 
 ``--regret N`` measures the searches themselves instead, free of the clock and of luck:
 ``N`` positions with a choice, met while easy bots play seeded games on the bench table;

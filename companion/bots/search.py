@@ -59,9 +59,8 @@ def _limits(limits: Mapping[str, float]) -> tuple[int, float]:
 
 
 def settles(limits: Mapping[str, float]) -> bool:
-    """Whether a search with these ``limits`` stops early on a settled choice (its
-    ``settle`` entry, on by default; 0 spends the whole budget, as a level that has the
-    time to think on may)."""
+    """Whether a search may stop early on a settled choice (:func:`settled`): unless the
+    limits' ``settle`` is 0 (the expert level's)."""
     return bool(limits.get("settle", 1))
 
 
