@@ -113,6 +113,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
@@ -164,11 +165,15 @@ PAIRS = list(combinations(range(DECK_SIZE), 2))
 BIDS = DITCHES + len(PAIRS)
 FIRST_BIDS = 256
 # The ditches of a card a are numbered together, in b's order: ditching a < b is
-# PAIR_BASE[a] + b.
+# PAIR_BASE[a] + b, and PAIR_ID[a][b] is that id already made (a ditch's legal list reads
+# its ids from this table rather than adding: a third fewer instructions for its 66 ids).
 PAIR_BASE = [0] * DECK_SIZE
 for _number, (_a, _b) in enumerate(PAIRS):
     if _b == _a + 1:
         PAIR_BASE[_a] = DITCHES + _number - _b
+PAIR_ID = [
+    [PAIR_BASE[_a] + _b if _a < _b else None for _b in range(DECK_SIZE)] for _a in range(DECK_SIZE)
+]
 ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD]
     + [{"type": "reveal", "card": card} for card in CARD]
@@ -199,11 +204,23 @@ def _lacks_suit(hand: list[int], low: int) -> bool:
     return at == len(hand) or hand[at] >= low + SUIT_SIZE
 
 
+#: The ids of bids 0, 1, ... (as many as the table numbers): a bid's legal list is a slice
+#: of it, with no new integers to make.
+BID_IDS = list(range(BIDS, BIDS + FIRST_BIDS))
+_COVERING = threading.Lock()
+
+
 def _cover_bids(loon: int) -> None:
-    """Make sure the table numbers every bid up to ``loon`` (only bids are ever added)."""
+    """Make sure the table (and ``BID_IDS``) numbers every bid up to ``loon`` (only bids
+    are ever added). Called wherever a seat's loon may pass the highest before or during
+    an auction: a round's start, a row taken with more loon on it than its price, a
+    snapshot loaded in the auction."""
     table = ACTION_IDS
-    while table.size <= BIDS + loon:
-        table.add({"type": "bid", "loon": table.size - BIDS})
+    if table.size <= BIDS + loon:
+        with _COVERING:  # two threads covering at once add each id once
+            while table.size <= BIDS + loon:
+                table.add({"type": "bid", "loon": table.size - BIDS})
+            BID_IDS.extend(range(BIDS + len(BID_IDS), table.size))
 
 
 def face_text(card: str) -> str:
@@ -385,6 +402,7 @@ class PirateTricksState(State):
             "chooser": None,
         }
         self.phase = BID
+        _cover_bids(max(self.loon))
         self._next_row(0)
 
     def _score_ids(self) -> dict[str, Any]:
@@ -450,13 +468,14 @@ class PirateTricksState(State):
         a["row"] = row
         a["bidders"] = needy
         self.phase = BID
-        _cover_bids(max(self.loon))
 
     def _take(self, row: int, seat: int, paid: int) -> None:
         r = self.rows[row]
         r["owner"] = seat
         found, r["loon"] = r["loon"], 0
         self.loon[seat] += found - paid
+        if found > paid:
+            _cover_bids(self.loon[seat])
         self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"])
         if row == 0:
             self.go_first = seat
@@ -554,7 +573,7 @@ class PirateTricksState(State):
         self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
-        if sum(self.tricks) == TRICKS:
+        if not self.hands[winner]:  # every hand is played out: that was the tenth trick
             self._end_round()
 
     def _end_round(self) -> None:
@@ -660,7 +679,7 @@ class PirateTricksState(State):
         if phase == BID:
             if seat not in a["bidders"] or a["bids"][seat] is not None:
                 return []
-            return list(range(BIDS, BIDS + self.loon[seat] + 1))
+            return BID_IDS[: self.loon[seat] + 1]
         if phase == REVEAL:
             if seat not in a["tied"] or a["reveals"][seat] is not None:
                 return []
@@ -670,7 +689,7 @@ class PirateTricksState(State):
         if phase == DITCH:
             if self.ditched[seat] is not None:
                 return []
-            return [PAIR_BASE[x] + y for x, y in combinations(self.hands[seat], 2)]
+            return [PAIR_ID[x][y] for x, y in combinations(self.hands[seat], 2)]
         if phase == PREDICT and seat == self.turn:
             return list(range(PREDICTS, ASSIGNS))
         return []
