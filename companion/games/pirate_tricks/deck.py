@@ -38,10 +38,14 @@ def ids(cards: list[int]) -> list[str]:
     return [CARD[c] for c in cards]
 
 
+#: BIT[i] is card i's bit, made once (``1 << card`` makes a new integer every time).
+BIT: tuple[int, ...] = tuple(1 << i for i in range(60))
+
+
 def mask_of(cards: list[int]) -> int:
     mask = 0
     for card in cards:
-        mask |= 1 << card
+        mask |= BIT[card]
     return mask
 
 
