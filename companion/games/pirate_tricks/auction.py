@@ -63,8 +63,13 @@ def next_row(
     ``row``), :data:`FREE` (one player left: ``players`` is that one, ``row`` the one row
     left) or :data:`DONE` (every row taken). The pass becomes 2 when the first pass down
     the rows is over and rows are still open."""
-    open_rows = [r for r, owner in enumerate(owners) if owner is None]
-    needy = [p for p in range(len(owners)) if p not in owners]
+    open_rows = []
+    needy = list(range(len(owners)))
+    for r, owner in enumerate(owners):
+        if owner is None:
+            open_rows.append(r)
+        else:
+            needy.remove(owner)
     if not needy:
         return DONE, None, [], pass_
     if len(needy) == 1:
@@ -81,8 +86,10 @@ def bid_outcome(
     ``row_loon`` decide: ``(WON, [winner])``, ``(TIE, tied)`` (a card show among the tied
     players; the winner pays the bid), ``(ZERO, tied)`` (2 loon from the bank on the row)
     or ``(ZERO_AGAIN, tied)`` (a card show; its winner names who takes the row, free)."""
-    placed = [bids[s] for s in bidders]
-    high = max(placed)  # type: ignore[type-var]
+    high = -1  # the highest bid (every bidder's is in); a loop costs less than max()
+    for s in bidders:
+        if bids[s] > high:  # type: ignore[operator]
+            high = bids[s]
     top = [s for s in bidders if bids[s] == high]
     if len(top) == 1:
         return WON, top
