@@ -125,7 +125,7 @@ from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import auction, deck, rules
 from .auction import ZERO_TIE_LOON
-from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
+from .deck import CARD, INDEX, STRENGTH, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
 from .rules import TRICKS
 from .sheet import PirateTricksSheet
 from .spec import SPEC
@@ -302,6 +302,17 @@ def _round_of(key: str, first: str, second: str, treasure: str, capture: str) ->
     )
 
 
+def _row(up: list[int], down: list[int]) -> dict[str, Any]:
+    """A new row of a deal, not taken yet."""
+    return {"up": up, "down": down, "owner": None, "loon": 0}
+
+
+def _counts(taken: list[int], masks: list[int]) -> list[list[int]] | None:
+    """Per seat, how many of the cards it took (masks ``taken``) each of a card's filters
+    (``masks``) matches; None for a card that counts none."""
+    return [[(took & m).bit_count() for m in masks] for took in taken] if masks else None
+
+
 class PirateTricksState(State):
     """One game of Pirate Tricks. The live crew cards are indexes (:mod:`.deck`):
     ``hands`` (each sorted, which is hand order), the rows' ``up`` and ``down``, the
@@ -367,7 +378,7 @@ class PirateTricksState(State):
         deal = self.deal
         if k == 1 and deal and "hands" in deal:
             self.hands = [sorted(deck.indexes(h)) for h in deal["hands"]]
-            laid = [(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
+            self.rows = [_row(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             # rng(seed, "round", k)'s draws from the thread's one generator (no new one)
@@ -376,11 +387,10 @@ class PirateTricksState(State):
             # n-th card, then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
             dealt = n * HAND_SIZE
             self.hands = [sorted(crew[seat:dealt:n]) for seat in range(n)]
-            laid = [
-                (crew[at : at + ROW_UP], crew[at + ROW_UP : at + ROW_SIZE])
+            self.rows = [
+                _row(crew[at : at + ROW_UP], crew[at + ROW_UP : at + ROW_SIZE])
                 for at in range(dealt, dealt + n * ROW_SIZE, ROW_SIZE)
             ]
-        self.rows = [{"up": up, "down": down, "owner": None, "loon": 0} for up, down in laid]
         self.go_first = None
         self.events = []
         self.ditched = [None] * n
@@ -567,7 +577,13 @@ class PirateTricksState(State):
 
     def _finish_trick(self) -> None:
         trick = self.trick
-        winner = deck.trick_winner(trick)
+        # deck.trick_winner inline (a call less a trick): the highest red, else the
+        # highest card of the suit led.
+        strength = STRENGTH[SUIT[trick[0][1]]]
+        best = -1
+        for seat, card in trick:
+            if strength[card] > best:
+                winner, best = seat, strength[card]
         self.tricks[winner] += 1
         self.won[winner] += map(_CARD_PLAYED, trick)
         self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
@@ -579,17 +595,15 @@ class PirateTricksState(State):
     def _end_round(self) -> None:
         in_play = self._round_cards()
         predictions = list(self.predictions) if in_play.predicting else None
-        taken = [deck.mask_of(w) for w in self.won] if any(in_play.counting) else []
+        treasure_masks, capture_masks = in_play.counting
+        taken = [deck.mask_of(w) for w in self.won] if treasure_masks or capture_masks else []
         result = rules.settled(  # it changes none of the lists it is given
             in_play.cards["treasure"],
             in_play.cards["capture"],
             self.tricks,
             predictions,
             self.loon,
-            counts=tuple(
-                [[(took & m).bit_count() for m in masks] for took in taken] if masks else None
-                for masks in in_play.counting
-            ),
+            counts=(_counts(taken, treasure_masks), _counts(taken, capture_masks)),
         )
         self.loon = result["loon"]  # a new list
         self.history.append(
