@@ -402,10 +402,12 @@ class PirateTricksState(State):
         self.last_trick = None
         self.tricks = [0] * n
         self.won = [[] for _ in range(n)]
+        # The auction as _next_row(0) sets it up with every row open (auction.next_row: all
+        # bid on the top row, first pass), written at once rather than worked out.
         self.auction = {
             "pass": 1,
-            "row": None,
-            "bidders": [],
+            "row": 0,
+            "bidders": list(range(n)),
             "bids": [None] * n,
             "tied": [],
             "reveals": [None] * n,
@@ -413,7 +415,6 @@ class PirateTricksState(State):
         }
         self.phase = BID
         _cover_bids(max(self.loon))
-        self._next_row(0)
 
     def _score_ids(self) -> dict[str, Any]:
         """The ids of this round's score cards: the next ones of each shuffled deck."""
