@@ -466,15 +466,16 @@ class PirateTricksState(State):
         kind, row, needy, a["pass"] = auction.next_row(
             [r["owner"] for r in self.rows], start, a["pass"]
         )
+        if kind == auction.FREE:
+            self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
+            self._take(row, needy[0], 0)
+            # The last row is taken: done, as _next_row(0) would find (its resets would
+            # write the values just written above, and the pass stays).
+            kind = auction.DONE
         if kind == auction.DONE:
             a["row"] = None
             a["bidders"] = []
             self.phase = DITCH
-            return
-        if kind == auction.FREE:
-            self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
-            self._take(row, needy[0], 0)
-            self._next_row(0)
             return
         a["row"] = row
         a["bidders"] = needy
@@ -487,7 +488,10 @@ class PirateTricksState(State):
         self.loon[seat] += found - paid
         if found > paid:
             _cover_bids(self.loon[seat])
-        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"])
+        hand = self.hands[seat]  # the state's own list: sorted in place
+        hand += r["up"]
+        hand += r["down"]
+        hand.sort()
         if row == 0:
             self.go_first = seat
         event = self.events[-1]
