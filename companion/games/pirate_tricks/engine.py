@@ -212,9 +212,9 @@ _COVERING = threading.Lock()
 
 def _cover_bids(loon: int) -> None:
     """Make sure the table (and ``BID_IDS``) numbers every bid up to ``loon`` (only bids
-    are ever added). Called wherever a seat's loon may pass the highest before or during
-    an auction: a round's start, a row taken with more loon on it than its price, a
-    snapshot loaded in the auction."""
+    are ever added). Called where an auction starts with loon it has not met: a round's
+    start and a snapshot loaded in the auction. (Within an auction only a row's taker
+    gains loon, and a taker bids no more that round.)"""
     table = ACTION_IDS
     if table.size <= BIDS + loon:
         with _COVERING:  # two threads covering at once add each id once
@@ -486,8 +486,6 @@ class PirateTricksState(State):
         r["owner"] = seat
         found, r["loon"] = r["loon"], 0
         self.loon[seat] += found - paid
-        if found > paid:
-            _cover_bids(self.loon[seat])
         hand = self.hands[seat]  # the state's own list: sorted in place
         hand += r["up"]
         hand += r["down"]
