@@ -329,8 +329,7 @@ class State:
 
     def _record(self, entry: list[Any]) -> None:
         """Count an applied action ``[seat, action]`` (a private copy) and keep it as
-        the last action, and in the log when this state holds one. (Pirate Tricks'
-        ``apply_id`` repeats these lines for a play: change both.)"""
+        the last action, and in the log when this state holds one."""
         self.moves += 1
         self.last_action = entry
         if self.log is not None:

@@ -808,13 +808,7 @@ class PirateTricksState(State):
                             self._finish_trick()
                         else:
                             self.turn = (seat + 1) % self.players
-                        # State._record inline (three plays in four actions come here):
-                        # a change there must be made here too.
-                        entry = [seat, PLAYS[action_id].copy()]
-                        self.moves += 1
-                        self.last_action = entry
-                        if self.log is not None:
-                            self.log.append(entry)
+                        self._record([seat, PLAYS[action_id].copy()])
                         return
             elif phase == BID:
                 a = self.auction
