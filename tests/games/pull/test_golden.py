@@ -12,6 +12,7 @@ import random
 import pytest
 
 from companion.games import GAMES
+from companion.games.pull.engine import MOST_ATTRIBUTES
 from tests.games.golden import play_into
 
 GAME = GAMES["pull"]
@@ -53,3 +54,17 @@ def games_digest(players: int) -> str:
 @pytest.mark.parametrize("players", sorted(DIGESTS))
 def test_random_games_replay_as_they_always_did(players):
     assert games_digest(players) == DIGESTS[players]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_state_keeps_few_enough_attributes_for_the_quick_form(players):
+    # PullState's docstring: past MOST_ATTRIBUTES names, CPython 3.11 keeps an object's
+    # attributes in a plain dictionary, and the whole hot path slows down.
+    state = GAME.new_state(players, {"hands": 2}, seed=3)
+    chooser = random.Random(3)
+    names = set(vars(state))
+    while not state.is_over():
+        seat = chooser.choice(state.to_act())
+        state.apply_id(seat, chooser.choice(state.legal_ids(seat)))
+        names |= set(vars(state))
+    assert len(names) <= MOST_ATTRIBUTES, sorted(names)
