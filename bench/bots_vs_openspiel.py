@@ -3,7 +3,7 @@
     pip install -e '.[bench]'        # open-spiel
     PYTHONPATH=. python bench/bots_vs_openspiel.py --side strong --side ismcts
         [--deals 200] [--players 4] [--sims 6000] [--uct-c 2] [--budget strong=100000:0.1]
-        [--workers 2] [--seed 1]
+        [--workers 2] [--seed 1] [--dealt-worlds] [--open-bids] [--sizes 1,2,3]
 
 Shoot! is Oh Hell with sealed bids and a bonus of +5 or -5 where OpenSpiel's ``oh_hell``
 gives +10 or nothing, so one deal of either is the same game up to a constant. Each deal
@@ -18,10 +18,20 @@ Every decision is made by the side of the seat ``oh_hell`` asks, and applied to 
 states. A side is one of our levels (``companion.bots.decide`` on the Shoot! seat's view
 and legal actions, its budget from ``--budget``), ``ismcts`` (``pyspiel.ISMCTSBot``:
 random rollouts, ``--sims`` simulations, UCT, the most visited move) or ``random``
-(uniform over the legal actions). Two differences stay, both favouring OpenSpiel's bots:
-``oh_hell`` bids in turn from the dealer's left and its bots see the earlier bids, which
-Shoot!'s sealed bids hide from ours; and ``oh_hell``'s last bidder may not make the bids
+(uniform over the legal actions). Three differences stay, the first two favouring
+OpenSpiel's bots: ``oh_hell`` bids in turn from the dealer's left and its bots see the
+earlier bids, which Shoot!'s sealed bids hide from ours; ``oh_hell``'s resampling for
+ISMCTS (``ResampleFromInfostate``) deals the other seats only the cards they really hold,
+in a random order, never a card of the undealt stock, so ISMCTS knows which cards are in
+play (in a one-card deal at four players, the other three cards exactly), where ours deal
+from every card they have not seen; and ``oh_hell``'s last bidder may not make the bids
 add up to the tricks, so for that bid our bots choose among the bids ``oh_hell`` allows.
+
+``--dealt-worlds`` tells our bots the first (the view gets ``others_hold``, the cards the
+other seats hold, and their worlds deal only those) and ``--open-bids`` the second (the
+view gets ``open_bids``, the bids made before its turn): the same information for both
+sides, which Shoot! itself never gives. ``--sizes 1,2,3`` plays only the deals of those
+hand sizes (the same deal numbers, so the same cards, as the whole run).
 At each deal's end every seat's Shoot! score is asserted equal to its ``oh_hell`` return
 minus 5.
 
@@ -83,10 +93,19 @@ def card_table(game) -> dict[int, str]:
 class Match:
     """One worker's games: ``oh_hell`` per hand size, their card tables, ISMCTS bots."""
 
-    def __init__(self, players: int, sims: int, uct_c: float, cpu: float | None = None):
+    def __init__(
+        self,
+        players: int,
+        sims: int,
+        uct_c: float,
+        cpu: float | None = None,
+        dealt_worlds: bool = False,
+        open_bids: bool = False,
+    ):
         import pyspiel
 
         self.pyspiel = pyspiel
+        self.dealt_worlds, self.open_bids = dealt_worlds, open_bids
         self.players, self.sims, self.uct_c = players, sims, uct_c
         # --ismcts-cpu: each decision's simulations from the CPU time a simulation has
         # cost this worker so far (a running mean), so ISMCTS thinks about ``cpu`` seconds
@@ -163,7 +182,15 @@ class Match:
                 move = self._move(shoot, seat, action)
             else:
                 allowed = [self._move(shoot, seat, a) for a in legal]
-                move = decide(self.shoot, shoot.view(seat), allowed, kind, rngs[seat])
+                view = shoot.view(seat)
+                if self.open_bids and view["phase"] == "bid":
+                    # the bids made so far, as oh_hell shows them to ISMCTS
+                    view["open_bids"] = [shoot.bids[s] if s != seat else None for s in range(n)]
+                if self.dealt_worlds:
+                    # what oh_hell's resampling tells ISMCTS: the cards the others hold
+                    hands = [shoot.view(s)["hand"] for s in range(n) if s != seat]
+                    view["others_hold"] = [card for hand in hands for card in hand]
+                move = decide(self.shoot, view, allowed, kind, rngs[seat])
                 action = legal[allowed.index(move)]
             if len(legal) > 1:
                 cpu[side_of[seat]].append(time.thread_time() - start)
@@ -209,11 +236,11 @@ class Match:
 _MATCH: Match | None = None
 
 
-def start_worker(
-    players: int, sims: int, uct_c: float, budgets: dict, payoff: str, cpu: float | None = None
-) -> None:
+def start_worker(budgets: dict, payoff: str, *match) -> None:
+    """A worker's :class:`Match` (``match``: its arguments), our levels' budgets and
+    payoff."""
     global _MATCH
-    _MATCH = Match(players, sims, uct_c, cpu)
+    _MATCH = Match(*match)
     bot_for(_MATCH.shoot).payoff = payoff
     search.CLOCK = time.thread_time  # our levels' seconds are CPU seconds, as ISMCTS's are
     for level, limits in budgets.items():
@@ -283,6 +310,11 @@ def main() -> None:
         default=0,
         help="play deals FIRST .. FIRST + DEALS - 1 (to share one run among processes)",
     )
+    parser.add_argument(
+        "--sizes",
+        help="play only the deals (of the range) with these hand sizes, e.g. 1,2,3 (the deal"
+        " numbers, so the cards, stay those of the whole run)",
+    )
     parser.add_argument("--players", type=int, default=4, help="an even number, 4 or 6")
     parser.add_argument("--sims", type=int, default=6000, help="ISMCTS simulations a move")
     parser.add_argument(
@@ -290,6 +322,18 @@ def main() -> None:
         type=float,
         help="instead of a fixed --sims, give ISMCTS about this many CPU seconds a decision"
         " (its simulations from what one has cost so far; --sims is the first guess)",
+    )
+    parser.add_argument(
+        "--dealt-worlds",
+        action="store_true",
+        help="our bots' worlds deal the other seats only the cards they hold, as oh_hell's"
+        " resampling does for ISMCTS (the same information for both sides; not Shoot!'s)",
+    )
+    parser.add_argument(
+        "--open-bids",
+        action="store_true",
+        help="show our bots the bids made before theirs, as oh_hell shows them to ISMCTS"
+        " (their worlds keep them and are weighed by them; not Shoot!'s sealed bids)",
     )
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
@@ -321,8 +365,12 @@ def main() -> None:
         else:
             labels.append(side)
     deals = range(args.first_deal, args.first_deal + args.deals)
+    if args.sizes:
+        sizes = {int(size) for size in args.sizes.split(",")}
+        deals = [deal for deal in deals if SIZES[deal % len(SIZES)] in sizes]
     tasks = [(args.side, d, r, args.seed) for d in deals for r in (0, 1)]
-    init = (args.players, args.sims, args.uct_c, budgets, args.payoff, args.ismcts_cpu)
+    match = (args.players, args.sims, args.uct_c, args.ismcts_cpu)
+    init = (budgets, args.payoff, *match, args.dealt_worlds, args.open_bids)
     started = time.perf_counter()
     results = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
@@ -348,6 +396,8 @@ def main() -> None:
     print(
         f"oh_hell, {args.players} players, hand sizes {SIZES} in turn, seed {args.seed}, "
         f"our payoff {args.payoff}, "
+        f"{'dealt worlds (the same cards as ISMCTS), ' if args.dealt_worlds else ''}"
+        f"{'open bids (the earlier bids, as ISMCTS sees them), ' if args.open_bids else ''}"
         f"{time.perf_counter() - started:.0f} s"
     )
     report(args.side, results, labels)

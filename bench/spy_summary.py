@@ -18,10 +18,12 @@ from pathlib import Path
 # part whose pattern matches any frame of a stack takes the sample.
 PARTS = [
     ("stream limits' heartbeat (Redis)", r"^(heartbeat|_beat|RedisLimits)"),
+    ("stream event: from the ready texts (holder check, concatenation)", r"^ready_event "),
     ("stream event: its own part (seat envelope, diff, JSON)", r"^own_event "),
     ("stream event: public envelope (once a process)", r"^public_event"),
     ("Redis listener (receive, hand to the streams)", r"^RedisBroker._listen "),
     ("move: check and apply (engine)", r"^play \(companion/tables/moves"),
+    ("move: the event's texts for every seat (ready_lines)", r"^ready_lines "),
     ("move: store (snapshot, SQL, PostgreSQL round trip)", r"\(companion/tables/saving"),
     ("move: the mover's envelope", r"^envelope \(companion/tables/envelope"),
     ("move: announce (facts, publish)", r"^(announce|committed) "),
@@ -45,7 +47,7 @@ def main() -> None:
     for path in sorted(args.folder.glob("spy-*.txt")):
         for line in path.read_text().splitlines():
             stack, _, count = line.rpartition(" ")
-            if not stack:
+            if not stack or not count.isdigit():  # a line py-spy cut short
                 continue
             n = int(count)
             frames = stack.split(";")

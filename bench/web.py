@@ -275,6 +275,7 @@ class Server:
                     "--rate",
                     "250",
                     "--nonblocking",
+                    "--gil",  # only samples that hold the GIL: running Python, not waiting
                     "--format",
                     "raw",
                     "--output",
@@ -296,13 +297,20 @@ class Server:
     def cpu_seconds(self) -> float:
         """CPU time used so far by the server's own processes (master and workers; not
         PostgreSQL's or Redis's), from /proc."""
+        return sum(self.cpu_times())
+
+    def cpu_times(self) -> tuple[float, float]:
+        """:meth:`cpu_seconds` as (user, system): the system part is the kernel's work
+        for the server (its socket sends and receives, on loopback also the receiving
+        side's TCP work)."""
         pids = [self.process.pid, *self.workers()]
-        total = 0
+        user = system = 0
         for pid in pids:
             with contextlib.suppress(OSError, IndexError, ValueError):
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime + stime, in ticks
-        return total / os.sysconf("SC_CLK_TCK")
+                user, system = user + int(fields[11]), system + int(fields[12])  # ticks
+        tick = os.sysconf("SC_CLK_TCK")
+        return user / tick, system / tick
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -724,6 +732,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
     # (or, when that event had no part of its own, the view it refetches).
     cpu, wall = time.process_time(), time.monotonic()
     server_cpu = server.cpu_seconds() if server else 0.0
+    server_system = server.cpu_times()[1] if server else 0.0
     load_before = os.getloadavg()
     spies = []
     if server is not None:
@@ -745,6 +754,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
                 t.start_refetch(seat, public, clock)
     await asyncio.sleep(args.seconds)
     server_cpu = (server.cpu_seconds() if server else 0.0) - server_cpu
+    server_system = (server.cpu_times()[1] if server else 0.0) - server_system
     if server is not None:
         server.switch_profile()  # off, and written
     load_after = os.getloadavg()
@@ -794,6 +804,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         "refused": sum(t.refused for t in tables),
         "cpu": 100.0 * cpu / wall if wall else 0.0,
         "server_cpu": server_cpu,
+        "server_system": server_system,
         "opened": (holding, phones, opened),
         "trivial": trivial,
         "load": (load_before[0], load_after[0]),
@@ -1052,12 +1063,14 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
     moves = max(1, phones["moves"])
     per_move = phones["server_cpu"] * 1000 / moves
     trivial_ms, trivial_rate = phones["trivial"]
+    kernel = 100 * phones["server_system"] / max(phones["server_cpu"], 1e-9)
     print(
         f"server CPU while playing (its own processes, not PostgreSQL's or Redis's): "
         f"{per_move:.2f} ms per move and its fan-out, "
         f"{100 * phones['server_cpu'] / args.seconds:.0f} % of one core; a trivial request "
         f"(GET /offline, same server, before the streams) {trivial_ms:.3f} ms "
-        f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.1f} trivial requests"
+        f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.2f} trivial requests"
+        f"; of the move's CPU {kernel:.0f} % in the kernel (system time)"
     )
     print(
         f"load average (1 min) at the play's start / end: {phones['load'][0]:.2f} / "

@@ -25,7 +25,9 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 
 def has_control(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
+    # A printable text holds no control character (category Cc is never printable): most
+    # texts are, and the test of each character is left for the others.
+    return not text.isprintable() and any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
 # A NUL in JSON text: escaped (``\u0000``, after an even run of backslashes) or raw (which
@@ -37,9 +39,10 @@ JSON_NUL = re.compile(rb"\x00|(?<!\\)(?:\\\\)*\\u0000", re.IGNORECASE)
 def check_request() -> None:
     if has_control(request.path):
         raise NotFound("No page has that address.")
-    for name, value in request.args.items(multi=True):
-        if has_control(name) or has_control(value):
-            raise BadRequest("The address holds a control character.")
+    if request.query_string:  # parsed only when there is one
+        for name, value in request.args.items(multi=True):
+            if has_control(name) or has_control(value):
+                raise BadRequest("The address holds a control character.")
     if has_control(request.headers.get("Authorization", "")):
         raise BadRequest("The token holds a control character.")
     if request.method in ("GET", "HEAD", "OPTIONS"):

@@ -33,12 +33,13 @@ Usage, inside an app context::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import queue
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
@@ -119,47 +120,51 @@ class Broker:
 
 
 class _Mailbox(Subscription):
-    """A subscription fed by its process's fan-out: a short queue and a condition to wait
-    on (cooperative under gevent, whose monkey-patching replaces ``threading``)."""
+    """A subscription fed by its process's fan-out: a queue to wait on. ``queue.SimpleQueue``
+    is the C one under threads and gevent's own under gevent (its monkey-patching replaces
+    it): a wait is one call, where a condition's wait with a timeout took a lock, a
+    waiter's lock and a timer of Python code, for every event of every stream."""
 
     def __init__(self, fanout: _Fanout, channel: str):
         self.channel = channel
         self._fanout = fanout
-        self._items: deque[str] = deque(maxlen=KEEP)
-        self._ready = threading.Condition(threading.Lock())
+        self._items: queue.SimpleQueue = queue.SimpleQueue()
         self._closed = False
 
     def put(self, message: str) -> None:
-        with self._ready:
-            self._items.append(message)
-            self._ready.notify()
+        if self._items.qsize() >= KEEP:  # a reader that fell behind loses the oldest
+            with contextlib.suppress(queue.Empty):
+                self._items.get_nowait()
+        self._items.put(message)
 
     def get(self, timeout: float | None = None) -> str | None:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._ready:
-            while not self._items and not self._closed:
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    return None
-                self._ready.wait(left)
-            if self._closed:
-                return None
-            return self._items.popleft()
+        if self._closed:
+            return None
+        try:
+            message = self._items.get(timeout=None if timeout is None else max(timeout, 0.0))
+        except queue.Empty:
+            return None
+        if message is _CLOSED:
+            self._items.put(_CLOSED)  # for any other reader
+            return None
+        return message
 
     def end(self) -> None:
         """Closed by the broker (its connection dropped): wakes a waiting reader."""
-        with self._ready:
+        if not self._closed:
             self._closed = True
-            self._ready.notify_all()
+            self._items.put(_CLOSED)
 
     def close(self) -> None:
-        if not self._closed:
-            self.end()
+        self.end()
         self._fanout.remove(self)
 
     @property
     def closed(self) -> bool:
         return self._closed
+
+
+_CLOSED = object()  # put in a mailbox when it closes: its waiting reader wakes
 
 
 class _Fanout:

@@ -22,14 +22,16 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             where normal looks at a handful of worlds. A game may name another strong
             search (``GameBot.strong_search``): Shoot!'s card play grows a tree over
             every seat's later cards on its fast worlds (:mod:`.tree`);
-``expert``  strong's search with eight times its time (a few seconds a move: for the
-            background worker rather than a request).
+``expert``  strong's search with eight times its time, all of it spent (no stop on a
+            settled choice: a few seconds a move, for the background worker rather than a
+            request).
 
 A game's ``candidates`` narrow the actions both searches try; one candidate is played
 without a search. Searches count iterations (seeded, so a decision is reproducible) and
 also stop at a time cap, read after every playout; both come from :data:`BUDGETS` (the
 app's ``BOT_BUDGETS`` config overrides them). Strong's and expert's counts are ceilings
-their time reaches first: they stop on time or on a settled choice. How strong each level
+their time reaches first: they stop on time, strong also on a settled choice (expert
+thinks its whole time). How strong each level
 plays, measured, is :data:`STRENGTH` (bench/README.md has the runs).
 """
 
@@ -57,12 +59,17 @@ LEVELS = ("easy", "normal", "strong", "expert")
 # (with halving, most of them on the last contenders) and mostly thinks up to its cap.
 # With 24 worlds for normal and 96 for strong the two were measured level in Shoot! and
 # PULL! (bench/README.md, "Bots: levels far apart"). Strong and expert think on time (their
-# counts are ceilings) and stop early once their choice is settled (search.settled).
+# counts are ceilings); strong stops early once its choice is settled (search.settled).
 BUDGETS: dict[str, dict[str, float]] = {
     "normal": {"iterations": 4, "seconds": 0.3},
     "strong": {"iterations": 100_000, "seconds": 0.4},
     "expert": {"iterations": 1_000_000, "seconds": 3.2},
 }
+
+# Whether a level's search stops early once its choice is settled (search.settled): strong
+# does, to answer sooner; expert spends its whole time, the deeper tree's later worlds
+# included (a limits' "settle" of 0 says so; a budget may set it either way).
+SETTLES = {"normal": True, "strong": True, "expert": False}
 
 # The strong level's search, by GameBot.strong_search.
 STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree_search}
@@ -132,8 +139,8 @@ def decide(
     if level == "easy":
         choice = bot.easy(view, legal, rng)
     else:
-        limits = dict(BUDGETS[level])
-        limits.update(budget or {})
+        # expert thinks its whole time: no stop on a settled choice (SETTLES)
+        limits = {"settle": float(SETTLES[level]), **BUDGETS[level], **(budget or {})}
         scale = bot.iterations_scale.get(level)
         if scale:  # a game whose playouts are cheap looks at more worlds
             limits["iterations"] = max(1, round(limits.get("iterations", 1) * scale))

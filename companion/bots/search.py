@@ -51,6 +51,12 @@ def _limits(limits: Mapping[str, float]) -> tuple[int, float]:
     return iterations, deadline
 
 
+def settles(limits: Mapping[str, float]) -> bool:
+    """Whether a search may stop early on a settled choice (:func:`settled`): unless the
+    limits' ``settle`` is 0 (the expert level's)."""
+    return bool(limits.get("settle", 1))
+
+
 def root_ids(game: Any, legal: list[Action]) -> list[int]:
     """The ids of the root's actions on the game's integer action path (a game without
     its own numbering numbers them now, as its legal lists would)."""
@@ -253,6 +259,7 @@ def halving(
       importance sampling, no sample thrown away).
     """
     iterations, deadline = _limits(limits)
+    may_settle = settles(limits)
     started = _now()
     ids = root_ids(game, legal)
     worlds_here = worlds_of(bot, game, view)
@@ -283,7 +290,7 @@ def halving(
                     for index, value in seen:
                         arms[index].add(-value, -weight, -1)
                 break
-            if worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
+            if may_settle and worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
                 return legal[settled(arms, alive)]
         left = max(0, left - worlds * len(alive))
         rounds = max(1, rounds - 1)
@@ -408,7 +415,7 @@ def ismcts(
             arms[index].add(value, 1.0)
         if _now() >= deadline:
             break
-        if done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
+        if settles(limits) and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
     means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
     return legal[max(range(len(legal)), key=means.__getitem__)]

@@ -15,9 +15,10 @@ up the path. Untried moves go first, the rollout policy's own move first among t
 the seat's and the others' later moves are played at least as well as the rollout policy
 plays them, and better where the tree has learnt them.
 
-It stops when its time is up, its worlds are done, or its choice is settled (the best
-first move's mean ahead of every other's by three standard errors, as
-:func:`.search.settled` judges), and plays the first move with the best mean.
+It stops when its time is up, its worlds are done, or (unless its limits say not to, as
+the expert level's do) its choice is settled (the best first move's mean ahead of every
+other's by three standard errors, as :func:`.search.settled` judges), and plays the
+first move with the best mean.
 
 The worlds' interface, beside ``draw``: ``walks`` (whether this decision can be walked;
 if not, the strong level's :func:`.search.halving` decides), ``walk(world)`` (a fresh
@@ -35,7 +36,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import Action, GameBot, View
-from .search import _Arm, _limits, _now, halving, root_ids, settled, worlds_of
+from .search import _Arm, _limits, _now, halving, root_ids, settled, settles, worlds_of
 
 #: The UCB constant, on payoffs scaled to the spread seen so far. OpenSpiel's ISMCTS uses
 #: 2 on raw oh_hell returns (about a tenth of their spread); at 0.7 the later moves, whose
@@ -115,6 +116,7 @@ def tree_search(
     if not getattr(worlds, "walks", False):
         return halving(bot, game, view, legal, rng, limits)
     iterations, deadline = _limits(limits)
+    may_settle = settles(limits)
     seat = view["seat"]
     ids = root_ids(game, legal)
     root = {action_id: _Edge() for action_id in ids}
@@ -164,6 +166,6 @@ def tree_search(
             break
         if _now() >= deadline:
             break
-        if done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
+        if may_settle and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
     return legal[max(everyone, key=lambda i: arms[i].mean())]

@@ -21,32 +21,60 @@ MISSING = object()
 def envelope(table: Any, who: Who, state: State | None = None) -> dict[str, Any]:
     """The one answer shape for ``view`` and ``actions`` (see docs/api.md)."""
     state = state or store.state_of(table)
-    seat = who.seat
     is_started = store.started(table)
-    over = state.is_over()
-    legal = state.legal_actions(seat) if seat is not None and is_started else []
-    body_view = state.view(seat)
-    body: dict[str, Any] = {
+    mine = viewer_fields(table, who, state, is_started)
+    news = shared_news(table, state, is_started)
+    return {
         "version": table.version,
-        "seat": seat,
+        "seat": mine["seat"],
         "to_act": state.to_act() if is_started else [],
-        "legal": legal,
-        "over": over,
-        "view": body_view,
+        "legal": mine["legal"],
+        "over": state.is_over(),
+        "view": mine["view"],
         "game": table.game,
         "code": table.code,
         "players": store.seat_names(table),
         "started": is_started,
+        "host": mine["host"],
+        "can_undo": mine["can_undo"],
+        "labels": mine["labels"],
+        "blocked": mine["blocked"],
+        "scores": mine["scores"],
+        "last_undo": table.last_undo,
+        "rematch": table.rematch_code,
+        "seat_changes": news["seat_changes"],
+        "missing": news["missing"],
+        "begun": news["begun"],
+        "requests": mine["requests"],
+        "bots": news["bots"],
+        "bot_seats_asked": news["bot_seats_asked"],
+    }
+
+
+def viewer_fields(table: Any, who: Who, state: State, is_started: bool) -> dict[str, Any]:
+    """The fields of an envelope that depend on who looks (every other field is the same
+    for every viewer of a version), in the envelope's order."""
+    seat = who.seat
+    legal = state.legal_actions(seat) if seat is not None and is_started else []
+    view = state.view(seat)
+    return {
+        "seat": seat,
+        "legal": legal,
+        "view": view,
         "host": who.host,
         "can_undo": who.host and state.moves > 0,
         "labels": [state.describe(action) for action in legal],
         "blocked": blocked_cards(table.game, state, seat) if is_started else {},
-        "scores": body_view["scores"] if over else None,
-        "last_undo": table.last_undo,
-        "rematch": table.rematch_code,
+        "scores": view["scores"] if state.is_over() else None,
+        "requests": pending_requests(table, who),
     }
-    body.update(seat_news(table, who, state, is_started))
-    return body
+
+
+def own_part(public: dict[str, Any], table: Any, who: Who, state: State) -> dict[str, Any] | None:
+    """``private_part(public, envelope(table, who, state))`` without building the fields
+    every viewer shares (``public`` is the spectator's envelope of the same version):
+    a stream event's part for each seat is built this way (``stream.ready_lines``)."""
+    return differences(public, viewer_fields(table, who, state, public["started"]))
 
 
 def news_of(table: Any) -> dict[str, Any]:
@@ -61,38 +89,43 @@ def news_of(table: Any) -> dict[str, Any]:
     }
 
 
-def seat_news(table: Any, who: Who, state: State, is_started: bool) -> dict[str, Any]:
+def shared_news(table: Any, state: State, is_started: bool) -> dict[str, Any]:
     """What every phone is told about the seats, from the table row alone: the latest
     change of each seat (moved to another phone, freed, taken again; ``seat`` None for the
     host role), the free seats with their last names (``missing``), whether the game had
-    begun (the board stays while a seat is free), and the pending requests for a seat
-    (only to the host and to that seat)."""
-    news = news_of(table)
+    begun (the board stays while a seat is free), and each seat's bot level."""
+    news = table.seat_news or {}
+    last_names = news.get("missing", {})
     taken = {s.index for s in table.seats}
     missing = [
-        {"seat": seat, "name": news["missing"].get(str(seat))}
+        {"seat": seat, "name": last_names.get(str(seat))}
         for seat in range(table.players)
         if seat not in taken
     ]
-    begun = is_started or state.moves > 0 or any(m["name"] for m in missing)
-    names = store.seat_names(table)
-    moment = store.now().isoformat()
-    requests = [
-        {**r, "seat_name": names[r["seat"]], "status": "pending"}
-        for r in news["requests"]
-        if r["expires_at"] > moment and (who.host or r["seat"] == who.seat)
-    ]
-    if not who.host and who.seat is None:
-        requests = []
     return {
-        "seat_changes": news["changes"],
+        "seat_changes": [dict(c) for c in news.get("changes", [])],
         "missing": missing,
-        "begun": begun,
-        "requests": requests,
+        "begun": is_started or state.moves > 0 or any(m["name"] for m in missing),
         "bots": levels_of(table),
         # once a move is made, a bot's seat is asked for (the host answers), not taken
         "bot_seats_asked": state.moves > 0,
     }
+
+
+def pending_requests(table: Any, who: Who) -> list[dict[str, Any]]:
+    """The pending requests for a seat, shown only to the host and to that seat."""
+    if not who.host and who.seat is None:
+        return []
+    asked = (table.seat_news or {}).get("requests", [])
+    if not asked:
+        return []
+    names = store.seat_names(table)
+    moment = store.now().isoformat()
+    return [
+        {**r, "seat_name": names[r["seat"]], "status": "pending"}
+        for r in asked
+        if r["expires_at"] > moment and (who.host or r["seat"] == who.seat)
+    ]
 
 
 def levels_of(table: Any) -> list[str | None]:
@@ -146,14 +179,23 @@ def private_part(public: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]
     and of ``view`` the keys that differ. ``{**public, **part, "view": {**public["view"],
     **part["view"]}}`` is ``mine`` again; ``None`` when that shallow merge could not
     rebuild it (a key of ``public`` that ``mine`` lacks)."""
+    if set(public) - set(mine):
+        return None
+    return differences(public, mine)
+
+
+def differences(public: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any] | None:
+    """The fields of ``mine`` (a whole envelope, or only the fields that depend on the
+    viewer) that differ from ``public``'s, and of ``view`` the keys that differ, with
+    ``public``'s version; None when ``mine``'s view lacks a key of ``public``'s."""
     view, public_view = mine.get("view"), public.get("view")
     if not isinstance(view, dict) or not isinstance(public_view, dict):
         return None
-    if set(public) - set(mine) or set(public_view) - set(view):
+    if set(public_view) - set(view):
         return None
     part = {k: v for k, v in mine.items() if k != "view" and public.get(k, MISSING) != v}
     part["view"] = {k: v for k, v in view.items() if public_view.get(k, MISSING) != v}
-    part["version"] = mine["version"]
+    part["version"] = public["version"]
     part["partial"] = True
     return part
 

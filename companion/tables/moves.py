@@ -99,8 +99,10 @@ def act_unlocked(code: str, token: str | None, action: Any, version: Any) -> dic
     except TableError:
         return None
     answer = envelope(table, who, state)
-    store.committed(TableFacts.of(table))
+    # Kept before it is announced (it is stored already): the event's texts, built while
+    # announcing (``stream.ready_lines``), then restore no state and rebuild not the mover's.
     kept.remember(table.code, table.version, who.viewer, answer, state)
+    store.committed(TableFacts.of(table))
     return answer
 
 

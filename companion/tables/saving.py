@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import codes, jsontext
-from ..database import autocommit, retry_if_disconnected
+from ..database import retry_if_disconnected
 from ..extensions import db
 from ..games.base import State, shared_json
 from ..models import Action, GameRecord, Table, utcnow
@@ -77,13 +77,14 @@ def save(table: Any, state: State, seat: int | None, action: dict, unlocked: boo
     with shared_json():
         snapshot = state.to_dict()
     version, moment = table.version + 1, utcnow()
-    if db.session.get_bind().dialect.name == "postgresql":
-        if unlocked:
-            autocommit()
+    if db.engine.dialect.name == "postgresql":
         params = (json_text(snapshot), version, moment, table.id, table.version)
         params += (version, seat, json_text(action), moment)
-        found = db.session.connection().exec_driver_sql(SAVE_POSTGRESQL, params)
-        written = found.first() is not None
+        if unlocked:
+            written = write_alone(SAVE_POSTGRESQL, params)
+        else:
+            found = db.session.connection().exec_driver_sql(SAVE_POSTGRESQL, params)
+            written = found.first() is not None
     else:
         rows, log = Table.__table__, Action.__table__
         stored = (
@@ -108,6 +109,34 @@ def save(table: Any, state: State, seat: int | None, action: dict, unlocked: boo
         table.state, table.version, table.updated_at = snapshot, version, moment
     if state.is_over() or seat is None:  # only an undo can take a finished game back
         keep_record(table, state)
+
+
+def write_alone(sql: str, params: tuple) -> bool:
+    """One statement as its own transaction (autocommit) on a pooled connection, sent
+    through the driver itself (psycopg): no session, no SQLAlchemy connection or result
+    around one statement, which cost more CPU than the driver's own work. The connection
+    goes back to the pool as it came (autocommit off, no transaction open). Whether the
+    statement returned a row. A connection that turns out dead is dropped from the pool
+    and the statement sent once more on a fresh one (as ``retry_if_disconnected``)."""
+    engine = db.engine
+    dead = engine.dialect.loaded_dbapi.OperationalError
+    for attempt in (1, 2):
+        pooled = engine.raw_connection()
+        driver = pooled.driver_connection
+        try:
+            driver.autocommit = True
+            try:
+                return driver.execute(sql, params).fetchone() is not None
+            finally:
+                if not driver.broken:
+                    driver.autocommit = False
+        except dead:
+            if not driver.broken or attempt == 2:
+                raise
+            pooled.invalidate()
+        finally:
+            pooled.close()
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def save_unlocked(table: Any, state: State, seat: int | None, action: dict) -> None:

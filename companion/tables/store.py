@@ -251,8 +251,10 @@ def rollback() -> None:
 def can_write_unlocked() -> bool:
     """Whether a move may be one statement of its own (PostgreSQL, no transaction open:
     a caller's open transaction would hold the write uncommitted)."""
-    session = db.session()
-    return session.get_bind().dialect.name == "postgresql" and not session.in_transaction()
+    if db.engine.dialect.name != "postgresql":
+        return False
+    # No session made yet in this request (a move reads nothing first): none is made here.
+    return not (db.session.registry.has() and db.session().in_transaction())
 
 
 # -- states -------------------------------------------------------------------------------

@@ -4,7 +4,16 @@ turns the message into a ``version`` event carrying the public envelope and, on 
 or the host's stream, that viewer's own part of it under ``"mine"``.
 
 The message is the new version, followed by the table as it now is (``TableFacts`` as
-JSON) when the broker reaches other processes, which then need not read it.
+JSON) when the broker reaches other processes, which then need not read it. On that
+broker the message also carries the event's text, built once by the process that made
+the change (:func:`ready_lines`): the public envelope's JSON and, for each seat that a
+phone holds, what that seat's own view adds to it. A stream then sends its phone's event
+from those texts after checking, against the table of that version, that its token still
+holds the seat (:func:`ready_event`); no stream builds an envelope, and no other process
+restores the state. A seat's part is only ever put in that seat's own stream.
+
+Message: ``<version> <facts>``, then, a line each (JSON text holds no line break), the
+public envelope and ``<seat> <its part>`` per seat.
 """
 
 from __future__ import annotations
@@ -16,10 +25,13 @@ from flask import Flask, current_app
 
 from .. import events, jsontext, live, streams
 from . import kept, store
-from .envelope import kept_envelope, private_part
+from .envelope import kept_envelope, own_part, private_part, shared_state
 from .errors import TableError
 from .kept import TableFacts
 from .tokens import Who, hash_token, holder_mark, identify, same_hash
+
+# Seconds a version's event texts are kept: its streams take them within moments.
+READY_SECONDS = 30.0
 
 
 def channel(code: str) -> str:
@@ -32,11 +44,73 @@ def publish(code: str, version: int, facts: TableFacts | None = None) -> None:
     its answer into an error: it is logged, and the phones catch up by polling."""
     message = str(version)
     if facts is not None and live.broker().crosses_processes:
-        message = f"{version} {facts.to_json()}"
+        lines = ready_lines(facts)
+        message = "\n".join([f"{version} {facts.to_json()}", *lines])
+        keep_ready(current_app.extensions["ready_events"], facts, lines)
     try:
         live.publish(channel(code), message)
     except Exception:
         current_app.logger.exception("Could not announce version %d of table %s", version, code)
+
+
+def ready_lines(facts: TableFacts) -> list[str]:
+    """The event's texts of ``facts``' version, built once here for every process: the
+    public envelope's JSON, then ``<seat> <JSON of what its view adds>`` for each seat a
+    phone holds (a bot's seat has no stream)."""
+    public_env = kept_envelope(facts, Who())
+    state = shared_state(facts)
+    lines = [jsontext.dumps(public_env)]
+    for seat in facts.seats:
+        if seat.bot:
+            continue
+        part = own_part(public_env, facts, Who(seat=seat.index), state)
+        if part is not None:
+            lines.append(f"{seat.index} {jsontext.dumps(part)}")
+    return lines
+
+
+@dataclass(frozen=True)
+class ReadyEvent:
+    """The texts of one version's event, as :func:`ready_lines` built them, with the table
+    of that version (to check a stream's holder against)."""
+
+    table: TableFacts
+    public_body: str
+    parts: dict[int, str]
+
+
+def keep_ready(cache: kept.TimedCache, table: TableFacts, lines: list[str]) -> None:
+    """Keep ``lines`` (:func:`ready_lines` of ``table``) as its table's latest event."""
+    if not lines:
+        return
+    parts = {}
+    for line in lines[1:]:
+        seat, _, part = line.partition(" ")
+        parts[int(seat)] = part
+    found = cache.peek(table.code)
+    if found is None or found.table.version < table.version:
+        cache.put(table.code, ReadyEvent(table, lines[0], parts))
+
+
+def ready_event(cache: kept.TimedCache, code: str, version: int, holder: StreamHolder | None):
+    """A stream's event of ``version`` from the texts the change's process built: the
+    public body for a spectator, with a seat's own part under ``"mine"`` for the seat's
+    holder once its token is seen to hold the seat at that version (:data:`live.END` when
+    it no longer does). None when there are no such texts here for this stream (the host,
+    a seat without its part, another version): the stream builds the event itself."""
+    found = cache.peek(code)
+    if found is None or found.table.version != version:
+        return None
+    if holder is None:
+        return found.public_body
+    if holder.who.host:
+        return None
+    part = found.parts.get(holder.who.seat)
+    if part is None:
+        return None
+    if not holder.holds(found.table):
+        return live.END
+    return f'{found.public_body[:-1]},"mine":{part}}}'
 
 
 def on_table_changed(code: str, facts: TableFacts, **_: Any) -> None:
@@ -55,15 +129,26 @@ def init_app(app: Flask) -> None:
     finding its copy one version behind and going the locked way. The streams' event then
     finds the table kept (``public_event``)."""
     tables = app.extensions["tables"]
+    ready = app.extensions["ready_events"] = kept.TimedCache(
+        int(app.config.get("KEPT_TABLES", 4096)), READY_SECONDS
+    )
 
     def arrived(channel_name: str, message: str) -> None:
         prefix, _, code = channel_name.partition(":")
-        head, _, facts = message.partition(" ")
+        first, *lines = message.split("\n")
+        head, _, facts = first.partition(" ")
         if prefix != "table" or not facts or not head.isdigit():
             return
+        version = int(head)
+        built = ready.peek(code)
+        if built is not None and built.table.version >= version:
+            return  # this process made the change (or a later one): all kept already
         found = tables.peek(code)
-        if found is None or found.version < int(head):
-            kept.keep_in(tables, TableFacts.from_json(facts))
+        if found is None or found.version < version:
+            found = TableFacts.from_json(facts)
+            kept.keep_in(tables, found)
+        if found.version == version:
+            keep_ready(ready, found, lines)
 
     live_broker = app.extensions["live"]
     if live_broker.crosses_processes:
@@ -188,16 +273,22 @@ def open_stream(code: str, holder: StreamHolder | None) -> Any:
         raise
     store.let_go()  # do not hold a pooled connection for the life of the stream
     sent = {"version": table.version}
+    ready = app.extensions.get("ready_events")
 
     def data(message: str) -> str | None:
-        # The version, then (from another process) the table as it now is.
-        head, _, facts = message.partition(" ")
+        # The version, then (from another process) the table as it now is and the texts.
+        end = message.find(" ")
         try:
-            announced = int(head)
+            announced = int(message if end < 0 else message[:end])
         except ValueError:
             return None
         if announced <= sent["version"]:
             return None  # already sent (a later version was read meanwhile)
+        body = None if ready is None else ready_event(ready, code, announced, holder)
+        if body is not None:
+            sent["version"] = announced
+            return body
+        facts = message[end + 1 :].split("\n", 1)[0] if end >= 0 else ""
         with app.app_context():
             table, body = public_event(code, announced, facts)
             if table.version <= sent["version"]:

@@ -4,13 +4,11 @@ the sheets' own totals and winners (computed here from the sheets' summaries).""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from companion.games import GAMES
 
+from ..browser import shot
 from ..web.phone import check
 from ..web.phone import page as phone_page
 from ..web.test_groups import ten_deals
@@ -18,7 +16,6 @@ from ..web.test_groups import ten_deals
 pytestmark = pytest.mark.e2e
 
 page = phone_page
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NAMES = ["Ann", "Bo", "Cy"]
 
 
@@ -76,5 +73,4 @@ def test_the_group_page_matches_the_sheets_it_gathers(server, page):
     # Sheet 1: Ann above Bo and Cy. Sheet 2: Bo first, Ann and Cy level (neither counts).
     assert h2h == ["—", "1", "1"]
     check(page, "group")
-    if os.environ.get("DOCS_SCREENSHOTS"):
-        page.screenshot(path=str(DOCS / "score-group.png"))
+    shot(page, "score-group")

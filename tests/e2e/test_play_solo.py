@@ -5,17 +5,15 @@ The host screen of a table with bots offers a bot for a free seat and takes one 
 
 from __future__ import annotations
 
-import os
 import random
 import re
 
 import pytest
 
-from ..browser import PHONE, wait_until
+from ..browser import PHONE, shot, wait_until
 from .test_table_play import my_turn, ui_move, watch
 
 pytestmark = pytest.mark.e2e
-SHOTS = os.environ.get("BOT_SCREENSHOTS")  # a folder: keep PNGs of the new pages there
 
 
 @pytest.fixture
@@ -30,10 +28,10 @@ def patient_server(serve):
     return serve(TESTING=False, TABLES_SSE_KEEPALIVE=1, BOT_DELAY=(30, 30))
 
 
-def shot(page, name: str) -> None:
+def fits(page, name: str) -> None:
+    """The page is no wider than the phone; kept as ``<name>.png`` in ``$SCREENSHOTS``."""
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
-    if SHOTS:
-        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+    shot(page, name, full_page=True)
 
 
 def test_play_solo_call_the_shot_against_a_bot(server, browser):
@@ -45,7 +43,7 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
     solo.locator("summary").click()
     solo.locator("input[name=name]").fill("Ann")
     solo.locator("input[name=level][value=easy]").check()
-    shot(phone, "play-solo")
+    fits(phone, "play-solo")
     solo.locator("button[type=submit]").click()
     phone.wait_for_url("**/t/*/seat")
     assert "#" not in phone.url  # the seat token left the address bar for storage
@@ -62,7 +60,7 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
             break
         if my_turn(phone):
             if moves == 2:
-                shot(phone, "solo-seat")
+                fits(phone, "solo-seat")
             version = phone.locator("#seat-page").get_attribute("data-version")
             ui_move(phone, rng)
             wait_until(phone, "!document.getElementById('act-error').textContent")
@@ -77,7 +75,7 @@ def test_play_solo_call_the_shot_against_a_bot(server, browser):
     wait_until(phone, "document.getElementById('final').hidden === false", timeout=30)
     board = phone.locator("#board").inner_text()
     assert re.search(r"Game over: (Ann|Juno · bot) won", board), board
-    shot(phone, "solo-over")
+    fits(phone, "solo-over")
 
     code = phone.locator("#seat-page").get_attribute("data-code")
     from companion.extensions import db
@@ -100,7 +98,7 @@ def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
     host.locator("select[name=players]").select_option("3")
     assert host.locator("#bot-seats .bot-seat[data-seat='3']").is_hidden()
     host.locator("select[name=bot-2]").select_option("strong")
-    shot(host, "new-table-bots")
+    fits(host, "new-table-bots")
     host.locator("form.table-form button[type=submit]").click()
     host.wait_for_url("**/t/*")
     wait_until(host, "document.getElementById('seat-list').textContent.includes('Milo · bot')")
@@ -109,7 +107,7 @@ def test_the_host_seats_a_bot_in_a_free_seat_and_removes_it(server, browser):
     pickers.first.locator("select").select_option("easy")
     pickers.first.locator("button").click()
     wait_until(host, "document.getElementById('seat-list').textContent.includes('Robin · bot')")
-    shot(host, "host-bots")
+    fits(host, "host-bots")
     # Take the strong bot out again: two taps, like freeing a seat.
     remove = host.locator("#seat-list button", has_text="Remove bot").last
     remove.click()
@@ -184,7 +182,7 @@ def test_a_friend_takes_over_from_the_bot_on_their_phone(patient_server, browser
     )
     assert "Juno · bot: take over" in second.locator("#join-form").inner_text()
     assert second.locator("#join-form input[name=seat][value='0']").is_disabled()
-    shot(second, "solo-take-over")
+    fits(second, "solo-take-over")
     second.locator("#join-name").fill("Bea")
     choice.check()
     second.locator("#join-form button[type=submit]").click()

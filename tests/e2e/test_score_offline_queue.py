@@ -8,9 +8,6 @@ log), with no conflict message."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from companion.extensions import db
@@ -20,13 +17,11 @@ from companion.scorekeeper.book import Shown
 from companion.scorekeeper.rounds import fingerprint
 
 from ..axe import axe_source, check_page
-from ..browser import PHONE, wait_until
+from ..browser import PHONE, shot, wait_until
 from ..web.pages import stored_sheet, stored_summary
 from .test_offline import quiet_server_log, server  # noqa: F401, F811  (fixtures)
 
 pytestmark = pytest.mark.e2e
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SHOTS = bool(os.environ.get("DOCS_SCREENSHOTS"))
 
 DEAL_1 = ([3, 3, 4], [3, 3, 4])  # 10 cards, corrected offline on its edit page to:
 DEAL_1_FIXED = ([2, 4, 4], [2, 4, 4])
@@ -153,9 +148,8 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
         "Deal 3 (correction) Undo",
     ]
     assert stored_sheet(server.app, code)[2] == [{"bids": DEAL_1[0], "tricks": DEAL_1[1]}]
-    if SHOTS:
-        page.locator(".waiting-entries").scroll_into_view_if_needed()
-        page.screenshot(path=str(DOCS / "score-offline-waiting.png"))
+    page.locator(".waiting-entries").scroll_into_view_if_needed()
+    shot(page, "score-offline-waiting")
 
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -215,9 +209,8 @@ def test_a_sheet_started_offline_gets_its_code_when_it_first_syncs(server, brows
         )
     assert "8 cards each" in page.inner_text(".round-fields")
     assert waiting(page)[0] == "The new sheet for Ann, Bo, Cy"
-    if SHOTS:
-        page.locator(".waiting-entries").scroll_into_view_if_needed()
-        page.screenshot(path=str(DOCS / "score-offline-new-sheet.png"))
+    page.locator(".waiting-entries").scroll_into_view_if_needed()
+    shot(page, "score-offline-new-sheet")
     with server.app.app_context():
         assert db.session.scalar(db.select(db.func.count(ScoreSheet.id))) == 0
 

@@ -1,16 +1,14 @@
 """The share link in real browsers at phone size: one phone keeps a sheet, a second phone on
 the share link sees the totals change without reloading (server-sent events), and its page
-offers no editing. ``SCORE_SCREENSHOTS=<dir>`` keeps PNGs of both screens for a look."""
+offers no editing. ``$SCREENSHOTS`` keeps PNGs of both screens for a look."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from ..browser import PHONE, Server, wait_until
+from ..browser import PHONE, Server, shot, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -29,10 +27,7 @@ def phone(browser, scheme: str = "light"):
 def keep(page, name: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{name}: page is {width} px wide"
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+    shot(page, name, full_page=True)
 
 
 def total(page, side: int) -> str:

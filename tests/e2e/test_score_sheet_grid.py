@@ -7,17 +7,14 @@
   the ranked standings with the winner, all on the first screen, with Rematch, New game
   and Share there.
 
-``DOCS_SCREENSHOTS=1`` writes the screenshots kept in docs/screenshots/.
+``SCREENSHOTS=docs/screenshots`` refreshes the screenshots kept there.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from ..browser import PHONE
+from ..browser import PHONE, shot
 from ..web.phone import check, shown
 from ..web.phone import page as phone_page
 
@@ -26,7 +23,6 @@ pytestmark = pytest.mark.e2e
 page = phone_page
 SCREEN = PHONE["height"]
 NAMES = ["Ann", "Bo", "Cyrille", "Dee", "Eve"]
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture
@@ -58,11 +54,6 @@ def start_sheet(client, deals: int) -> str:
     return code
 
 
-def keep(page, name: str) -> None:
-    if os.environ.get("DOCS_SCREENSHOTS"):
-        page.screenshot(path=str(DOCS / f"{name}.png"))
-
-
 def box(page, selector: str) -> dict:
     return page.locator(selector).bounding_box()
 
@@ -79,7 +70,7 @@ def test_ten_deals_and_the_totals_fit_in_one_and_a_fifth_screens(server, page):
     # One deal before the end: from the top of the page to the totals.
     assert page_bottom(page, "#totals") <= 1.2 * SCREEN
     check(page, "grid-9")
-    keep(page, "score-grid")
+    shot(page, "score-grid")
 
     code = start_sheet(server.app.test_client(), 10)
     page.goto(f"{server.url}/score/{code}")
@@ -108,7 +99,7 @@ def test_a_tap_opens_a_deal_with_its_facts_and_edit(server, page):
     assert edit.is_visible()
     assert page.locator("#round-2 .facts").first.inner_text() == "bid 0, took 0"
     assert "9 cards · Bo dealt" in page.inner_text("#round-2-more")
-    keep(page, "score-grid-open")
+    shot(page, "score-grid-open")
     page.locator("#round-2 td").first.click()  # a tap on the row closes it again
     assert not edit.is_visible()
     page.get_by_role("link", name="Deal 2: details").click()
@@ -151,7 +142,7 @@ def test_the_last_deal_opens_the_standings_on_the_first_screen(server, page):
         rect = controls.nth(i).bounding_box()
         assert rect["y"] + rect["height"] <= SCREEN, controls.nth(i).inner_text()
     check(page, "standings")
-    keep(page, "score-standings")
+    shot(page, "score-standings")
     page.locator("#standings").get_by_role("button", name="Rematch").click()
     shown(page, ".flashes", "Rematch: a new sheet")
 
@@ -185,7 +176,7 @@ def test_a_pirate_over_bid_is_refused_at_the_bids_step_with_the_message_on_scree
     assert page.evaluate("document.activeElement.id") == "step-bid-1"
     assert "enter the rows and bids" in page.inner_text("#entry-heading")  # not a later step
     check(page, "pirate-over-bid")
-    keep(page, "score-pirate-over-bid")
+    shot(page, "score-pirate-over-bid")
 
 
 # A PULL! hand as the table plays it (tests/games/pull/test_steps.py's hand): per round,
@@ -217,7 +208,7 @@ def test_a_pull_hand_in_at_most_fourteen_taps(server, page):
         assert not page.locator(".target-step").first.is_visible()  # no 24-item lists
         if r == 1:  # a target taken earlier in the hand is not offered again
             assert page.locator('.pull-chip[data-target="trap-T2"]').count() == 0
-            keep(page, "score-pull-taps")
+            shot(page, "score-pull-taps")
         for slot in slots:
             if slot is None:
                 page.get_by_role("button", name="Nobody took one").click()

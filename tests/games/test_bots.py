@@ -15,7 +15,8 @@ import random
 
 import pytest
 
-from companion.bots import LEVELS, bot_for, decide, has_bot, should_act
+from companion import bots
+from companion.bots import LEVELS, bot_for, decide, has_bot, search, should_act
 from companion.games import GAMES
 from tests import fifth_game
 from tests.games.test_sweep import checks_of
@@ -243,14 +244,14 @@ class _ToyBot:
         return state.value
 
 
-def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7):
+def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7, **more):
     from companion.bots import search
 
     game = _ToyGame(actions)
     bot = _ToyBot(game, worlds)
     legal = [game.state_class.table.action_of(n) for n in range(actions)]
     run = search.monte_carlo if level == "normal" else search.halving
-    limits = {"iterations": iterations, "seconds": seconds}
+    limits = {"iterations": iterations, "seconds": seconds, **more}
     choice = run(bot, game, {"seat": 0}, legal, random.Random(seed), limits)
     return choice["n"], bot
 
@@ -311,6 +312,40 @@ def test_strong_stops_once_its_choice_is_settled():
     worlds = [{"payoff": [0.0, 0.01], "luck": 0.01}]
     _, bot = _toy_search("strong", worlds, 2, iterations=400)
     assert len(bot.tries) > 10 * most
+
+
+def test_a_search_told_not_to_settle_runs_to_its_count():
+    # the clear lead that settles within a few dozen worlds above, with settle 0 (the
+    # expert level's limits): every one of the 400 worlds is played, for both actions
+    worlds = [{"payoff": [0.0, 1.0], "luck": 0.01}]
+    choice, bot = _toy_search("strong", worlds, 2, iterations=400, settle=0)
+    assert choice == 1
+    assert len(bot.tries) == 2 * 400
+
+
+@pytest.mark.parametrize("slug", BOT_GAMES)
+def test_expert_thinks_its_whole_time_and_strong_may_stop_early(slug, monkeypatch):
+    """decide hands expert's search limits that forbid the settled stop, strong's allow
+    it; a budget given to decide may say otherwise."""
+    game = GAMES[slug]
+    bot = bot_for(game)
+    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=3)
+    seat = next_mover(game, state)
+    view, legal = state.view(seat), state.legal_actions(seat)
+    seen = {}
+
+    def spy(bot, game, view, tried, rng, limits):
+        seen[level] = search.settles(limits)
+        return tried[0]
+
+    monkeypatch.setitem(bots.STRONG, bot.strong_search, spy)
+    monkeypatch.setattr(bot, "candidates", lambda view, legal, rng: legal)
+    for level in ("strong", "expert"):
+        decide(game, view, legal, level, random.Random(1), {"iterations": 4})
+    assert seen == {"strong": True, "expert": False}
+    level = "expert"
+    decide(game, view, legal, level, random.Random(1), {"settle": 1})
+    assert seen["expert"] is True
 
 
 def test_a_single_candidate_is_played_without_searching(monkeypatch):

@@ -7,12 +7,10 @@ Use the fixture by name in a test module: ``page = phone.page``."""
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
-from ..browser import PHONE, wait_until
+from ..browser import PHONE, shot, wait_until
 
 
 @pytest.fixture
@@ -32,7 +30,7 @@ def page(browser):
 
 def check(page, name: str) -> None:
     """The page fits the phone, nothing was blocked by the CSP; optionally keep a PNG
-    (``SCORE_SCREENSHOTS=<dir>``)."""
+    (``$SCREENSHOTS``, :func:`tests.browser.shot`)."""
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"{name}: page is {width} px wide"
     # A refused form answers 422/409 on purpose; anything else (a CSP block) is a fault.
@@ -40,10 +38,7 @@ def check(page, name: str) -> None:
         e for e in getattr(page, "console_errors", []) if "responded with a status of 4" not in e
     ]
     assert not faults, (name, faults)
-    folder = os.environ.get("SCORE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+    shot(page, name, full_page=True)
 
 
 def shown(page, selector: str, text: str, timeout: float = 10.0) -> None:

@@ -74,7 +74,55 @@ def deal_pool(
             left = [c for c in left if c not in taken]
         else:
             return hands, left
+    return _deal_tight(pool, sizes, lacking, others, rng)
+
+
+def _deal_tight(
+    pool: list[int], sizes: list[int], lacking: list[int], others: list[int], rng: random.Random
+) -> tuple[list[list[int]], list[int]]:
+    """:func:`deal_pool` where its quick way keeps running into dead ends (the voids leave
+    few ways to deal, as when the pool is just the cards the others hold): the cards that
+    fewest seats may take go first, each to one of those seats (or the left-over pile)
+    at random by the room it has left."""
+    spare = len(pool) - sum(sizes[s] for s in others)  # the left-over pile's room
+    for _attempt in range(1000):
+        room = {s: sizes[s] for s in others}
+        hands: list[list[int]] = [[] for _ in sizes]
+        left: list[int] = []
+        cards = list(pool)
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: sum(not lacking[s] >> SUIT[c] & 1 for s in others))
+        for card in cards:
+            seats = [s for s in others if room[s] and not lacking[s] >> SUIT[card] & 1]
+            weights = [room[s] for s in seats]
+            if spare > len(left):
+                seats.append(-1)
+                weights.append(spare - len(left))
+            if not seats:
+                break
+            chosen = rng.choices(seats, weights)[0]
+            if chosen < 0:
+                left.append(card)
+            else:
+                hands[chosen].append(card)
+                room[chosen] -= 1
+        else:
+            for hand in hands:
+                hand.sort()
+            return hands, left
     raise RuntimeError("no deal fits the voids shown")  # pragma: no cover
+
+
+def unseen_pool(view: dict[str, Any], seen: int) -> list[int]:
+    """The cards a world deals the other seats from: every card the seat has not seen
+    (``seen``, a mask). A benchmark may hand a view ``others_hold``, the cards the other
+    seats hold now, to give the bot what OpenSpiel's ``oh_hell`` resampling gives its
+    ISMCTS (bench/bots_vs_openspiel.py ``--dealt-worlds``): then only those are dealt. A
+    game's own views never carry it."""
+    held = view.get("others_hold")
+    if held is not None:
+        return sorted(CARD_INDEX[card] for card in held)
+    return [card for card in range(len(CARD_IDS)) if not seen >> card & 1]
 
 
 def play_out(
@@ -158,7 +206,7 @@ class ShootWorlds:
         played = [card for plays in self.tricks for _, card in plays]
         self.out = mask_of(played)
         seen = self.out | mask_of(self.hand) | 1 << trump_card
-        self.pool = [card for card in range(len(CARD_IDS)) if not seen >> card & 1]
+        self.pool = unseen_pool(view, seen)
         self.sizes = list(view["hand_sizes"])
         self.lacking = voids(view)
         self.bids = list(view["bids"])
@@ -181,7 +229,7 @@ class ShootWorlds:
         if self.bidding:
             n, trump_card, leader = self.players, self.trump_card, self.leader
             bids = [others_bid(hands[s], trump_card, n, s == leader) for s in range(n)]
-            return (hands, bids), 1.0
+            return (hands, bids), self.open_bids(hands, bids)
         return (hands, self.bids), self.weight(hands)
 
     def value(self, world: tuple[list[list[int]], list], action_id: int, rng: Any) -> float:
@@ -215,15 +263,33 @@ class ShootWorlds:
             return mine
         return mine - (sum(scores) - mine) / (self.players - 1)
 
+    def open_bids(self, hands: list[list[int]], bids: list[int]) -> float:
+        """While bidding, the bids a benchmark shows the seat (a view's ``open_bids``: the
+        earlier bids OpenSpiel's ``oh_hell`` shows its ISMCTS, bench/bots_vs_openspiel.py
+        ``--open-bids``; a Shoot! view never carries them, its bids are sealed) replace
+        the world's guesses in ``bids``; returns how well the world's hands explain them
+        (as :meth:`weight` weighs revealed bids), 1 without any."""
+        shown = self.view.get("open_bids")
+        if not shown:
+            return 1.0
+        misfit = 0.0
+        n, trump_card = self.players, self.trump_card
+        for s, bid in enumerate(shown):
+            if bid is not None and s != self.seat:
+                guess = OTHERS_BID * expected_tricks(hands[s], trump_card, n, s == self.leader)
+                misfit += (guess - bid) ** 2
+                bids[s] = bid
+        return math.exp(-misfit / (2 * BID_SPREAD**2))
+
     def weight(self, hands: list[list[int]]) -> float:
         """How well a world (every seat's hand now) explains what the others did in the
         open: each revealed bid near what the bidder's hand (as it was when bidding: what
         it holds now and what it has played this deal) would bid, and each card played with
         a choice the one the easy player would have played from that hand (a different
         card makes the world :data:`MISPLAY` times as likely: the others need not play
-        that way). 1 while bidding (no bid is revealed)."""
+        that way). While bidding, :meth:`open_bids`' weight (1: no bid is revealed)."""
         if self.view["phase"] != PLAY:
-            return 1.0
+            return self.open_bids(hands, [0] * self.players)
         n, me, bids = self.players, self.seat, self.bids
         trump_card = self.trump_card
         trump = SUIT[trump_card]

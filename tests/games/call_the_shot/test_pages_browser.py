@@ -1,6 +1,6 @@
 """Call the Shot's score sheet in a real browser (Debian's Chromium through Playwright),
 phone width, CSRF on: the next challenger prefilled after each duel, a refused duel
-explained next to its box. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page.
+explained next to its box. Set ``SCREENSHOTS=<dir>`` to keep a PNG of each page.
 (The Play table with two phones and the host: tests/e2e/test_table_play.py.)"""
 
 from __future__ import annotations

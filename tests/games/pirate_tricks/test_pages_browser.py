@@ -3,7 +3,7 @@ width, CSRF on: a score-sheet round in two steps (the four score cards, then eac
 facts with only the boxes those cards need and the live tricks count), a refused round
 explained; a Play table played through the phone buttons alone (bids and the two-card
 ditch), whose boards show the round's score cards and the bids. Every page fits a 390 px
-screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page."""
+screen. Set ``SCREENSHOTS=<dir>`` to keep a PNG of each page."""
 
 from __future__ import annotations
 

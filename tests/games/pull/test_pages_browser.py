@@ -2,7 +2,7 @@
 a team sheet started through the form (the target values table open), a hand by quick
 entry and a refused hand by targets explained next to its box; a Play table whose host
 changes a house value and plays a fixed number of hands, its phones playing through the
-buttons alone. Every page fits a 390 px screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a
+buttons alone. Every page fits a 390 px screen. Set ``SCREENSHOTS=<dir>`` to keep a
 PNG of each page."""
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ import pytest
 
 from companion.bots import bot_for, decide, should_act
 from companion.games import GAMES
+from companion.games.cards import CARD_IDS, CARD_INDEX
+from companion.games.shoot import worlds
+from tests.games.test_bots import positions
 
 GAME = GAMES["shoot"]
 BOT = bot_for(GAME)
@@ -155,7 +158,6 @@ def test_a_playout_never_builds_a_view_or_an_action(monkeypatch):
 def test_the_real_world_explains_every_play_of_easy_players(monkeypatch):
     """weight replays the deal: against easy players the real hands never misplay, while
     some sampled worlds do (and weigh less)."""
-    from companion.games.shoot import worlds
     from tests.games.test_bots import positions
 
     monkeypatch.setattr(worlds, "MISPLAY", 0.0)
@@ -238,7 +240,6 @@ def test_the_fast_worlds_play_and_weigh_as_the_engine_path(payoff, monkeypatch):
     action the value the engine-path playout gives it in the same world, and the same
     weight, when the others play exactly as the easy player (no noise)."""
     from companion.bots import search
-    from companion.games.shoot import worlds
     from tests.games.test_bots import positions
 
     monkeypatch.setattr(worlds, "NOISE", 0.0)
@@ -305,7 +306,6 @@ def test_the_noise_plays_the_others_at_random_never_the_seat(monkeypatch):
     """With NOISE 1 every other seat plays a random card (the easy play is never asked
     for its move); the deciding seat (0) always plays the easy card. Without noise all
     of them ask the easy play."""
-    from companion.games.shoot import worlds
 
     hands = [[0, 1, 2, 3], [13, 14, 26, 27], [15, 16, 28, 29]]  # clubs; no clubs; no clubs
     asked = []
@@ -324,3 +324,79 @@ def test_the_noise_plays_the_others_at_random_never_the_seat(monkeypatch):
     play = [[h.copy() for h in hands], [], 0, [0, 1, 2], [0, 0, 0], 51, 0]
     worlds.play_out(*play, 0, 0.0, None)
     assert not all(asked)
+
+
+def test_worlds_told_the_others_cards_deal_only_those():
+    """A benchmark's view may carry ``others_hold`` (what OpenSpiel's oh_hell resampling
+    tells its ISMCTS: the cards the other seats hold): the worlds, fast and engine path,
+    then deal the others exactly those cards, in varying seats; a game's own view never
+    carries it."""
+    for players in (3, 4):
+        for index, (state, seat) in enumerate(positions(GAME.slug, players)):
+            view = state.view(seat)
+            assert "others_hold" not in view
+            if not BOT.should_act(view):
+                continue
+            held = sorted(c for s, hand in enumerate(state.hands) if s != seat for c in hand)
+            told = dict(view, others_hold=[CARD_IDS[c] for c in held])
+            fast = BOT.search_worlds(told)
+            drawn = [fast.draw(random.Random(index * 100 + k))[0][0] for k in range(6)]
+            for hands in drawn:
+                assert sorted(c for s, h in enumerate(hands) if s != seat for c in h) == held
+                assert [len(hand) for hand in hands] == view["hand_sizes"]
+            world = BOT.sample(told, random.Random(index))["state"]
+            dealt = [CARD_INDEX[c] for s, h in enumerate(world["hands"]) if s != seat for c in h]
+            assert sorted(dealt) == held
+            every = [*dealt, *(CARD_INDEX[c] for c in [*world["stock"], *view["hand"]])]
+            assert len(set(every)) == len(every)
+            if len(held) > 2 * players:
+                assert any(hands != drawn[0] for hands in drawn)
+
+
+def test_worlds_shown_the_earlier_bids_keep_them_and_weigh_the_hands_by_them():
+    """A benchmark's view may carry ``open_bids`` (the bids OpenSpiel's oh_hell shows its
+    ISMCTS before its turn): the bidding worlds, fast and engine path, keep those bids and
+    weigh each world by how well its hands explain them; without them every bidding
+    world weighs 1."""
+    state = GAME.new_state(4, {"schedule": [6]}, seed=11)
+    seat = 2
+    view = state.view(seat)
+    assert view["phase"] == "bid" and "open_bids" not in view
+    plain = BOT.search_worlds(view)
+    assert {plain.draw(random.Random(k))[1] for k in range(20)} == {1.0}
+    shown = dict(view, open_bids=[0, 5, None, None])
+    fast = BOT.search_worlds(shown)
+    weights = []
+    for k in range(40):
+        (hands, bids), weight = fast.draw(random.Random(k))
+        assert bids[:2] == [0, 5]
+        assert weight == pytest.approx(BOT.weight(shown, BOT.sample(shown, random.Random(k))))
+        weights.append(weight)
+    assert max(weights) <= 1.0 and min(weights) < max(weights)
+    world = BOT.sample(shown, random.Random(3))["state"]
+    assert world["bids"][:2] == [0, 5] and world["bids"][seat] is None
+
+
+def test_a_tight_deal_keeps_every_void_and_hand_size():
+    """Where the voids leave few ways to deal (the quick way's dead ends), the tight way
+    still deals every hand its size, no seat a suit it showed void in, every card once;
+    the left-over pile gets the rest."""
+    clubs, diamonds, hearts, spades = (list(range(13 * s, 13 * s + 13)) for s in range(4))
+    lacking = [0, 0b1110, 0b0111, 0b1011]  # seat 1 only clubs, 2 only spades, 3 only hearts
+    for spare in (0, 3):
+        pool = clubs[:3] + spades[:3] + hearts[:3] + diamonds[:spare]
+        sizes = [3, 3, 3, 3]
+        for seed in range(30):
+            hands, left = worlds._deal_tight(pool, sizes, lacking, [1, 2, 3], random.Random(seed))
+            assert hands[0] == [] and [len(h) for h in hands[1:]] == [3, 3, 3]
+            assert hands[1:] == [clubs[:3], spades[:3], hearts[:3]]
+            assert sorted(left) == diamonds[:spare]
+    pool = clubs[:4] + spades[:4]
+    lacking = [0, 0b1110, 0, 0]
+    seen = set()
+    for seed in range(40):
+        hands, left = worlds.deal_pool(pool, [2, 2, 3, 3], lacking, 0, random.Random(seed))
+        assert all(c in clubs for c in hands[1]) and not left
+        assert sorted(c for h in hands for c in h) == sorted(pool)
+        seen.add(tuple(hands[2]))
+    assert len(seen) > 3

@@ -1,7 +1,7 @@
 """Shoot!'s pages in a real browser (Debian's Chromium through Playwright), phone width,
 CSRF on: start a sheet through the form, enter deals, see a refused deal explained and
 the live tricks count, edit, undo; a Play table with a phone seat mid-deal. Every page
-fits a 390 px screen. Set ``SCORE_SCREENSHOTS=<dir>`` to keep a PNG of each page."""
+fits a 390 px screen. Set ``SCREENSHOTS=<dir>`` to keep a PNG of each page."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A Shoot! deal entered bids-first in a real browser at 390x844 (Chromium, CSRF on): the
 bids are saved when they are shouted, the page is reloaded, the bids are still there and
-the tricks add the deal. The steppers set a bid in taps. Set ``SCORE_SCREENSHOTS=<dir>``
+the tricks add the deal. The steppers set a bid in taps. Set ``SCREENSHOTS=<dir>``
 to keep a PNG of each page."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from companion.bots import bot_for, decide, search
+from companion.bots import bot_for, decide, search, tree
 from companion.bots.tree import tree_search
 from companion.games import GAMES
 from companion.games.cards import CARD_INDEX
@@ -107,3 +107,28 @@ def test_a_walk_played_by_the_easy_player_is_valued_as_the_fast_worlds_value_it(
                 assert values[seat] == worlds.value(world, card, random.Random(1))
                 checked += 1
     assert checked > 50
+
+
+def test_the_tree_runs_to_its_count_when_told_not_to_settle(monkeypatch):
+    """With every choice judged settled at once, the tree stops at its first look
+    (SETTLE_EVERY worlds) unless its limits' settle is 0 (the expert level's): then it
+    walks all its worlds."""
+    monkeypatch.setattr("companion.bots.tree.settled", lambda arms, alive: 0)
+    finished = []
+    real_finish = fast.ShootWorlds.finish
+    monkeypatch.setattr(
+        fast.ShootWorlds,
+        "finish",
+        lambda self, walk, rng: finished.append(1) or real_finish(self, walk, rng),
+    )
+    state, seat, view = next(
+        (s, seat, v) for s, seat, v in _play_positions(4) if len(s.legal_actions(seat)) > 1
+    )
+    legal = state.legal_actions(seat)
+    counts = {}
+    for settle in (1, 0):
+        finished.clear()
+        limits = {"iterations": 40, "seconds": 1e9, "settle": settle}
+        tree_search(BOT, GAME, view, legal, random.Random(1), limits)
+        counts[settle] = len(finished)
+    assert counts == {1: tree.SETTLE_EVERY * len(legal), 0: 40 * len(legal)}
