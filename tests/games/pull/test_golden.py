@@ -5,15 +5,13 @@ identically, and every phone must see what it saw, whatever the engine's inside 
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 
 import pytest
 
 from companion.games import GAMES
 from companion.games.pull.engine import MOST_ATTRIBUTES
-from tests.games.golden import play_into
+from tests.games.golden import seen_games_digest
 
 GAME = GAMES["pull"]
 
@@ -35,20 +33,8 @@ def options_for(players: int, seed: int) -> dict:
 
 
 def games_digest(players: int) -> str:
-    digest = hashlib.sha256()
-
-    def seen(state) -> None:  # every action taken, and every phone's screen every 7th
-        digest.update(repr(state.last_action).encode())
-        if state.moves % 7 == 0:
-            for viewer in [None, *range(players)]:
-                shown = [state.view(viewer), state.prompt(viewer)]
-                digest.update(json.dumps(shown, sort_keys=True).encode())
-
-    for seed in range(40):
-        state = GAME.new_state(players, options_for(players, seed), seed=seed * 7919)
-        play_into(digest, state, random.Random(seed).choice, snapshot_every=7, after=seen)
-        digest.update(json.dumps(state.view(None), sort_keys=True).encode())
-    return digest.hexdigest()[:16]
+    """40 games, every phone's screen every 7th move (tests/games/golden.py)."""
+    return seen_games_digest(GAME, players, 40, lambda seed: options_for(players, seed), 7)
 
 
 @pytest.mark.parametrize("players", sorted(DIGESTS))
