@@ -3,6 +3,7 @@
     python bench/bots.py [--games 500] [--workers 2] [--game SLUG ...] [--seed 1]
                          [--pairing strong-normal ...] [--duplicate]
                          [--budget normal=8] [--budget strong=400:0.4]
+                         [--budget expert=1000000:0.1:full]
 
 For every game with a bot, and for each pairing (normal vs easy, strong vs normal), plays
 ``--games`` complete games on the table the bot declares (``GameBot.bench``: player count
@@ -25,8 +26,12 @@ interval is taken. With every seat at the lower level the rotations' differences
 deal sum to zero, so what remains is the higher level's edge with the luck of the cards
 (which seat was dealt the good hands) taken out: a narrower interval for the same games.
 
-``--budget LEVEL=ITERATIONS[:SECONDS]`` replaces a level's budget for the run (in every
-worker), e.g. to measure a variant before changing :data:`companion.bots.BUDGETS`.
+``--budget LEVEL=ITERATIONS[:SECONDS[:full|settle]]`` replaces a level's budget for the
+run (in every worker), e.g. to measure a variant before changing
+:data:`companion.bots.BUDGETS`; ``full`` makes the level's search think to its time cap
+(no early stop on a settled choice: the budget's ``settle`` 0), ``settle`` lets it stop
+early; without either, the level's own (:data:`companion.bots.SETTLES`: expert thinks to
+its cap, strong stops early).
 
 ``--regret N`` measures the searches themselves instead, free of the clock and of luck:
 ``N`` positions with a choice, met while easy bots play seeded games on the bench table;
@@ -125,17 +130,20 @@ def set_budgets(budgets: dict[str, dict[str, float]]) -> None:
 
 
 def parse_budget(text: str) -> tuple[str, dict[str, float]]:
-    """``normal=8`` or ``strong=400:0.4`` -> (level, limits)."""
+    """``normal=8``, ``strong=400:0.4`` or ``expert=1000:0.1:full`` -> (level, limits)."""
     level, _, spec = text.partition("=")
-    if level not in BUDGETS or not spec:
+    iterations, _, rest = spec.partition(":")
+    seconds, _, stop = rest.partition(":")
+    if level not in BUDGETS or not iterations or stop not in ("", "full", "settle"):
         raise argparse.ArgumentTypeError(
-            f"expected LEVEL=ITERATIONS[:SECONDS], LEVEL in {list(BUDGETS)}"
+            f"expected LEVEL=ITERATIONS[:SECONDS[:full|settle]], LEVEL in {list(BUDGETS)}"
         )
-    iterations, _, seconds = spec.partition(":")
     limits = dict(BUDGETS[level])
     limits["iterations"] = int(iterations)
     if seconds:
         limits["seconds"] = float(seconds)
+    if stop:
+        limits["settle"] = int(stop == "settle")
     return level, limits
 
 
@@ -297,8 +305,8 @@ def main() -> None:
         action="append",
         type=parse_budget,
         default=[],
-        metavar="LEVEL=ITERATIONS[:SECONDS]",
-        help="a level's budget for this run, e.g. normal=8 or strong=400:0.4",
+        metavar="LEVEL=ITERATIONS[:SECONDS[:full|settle]]",
+        help="a level's budget for this run, e.g. normal=8, strong=400:0.4, expert=1000:0.1:full",
     )
     parser.add_argument(
         "--payoff", choices=("lead", "own"), help="what every search maximises (GameBot.payoff)"

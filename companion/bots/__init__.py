@@ -144,6 +144,9 @@ def decide(
         scale = bot.iterations_scale.get(level)
         if scale:  # a game whose playouts are cheap looks at more worlds
             limits["iterations"] = max(1, round(limits.get("iterations", 1) * scale))
+        noise = bot.others_noise.get(level)
+        if noise:  # the others in its worlds not always the rollout policy's players
+            limits["noise"] = noise
         search = monte_carlo if level == "normal" else STRONG[bot.strong_search]  # or expert
         tried = bot.candidates(view, legal, rng)
         choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)

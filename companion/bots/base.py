@@ -54,6 +54,13 @@ class GameBot:
     #: cheap enough to stay quick). Empty: the budgets as they are.
     iterations_scale: dict[str, float] = {}
 
+    #: Per level, how often the other seats in the search's playouts make a random legal
+    #: move instead of the rollout policy's (``{"normal": 0.5}``). A look-ahead whose
+    #: worlds hold only easy players expects sensible answers to every move, and against
+    #: players unlike them it overrates the moves that rely on those answers. Only the
+    #: normal level's search reads it (search.monte_carlo). Empty: the policy always.
+    others_noise: dict[str, float] = {}
+
     #: The strong level's search: "halving" (sequential halving over the root's actions,
     #: companion.bots.search.halving), "ismcts" (a tree over the seat's own later
     #: decisions, for a game where what the seat does next depends on what it sees the

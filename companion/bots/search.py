@@ -33,15 +33,22 @@ def _now() -> float:
     return CLOCK()
 
 
-def playout(bot: GameBot, start: View, state: Any, rng: random.Random) -> None:
-    """Play ``state`` on with the rollout policy until the bot's horizon."""
+def playout(bot: GameBot, start: View, state: Any, rng: random.Random, noise: float = 0.0) -> None:
+    """Play ``state`` on with the rollout policy until the bot's horizon. With ``noise``,
+    each move of a seat other than the deciding one (``start``'s) is that often a random
+    legal move instead (:attr:`GameBot.others_noise`)."""
+    me = start.get("seat")
     for _ in range(MAX_PLAYOUT_STEPS):
         if bot.done(start, state):
             return
         seat = bot.actor(state)
         if seat is None:
             return
-        state.apply_id(seat, bot.rollout_id(state, seat, rng))
+        if noise and seat != me and rng.random() < noise:
+            legal = state.legal_ids(seat)
+            state.apply_id(seat, legal[rng.randrange(len(legal))])
+        else:
+            state.apply_id(seat, bot.rollout_id(state, seat, rng))
     raise RuntimeError(f"a {state.slug} playout did not reach its horizon")
 
 
@@ -97,12 +104,14 @@ def _try(
     world: World,
     action_id: int,
     rng: random.Random,
+    noise: float = 0.0,
 ) -> float:
-    """The deciding seat's value after ``action_id`` in ``world``, played on to the horizon."""
+    """The deciding seat's value after ``action_id`` in ``world``, played on to the horizon
+    (the others with ``noise``: :func:`playout`)."""
     seat = view["seat"]
     state = world.fresh()
     state.apply_id(seat, action_id)
-    playout(bot, view, state, rng)
+    playout(bot, view, state, rng, noise)
     return bot.value(state, seat)
 
 
@@ -142,15 +151,23 @@ def monte_carlo(
 ) -> Action:
     """Determinized Monte Carlo: in each sampled world try every legal action (the same
     world for all of them, so they are compared on equal cards), play on with the rollout
-    policy, and return the action with the best mean value. ``iterations`` worlds."""
+    policy, and return the action with the best mean value. ``iterations`` worlds.
+
+    The budget's ``noise`` (from :attr:`GameBot.others_noise`) makes the other seats of
+    the playouts move at random that often; the playouts then draw random numbers, and
+    every action of a world draws the same ones (as :func:`halving`'s do), so the actions
+    are compared on the same luck. Without it the search runs as it always has."""
     iterations, deadline = _limits(limits)
+    noise = float(limits.get("noise", 0.0))
     ids = root_ids(game, legal)
     totals = [0.0] * len(legal)
     counts = [0] * len(legal)
     for _ in range(iterations):
         world = World(game, bot.sample(view, rng))
+        seed = rng.getrandbits(32) if noise else 0
         for index, action_id in enumerate(ids):
-            totals[index] += _try(bot, view, world, action_id, rng)
+            luck = random.Random(seed) if noise else rng
+            totals[index] += _try(bot, view, world, action_id, luck, noise)
             counts[index] += 1
             if _now() >= deadline:
                 break
@@ -259,7 +276,6 @@ def halving(
       importance sampling, no sample thrown away).
     """
     iterations, deadline = _limits(limits)
-    may_settle = settles(limits)
     started = _now()
     ids = root_ids(game, legal)
     worlds_here = worlds_of(bot, game, view)
@@ -269,6 +285,7 @@ def halving(
     left = iterations * len(legal)  # playouts still planned
     done = 0
     out_of_time = False
+    settle = settles(limits)
     while len(alive) > 1 and not out_of_time:
         worlds = 0
         while worlds < _round_worlds(left, rounds, len(alive), worlds, done, started, deadline):
@@ -290,7 +307,7 @@ def halving(
                     for index, value in seen:
                         arms[index].add(-value, -weight, -1)
                 break
-            if may_settle and worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
+            if settle and worlds % SETTLE_EVERY == 0 and settled(arms, alive) is not None:
                 return legal[settled(arms, alive)]
         left = max(0, left - worlds * len(alive))
         rounds = max(1, rounds - 1)
@@ -388,6 +405,7 @@ def ismcts(
     arms = [_Arm() for _ in legal]  # the root's values again, for settled()
     everyone = list(range(len(legal)))
     low, high = math.inf, -math.inf
+    settle = settles(limits)
     for done in range(1, iterations + 1):
         world = bot.sample(view, rng)
         for index, (first, action) in enumerate(zip(root, legal, strict=True)):
@@ -415,7 +433,7 @@ def ismcts(
             arms[index].add(value, 1.0)
         if _now() >= deadline:
             break
-        if settles(limits) and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
+        if settle and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
     means = [edge.total / edge.visits if edge.visits else -math.inf for edge in root]
     return legal[max(range(len(legal)), key=means.__getitem__)]

@@ -329,7 +329,9 @@ class State:
 
     def _record(self, entry: list[Any]) -> None:
         """Count an applied action ``[seat, action]`` (a private copy) and keep it as
-        the last action, and in the log when this state holds one."""
+        the last action, and in the log when this state holds one. (Pirate Tricks'
+        ``apply_id`` repeats these lines for a play, PULL!'s for every action: change
+        all three.)"""
         self.moves += 1
         self.last_action = entry
         if self.log is not None:

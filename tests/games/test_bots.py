@@ -45,6 +45,19 @@ def next_mover(game, state):
     raise AssertionError(f"nobody wants to act, yet {state.to_act()} may: a stuck game")
 
 
+def first_choice(game, players, seed):
+    """A new game's first position where the seat to move has more than one legal action
+    (the others take their first): (state, seat, legal)."""
+    state = game.new_state(players, options_for(game.slug, players), seed=seed)
+    for _ in range(200):
+        seat = next_mover(game, state)
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            return state, seat, legal
+        state.apply(seat, legal[0])
+    raise AssertionError("no choice in 200 moves")
+
+
 def play(game, players, levels, seed, options=None, visit=None):
     """A complete game with seat ``s`` played at ``levels[s]``; ``visit(state, seat)`` is
     called before each decision. Returns the final state."""
@@ -245,8 +258,6 @@ class _ToyBot:
 
 
 def _toy_search(level, worlds, actions, iterations, seconds=1e9, seed=7, **more):
-    from companion.bots import search
-
     game = _ToyGame(actions)
     bot = _ToyBot(game, worlds)
     legal = [game.state_class.table.action_of(n) for n in range(actions)]
@@ -273,6 +284,17 @@ def test_strong_compares_actions_on_common_random_numbers():
     # luck for every action of a world tells them apart on few worlds
     worlds = [{"payoff": [0.0, 0.1], "luck": 0.1}]
     assert all(_toy_search("strong", worlds, 2, iterations=3, seed=s)[0] == 1 for s in range(20))
+
+
+def test_normal_with_noisy_others_compares_actions_on_common_random_numbers():
+    # a budget's noise makes the playouts draw random numbers for the others' moves:
+    # normal then gives every action of a world the same ones, as strong does (without
+    # noise it keeps its one stream, and 0.1 is lost in the luck on three worlds)
+    worlds = [{"payoff": [0.0, 0.1], "luck": 0.1}]
+    picks = [_toy_search("normal", worlds, 2, iterations=3, seed=s, noise=0.5) for s in range(20)]
+    assert all(choice == 1 for choice, _ in picks)
+    plain = [_toy_search("normal", worlds, 2, iterations=3, seed=s)[0] for s in range(20)]
+    assert 0 in plain
 
 
 def test_strong_weighs_the_worlds_it_samples():
@@ -321,6 +343,22 @@ def test_a_search_told_not_to_settle_runs_to_its_count():
     choice, bot = _toy_search("strong", worlds, 2, iterations=400, settle=0)
     assert choice == 1
     assert len(bot.tries) == 2 * 400
+
+
+def test_ismcts_settles_only_when_its_budget_lets_it(monkeypatch):
+    game = GAMES["call_the_shot"]
+    bot = bot_for(game)
+    state, seat, legal = first_choice(game, 2, seed=5)
+    view = state.view(seat)
+    monkeypatch.setattr(search, "settled", lambda arms, alive: alive[0])  # always settled
+    sampled = []
+    real_sample = bot.sample
+    monkeypatch.setattr(bot, "sample", lambda v, rng: sampled.append(1) or real_sample(v, rng))
+    for settle, worlds in ((1, search.SETTLE_EVERY), (0, 40)):
+        sampled.clear()
+        limits = {"iterations": 40, "seconds": 1e9, "settle": settle}
+        search.ismcts(bot, game, view, legal, random.Random(2), limits)
+        assert len(sampled) == worlds
 
 
 @pytest.mark.parametrize("slug", BOT_GAMES)
@@ -517,15 +555,33 @@ def test_a_game_may_scale_a_level_s_iterations(monkeypatch):
     monkeypatch.setattr(bots, "monte_carlo", spy)
     monkeypatch.setattr(bot, "iterations_scale", {"normal": 3})
     monkeypatch.setattr(bot, "candidates", lambda view, legal, rng: legal)
-    state = game.new_state(game.min_players, options_for(slug, game.min_players), seed=5)
-    for _ in range(200):
-        seat = next_mover(game, state)
-        legal = state.legal_actions(seat)
-        if len(legal) > 1:
-            break
-        state.apply(seat, legal[0])
+    state, seat, legal = first_choice(game, game.min_players, seed=5)
     decide(game, state.view(seat), legal, "normal", random.Random(1), {"iterations": 4})
     assert seen == [12]
     monkeypatch.setattr(bot, "iterations_scale", {})
     decide(game, state.view(seat), legal, "normal", random.Random(1), {"iterations": 4})
     assert seen == [12, 4]
+
+
+def test_a_game_may_make_the_others_noisy_in_a_level_s_worlds(monkeypatch):
+    """GameBot.others_noise reaches the normal search's budget as its noise, for that level
+    only (PULL!'s normal: its worlds' others are not all easy players)."""
+    import companion.bots as bots
+
+    game = GAMES["pull"]
+    bot = bot_for(game)
+    assert bot.others_noise.get("normal", 0) > 0 and not bot.others_noise.get("strong")
+    seen = []
+
+    def spy(b, g, view, legal, rng, limits):
+        seen.append(limits.get("noise", 0.0))
+        return legal[0]
+
+    monkeypatch.setattr(bots, "monte_carlo", spy)
+    monkeypatch.setitem(bots.STRONG, bot.strong_search, spy)
+    state = game.new_state(3, None, seed=5)
+    seat = next_mover(game, state)
+    legal = state.legal_actions(seat)
+    for level in ("normal", "strong"):
+        decide(game, state.view(seat), legal, level, random.Random(1), {"iterations": 4})
+    assert seen == [bot.others_noise["normal"], 0.0]

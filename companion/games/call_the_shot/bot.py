@@ -94,8 +94,8 @@ class CallTheShotBot(GameBot):
         "easy": "Rules of thumb: beats a random player in 87 games of 100.",
         "normal": "A quick look ahead: beats the easy bot in 97 games of 100.",
         "strong": "Thinks up to 0.4 s a move: beats the normal bot in 63 games of 100.",
-        "expert": "Strong's search with 8 times the time, a few seconds a move; "
-        "not yet measured against strong.",
+        "expert": "Strong's search with 8 times the time, a few seconds a move; at 4 times "
+        "strong's time it beat strong in 56 games of 100.",
     }
 
     def should_act(self, view):

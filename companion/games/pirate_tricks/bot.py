@@ -470,8 +470,8 @@ class PirateTricksBot(GameBot):
         "normal": "A quick look ahead: wins half its games against three easy bots.",
         "strong": "Thinks up to 0.4 s a move: wins 36 games in 100 against three normal "
         "bots (a fair share is 25).",
-        "expert": "Strong's search with 8 times the time, a few seconds a move; "
-        "not yet measured against strong.",
+        "expert": "Strong's search with 8 times the time, a few seconds a move; at 4 times "
+        "strong's time it is about 4 points a game ahead of three strong bots.",
     }
 
     def should_act(self, view):

@@ -113,6 +113,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
@@ -124,7 +125,7 @@ from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import auction, deck, rules
 from .auction import ZERO_TIE_LOON
-from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
+from .deck import CARD, INDEX, STRENGTH, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
 from .rules import TRICKS
 from .sheet import PirateTricksSheet
 from .spec import SPEC
@@ -164,11 +165,15 @@ PAIRS = list(combinations(range(DECK_SIZE), 2))
 BIDS = DITCHES + len(PAIRS)
 FIRST_BIDS = 256
 # The ditches of a card a are numbered together, in b's order: ditching a < b is
-# PAIR_BASE[a] + b.
+# PAIR_BASE[a] + b, and PAIR_ID[a][b] is that id already made (a ditch's legal list reads
+# its ids from this table rather than adding: a third fewer instructions for its 66 ids).
 PAIR_BASE = [0] * DECK_SIZE
 for _number, (_a, _b) in enumerate(PAIRS):
     if _b == _a + 1:
         PAIR_BASE[_a] = DITCHES + _number - _b
+PAIR_ID = [
+    [PAIR_BASE[_a] + _b if _a < _b else None for _b in range(DECK_SIZE)] for _a in range(DECK_SIZE)
+]
 ACTION_IDS = ActionIds(
     [{"type": "play", "card": card} for card in CARD]
     + [{"type": "reveal", "card": card} for card in CARD]
@@ -199,11 +204,23 @@ def _lacks_suit(hand: list[int], low: int) -> bool:
     return at == len(hand) or hand[at] >= low + SUIT_SIZE
 
 
+#: The ids of bids 0, 1, ... (as many as the table numbers): a bid's legal list is a slice
+#: of it, with no new integers to make.
+BID_IDS = list(range(BIDS, BIDS + FIRST_BIDS))
+_COVERING = threading.Lock()
+
+
 def _cover_bids(loon: int) -> None:
-    """Make sure the table numbers every bid up to ``loon`` (only bids are ever added)."""
+    """Make sure the table (and ``BID_IDS``) numbers every bid up to ``loon`` (only bids
+    are ever added). Called where an auction starts with loon it has not met: a round's
+    start and a snapshot loaded in the auction. (Within an auction only a row's taker
+    gains loon, and a taker bids no more that round.)"""
     table = ACTION_IDS
-    while table.size <= BIDS + loon:
-        table.add({"type": "bid", "loon": table.size - BIDS})
+    if table.size <= BIDS + loon:
+        with _COVERING:  # two threads covering at once add each id once
+            while table.size <= BIDS + loon:
+                table.add({"type": "bid", "loon": table.size - BIDS})
+            BID_IDS.extend(range(BIDS + len(BID_IDS), table.size))
 
 
 def face_text(card: str) -> str:
@@ -285,6 +302,17 @@ def _round_of(key: str, first: str, second: str, treasure: str, capture: str) ->
     )
 
 
+def _row(up: list[int], down: list[int]) -> dict[str, Any]:
+    """A new row of a deal, not taken yet."""
+    return {"up": up, "down": down, "owner": None, "loon": 0}
+
+
+def _counts(taken: list[int], masks: list[int]) -> list[list[int]] | None:
+    """Per seat, how many of the cards it took (masks ``taken``) each of a card's filters
+    (``masks``) matches; None for a card that counts none."""
+    return [[(took & m).bit_count() for m in masks] for took in taken] if masks else None
+
+
 class PirateTricksState(State):
     """One game of Pirate Tricks. The live crew cards are indexes (:mod:`.deck`):
     ``hands`` (each sorted, which is hand order), the rows' ``up`` and ``down``, the
@@ -350,7 +378,7 @@ class PirateTricksState(State):
         deal = self.deal
         if k == 1 and deal and "hands" in deal:
             self.hands = [sorted(deck.indexes(h)) for h in deal["hands"]]
-            laid = [(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
+            self.rows = [_row(deck.indexes(r["up"]), deck.indexes(r["down"])) for r in deal["rows"]]
         else:
             # Shuffling indexes moves them exactly as it would move the ids (same length).
             # rng(seed, "round", k)'s draws from the thread's one generator (no new one)
@@ -359,11 +387,10 @@ class PirateTricksState(State):
             # n-th card, then the rows from the top, ROW_UP face up and ROW_DOWN face down each.
             dealt = n * HAND_SIZE
             self.hands = [sorted(crew[seat:dealt:n]) for seat in range(n)]
-            laid = [
-                (crew[at : at + ROW_UP], crew[at + ROW_UP : at + ROW_SIZE])
+            self.rows = [
+                _row(crew[at : at + ROW_UP], crew[at + ROW_UP : at + ROW_SIZE])
                 for at in range(dealt, dealt + n * ROW_SIZE, ROW_SIZE)
             ]
-        self.rows = [{"up": up, "down": down, "owner": None, "loon": 0} for up, down in laid]
         self.go_first = None
         self.events = []
         self.ditched = [None] * n
@@ -375,17 +402,19 @@ class PirateTricksState(State):
         self.last_trick = None
         self.tricks = [0] * n
         self.won = [[] for _ in range(n)]
+        # The auction as _next_row(0) sets it up with every row open (auction.next_row: all
+        # bid on the top row, first pass), written at once rather than worked out.
         self.auction = {
             "pass": 1,
-            "row": None,
-            "bidders": [],
+            "row": 0,
+            "bidders": list(range(n)),
             "bids": [None] * n,
             "tied": [],
             "reveals": [None] * n,
             "chooser": None,
         }
         self.phase = BID
-        self._next_row(0)
+        _cover_bids(max(self.loon))
 
     def _score_ids(self) -> dict[str, Any]:
         """The ids of this round's score cards: the next ones of each shuffled deck."""
@@ -437,27 +466,30 @@ class PirateTricksState(State):
         kind, row, needy, a["pass"] = auction.next_row(
             [r["owner"] for r in self.rows], start, a["pass"]
         )
+        if kind == auction.FREE:
+            self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
+            self._take(row, needy[0], 0)
+            # The last row is taken: done, as _next_row(0) would find (its resets would
+            # write the values just written above, and the pass stays).
+            kind = auction.DONE
         if kind == auction.DONE:
             a["row"] = None
             a["bidders"] = []
             self.phase = DITCH
             return
-        if kind == auction.FREE:
-            self.events.append({"row": row, "pass": a["pass"], "result": "free", "taker": needy[0]})
-            self._take(row, needy[0], 0)
-            self._next_row(0)
-            return
         a["row"] = row
         a["bidders"] = needy
         self.phase = BID
-        _cover_bids(max(self.loon))
 
     def _take(self, row: int, seat: int, paid: int) -> None:
         r = self.rows[row]
         r["owner"] = seat
         found, r["loon"] = r["loon"], 0
         self.loon[seat] += found - paid
-        self.hands[seat] = sorted(self.hands[seat] + r["up"] + r["down"])
+        hand = self.hands[seat]  # the state's own list: sorted in place
+        hand += r["up"]
+        hand += r["down"]
+        hand.sort()
         if row == 0:
             self.go_first = seat
         event = self.events[-1]
@@ -548,29 +580,33 @@ class PirateTricksState(State):
 
     def _finish_trick(self) -> None:
         trick = self.trick
-        winner = deck.trick_winner(trick)
+        # deck.trick_winner inline (a call less a trick): the highest red, else the
+        # highest card of the suit led.
+        strength = STRENGTH[SUIT[trick[0][1]]]
+        best = -1
+        for seat, card in trick:
+            if strength[card] > best:
+                winner, best = seat, strength[card]
         self.tricks[winner] += 1
         self.won[winner] += map(_CARD_PLAYED, trick)
         self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
-        if sum(self.tricks) == TRICKS:
+        if not self.hands[winner]:  # every hand is played out: that was the tenth trick
             self._end_round()
 
     def _end_round(self) -> None:
         in_play = self._round_cards()
         predictions = list(self.predictions) if in_play.predicting else None
-        taken = [deck.mask_of(w) for w in self.won] if any(in_play.counting) else []
+        treasure_masks, capture_masks = in_play.counting
+        taken = [deck.mask_of(w) for w in self.won] if treasure_masks or capture_masks else []
         result = rules.settled(  # it changes none of the lists it is given
             in_play.cards["treasure"],
             in_play.cards["capture"],
             self.tricks,
             predictions,
             self.loon,
-            counts=tuple(
-                [[(took & m).bit_count() for m in masks] for took in taken] if masks else None
-                for masks in in_play.counting
-            ),
+            counts=(_counts(taken, treasure_masks), _counts(taken, capture_masks)),
         )
         self.loon = result["loon"]  # a new list
         self.history.append(
@@ -660,7 +696,7 @@ class PirateTricksState(State):
         if phase == BID:
             if seat not in a["bidders"] or a["bids"][seat] is not None:
                 return []
-            return list(range(BIDS, BIDS + self.loon[seat] + 1))
+            return BID_IDS[: self.loon[seat] + 1]
         if phase == REVEAL:
             if seat not in a["tied"] or a["reveals"][seat] is not None:
                 return []
@@ -670,7 +706,7 @@ class PirateTricksState(State):
         if phase == DITCH:
             if self.ditched[seat] is not None:
                 return []
-            return [PAIR_BASE[x] + y for x, y in combinations(self.hands[seat], 2)]
+            return [PAIR_ID[x][y] for x, y in combinations(self.hands[seat], 2)]
         if phase == PREDICT and seat == self.turn:
             return list(range(PREDICTS, ASSIGNS))
         return []
@@ -772,7 +808,13 @@ class PirateTricksState(State):
                             self._finish_trick()
                         else:
                             self.turn = (seat + 1) % self.players
-                        self._record([seat, PLAYS[action_id].copy()])
+                        # State._record inline (three plays in four actions come here):
+                        # a change there must be made here too.
+                        entry = [seat, PLAYS[action_id].copy()]
+                        self.moves += 1
+                        self.last_action = entry
+                        if self.log is not None:
+                            self.log.append(entry)
                         return
             elif phase == BID:
                 a = self.auction

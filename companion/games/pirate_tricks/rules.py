@@ -566,9 +566,10 @@ def recruitment_most(carddef: dict, players: int) -> int:
 
 def places(values: list[int]) -> list[int | None]:
     """Dense places (1 = best) by value; ties share a place, a value of zero has none."""
-    distinct = sorted({v for v in values if v > 0}, reverse=True)
-    place = {v: i for i, v in enumerate(distinct, 1)}
-    return [place.get(v) for v in values]
+    # Every positive value comes before the others in ``distinct``, so its index there is
+    # its dense place less one (a few C calls: this runs at every round's end).
+    distinct = sorted(set(values), reverse=True)
+    return [distinct.index(v) + 1 if v > 0 else None for v in values]
 
 
 def paid_by_place(ranked: list[int | None], payouts: list[int]) -> list[int]:
@@ -689,7 +690,10 @@ def filtered_effects(carddef: dict) -> list[dict]:
 
 def pay(loon: list[int], amounts: list[int]) -> list[int]:
     """New loon after each player receives ``amounts[p]``; a debt beyond loon takes it all."""
-    return [max(0, have + amount) for have, amount in zip(loon, amounts, strict=True)]
+    # A comparison rather than max(): a builtin's call costs more (every round's end).
+    return [
+        new if (new := have + amount) > 0 else 0 for have, amount in zip(loon, amounts, strict=True)
+    ]
 
 
 def settled(
@@ -716,4 +720,4 @@ def settled(
 
 def top_up(loon: list[int]) -> list[int]:
     """Start of a later round: anyone under 5 loon is brought up to 5."""
-    return [max(have, TOP_UP) for have in loon]
+    return [have if have > TOP_UP else TOP_UP for have in loon]  # not max(): a call each

@@ -16,7 +16,9 @@ easy player would make from the cards dealt to that seat. The strong level weigh
 how well they explain this round's first shots (:meth:`PullBot.weight`), and both levels
 try only the easy player's best few moves (:meth:`PullBot.candidates`). A playout runs to
 the end of the hand, on the engine's integer cards and action ids
-(:meth:`PullBot.rollout_id`: the easy player's choice, no view built).
+(:meth:`PullBot.rollout_id`: the easy player's choice, no view built); in the normal
+level's playouts the other seats shoot a random legal shot half the time
+(:attr:`PullBot.others_noise`), as players unlike the easy one would.
 """
 
 from __future__ import annotations
@@ -232,21 +234,25 @@ class PullBot(GameBot):
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
         "easy": "Rules of thumb: wins 8 games in 10 against two random players.",
-        "normal": "A quick look ahead: level with easy against random players, a little "
-        "ahead of two easy bots (wins 35 games in 100).",
+        "normal": "A quick look ahead: a little ahead of easy against random players, "
+        "and ahead of two easy bots (wins 39 games in 100).",
         "strong": "Thinks up to 0.4 s a move: won nearly half its games against two normal "
         "bots of an earlier, 4-world normal.",
-        "expert": "Strong's search with 8 times the time, a few seconds a move; "
-        "not yet measured against strong.",
+        "expert": "Strong's search with 8 times the time, a few seconds a move; not shown "
+        "to beat strong (level at 0.1 s against 25 ms a move).",
     }
     #: Normal overrules the easy move only for a gain of more than this many points over
-    #: the hand: with few worlds of easy players, it otherwise played worse than easy
-    #: against players unlike easy ones (random players: bench/README.md; 12 with 12 worlds).
-    easy_margin = 12.0
-    #: Normal samples 12 worlds, not 4 (a PULL! playout is short): with 4, its means were
-    #: too noisy to overrule the easy move well, and it did worse than easy against random
-    #: players (bench/README.md).
-    iterations_scale = {"normal": 3}
+    #: the hand: its means on a few dozen worlds are noisy, and a small apparent gain is as
+    #: often a loss against players unlike its worlds' (bench/README.md: 8 with 48 worlds
+    #: and noise 0.5; with 4 it played level with easy against random players).
+    easy_margin = 8.0
+    #: Normal samples 48 worlds, not 4 (a PULL! playout is short: 45 ms CPU a decision at
+    #: p50): with 4 or 12 its means were too noisy to overrule the easy move well.
+    iterations_scale = {"normal": 12}
+    #: Half the other seats' moves in normal's playouts are random: with easy players only,
+    #: its worlds counted on sensible answers, and it gained nothing on easy against random
+    #: players (bench/README.md). Strong and expert keep worlds of easy players.
+    others_noise = {"normal": 0.5}
 
     def should_act(self, view):
         return not view.get("over") and view["seat"] in view["to_act"]

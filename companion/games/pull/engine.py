@@ -455,7 +455,7 @@ class PullState(State):
         if not moved:
             super().apply_id(seat, action_id)
             return
-        # The base's _record, inline (one call less per action).
+        # The base's _record, inline (one call less per action; change both).
         entry = [seat, ACTIONS[action_id].copy()]
         self.moves += 1
         self.last_action = entry

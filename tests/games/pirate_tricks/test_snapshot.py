@@ -211,8 +211,10 @@ def test_a_shared_snapshot_keeps_its_ids_while_the_state_plays_on():
 
 def test_counting_groups_on_the_bits_counts_what_the_search_finds():
     gen = random.Random(11)
-    # Runs and sets are counted on the bits; runs-or-sets search as best_groups does.
+    # Runs and sets are counted on the bits; runs-or-sets search as best_groups does, each
+    # cluster moved down to the lowest numbers first (deck._lowered): the same count.
     shapes = [("run", size) for size in range(2, 13)] + [("set", 2), ("set", 3)]
+    shapes += [("run_or_set", 2), ("run_or_set", 3)]
     for _ in range(3000):
         mask = deck.mask_of(gen.sample(range(60), gen.randint(0, 30)))
         for shape, size in shapes:

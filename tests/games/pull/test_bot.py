@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from companion.bots import bot_for, decide
+from companion.bots.search import playout
 from companion.games import GAMES
 from companion.games.pull import deck, rules
 from tests.games.pull.helpers import new, second, shoot
@@ -84,8 +85,6 @@ def test_the_horizon_is_the_end_of_the_hand():
 
 
 def test_a_playout_reads_integer_cards_and_never_builds_a_view(monkeypatch):
-    from companion.bots.search import playout
-
     state = GAME.new_state(4, {"hands": 2, "teams": True}, seed=3)
     seat = state.to_act()[0]
     view = state.view(seat)
@@ -98,6 +97,28 @@ def test_a_playout_reads_integer_cards_and_never_builds_a_view(monkeypatch):
     monkeypatch.setattr(type(world), "legal_actions", no_view)
     playout(BOT, view, world, random.Random(6))
     assert BOT.done(view, world) and world.hand_no == 2
+
+
+def test_a_noisy_playout_moves_the_others_at_random_never_the_deciding_seat(monkeypatch):
+    # noise 1: every other seat's move is a random legal one, so the rollout policy is
+    # asked for the deciding seat's moves alone; noise 0: for every seat's
+    state = GAME.new_state(3, {"hands": 1}, seed=4)
+    seat = state.to_act()[0]
+    view = state.view(seat)
+    asked = []
+    policy = BOT.rollout_id
+
+    def rollout_id(world, mover, rng):
+        asked.append(mover)
+        return policy(world, mover, rng)
+
+    monkeypatch.setattr(BOT, "rollout_id", rollout_id)
+    for noise, seats in ((1.0, {seat}), (0.0, {0, 1, 2})):
+        asked.clear()
+        world = GAME.state_from_dict(BOT.sample(view, random.Random(5)))
+        playout(BOT, view, world, random.Random(6), noise)
+        assert BOT.done(view, world)
+        assert set(asked) == seats
 
 
 def test_the_rollout_is_the_easy_player_on_the_integer_cards():
