@@ -4,7 +4,9 @@ its inside changed, so a stored game replays identically whatever the engine loo
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -32,3 +34,26 @@ def play_into(
         if after is not None:
             after(state)
     digest.update(json.dumps([state.to_dict(), state.scores()], sort_keys=True).encode())
+
+
+def seen_games_digest(
+    game: Any, players: int, games: int, options_for: Callable[[int], dict], views_every: int
+) -> str:
+    """The digest of ``games`` random games (seed k: the game's seed ``k * 7919``, the
+    choices ``random.Random(k)``'s), options ``options_for(k)``: :func:`play_into` with a
+    snapshot every 7th move, and besides each action taken and, every ``views_every``
+    moves, every phone's view and prompt; the table's view at each game's end."""
+    digest = hashlib.sha256()
+
+    def seen(state: Any) -> None:
+        digest.update(repr(state.last_action).encode())
+        if state.moves % views_every == 0:
+            for viewer in [None, *range(players)]:
+                shown = [state.view(viewer), state.prompt(viewer)]
+                digest.update(json.dumps(shown, sort_keys=True).encode())
+
+    for seed in range(games):
+        state = game.new_state(players, options_for(seed), seed=seed * 7919)
+        play_into(digest, state, random.Random(seed).choice, snapshot_every=7, after=seen)
+        digest.update(json.dumps(state.view(None), sort_keys=True).encode())
+    return digest.hexdigest()[:16]

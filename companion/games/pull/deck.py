@@ -54,9 +54,24 @@ def take(target: int, shots: list, side_of: list[int]) -> list | None:
     None when nobody does: the rules of :func:`resolve_target`, with no record
     written (a round's end needs only the winners; :func:`resolve` writes the record)."""
     rank = RANK[TARGET_SUIT[target]]
-    ranks = [rank[card] for _, card in shots]
-    if not ranks:
-        return None
+    # The usual round in one plain loop (cheaper than building the ranks' list): the
+    # first shot of the top rank, whether another shot ties it, and the lowest rank.
+    best, lowest, won, tied = -1, _EIGHTS, None, False
+    for shot in shots:
+        value = rank[shot[1]]
+        if value > best:
+            best, won, tied = value, shot, False
+        elif value == best:
+            tied = True
+        if value < lowest:
+            lowest = value
+    if won is None or (not tied and (best < _EIGHTS or lowest > _ONES[1])):
+        return won
+    return _take_ranked([rank[card] for _, card in shots], shots, side_of)
+
+
+def _take_ranked(ranks: list[int], shots: list, side_of: list[int]) -> list | None:
+    """:func:`take` once a tie or a 1 beside an 8 needs the whole rule."""
     best = max(ranks)
     if best >= _EIGHTS and (_ONES[0] in ranks or _ONES[1] in ranks):
         # A 1 cancels every 8: the 8s drop below every other shot.

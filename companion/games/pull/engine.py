@@ -136,24 +136,40 @@ MATCHING = tuple(
     )
     for first in range(len(SUIT_IDS))
 )
-# A hand as bytes (its cards, 0-47) turns into ids at C speed with bytes.translate:
-#: SUITED[first suit][other suit], for two targets of different suits: the table taking a
-#: card to its one matching first shot and the cards matching neither target (dropped).
-SUITED = tuple(
-    tuple(
+# A hand as bytes (its cards, 0-47) turns into ids at C speed with bytes.translate.
+#: FIRST_SHOTS[first target][other target] (target indexes): ``(matching, table,
+#: dropped)``, the row of :data:`MATCHING` for the two targets' suits, and for two
+#: different suits the table taking a card to its one matching first shot and the cards
+#: matching neither target (both None for two targets of one suit). Looked up from the
+#: targets at each first shot rather than kept on the state (see PullState).
+_BY_SUITS = [
+    [
         (
+            MATCHING[first][other],
             bytes(
                 2 * card + (SHOT_SUIT[card] == other) if card < SHOTS else 0 for card in range(256)
-            ),
-            bytes(card for card in range(SHOTS) if SHOT_SUIT[card] not in (first, other)),
+            )
+            if first != other
+            else None,
+            bytes(card for card in range(SHOTS) if SHOT_SUIT[card] not in (first, other))
+            if first != other
+            else None,
         )
         for other in range(len(SUIT_IDS))
-    )
+    ]
     for first in range(len(SUIT_IDS))
+]
+FIRST_SHOTS = tuple(
+    tuple(_BY_SUITS[TARGET_SUIT[first]][TARGET_SUIT[other]] for other in range(len(TARGET)))
+    for first in range(len(TARGET))
 )
 #: What :meth:`PullState.to_dict` leaves out: the log, the records not yet written and
 #: what :meth:`PullState._derive` sets.
-UNSAVED = frozenset({"log", "_discarded", "_last_shots", "_next", "_matching", "_suited"})
+UNSAVED = frozenset({"log", "_unwritten", "_next"})
+# The two records ``_unwritten`` holds until they are read (see PullState).
+DISCARDED, LAST_SHOTS = 0, 1
+#: The most attribute names a PullState may have (see PullState; a test checks it).
+MOST_ATTRIBUTES = 29
 #: Each card as a one-byte bytes (a hand drops a card by bytes.replace).
 ONE_CARD = tuple(bytes((card,)) for card in range(SHOTS))
 #: The table taking a card to its second shot.
@@ -175,10 +191,18 @@ class PullState(State):
     ``shot_discards``, ``last_round``, ``history``) keep ids, as the views show them.
 
     A finished round settles at once who takes each target, but writes the records of
-    its shots only when someone reads them (a playout does not): ``shot_discards`` from
-    ``_discarded`` (the ids written so far, then the ``shots`` of each later round) and
-    ``last_round`` from ``_last_shots`` (``[hand, round, targets, shots]``). Each of
-    these two is None once its record is written; neither is part of the snapshot."""
+    its shots only when someone reads them (a playout does not), from ``_unwritten``:
+    ``shot_discards`` from ``_unwritten[DISCARDED]`` (the ids written so far, then the
+    ``shots`` of each later round) and ``last_round`` from ``_unwritten[LAST_SHOTS]``
+    (``[hand, round, targets, shots]``). Each of these two is None once its record is
+    written; neither is part of the snapshot.
+
+    The attributes are kept to :data:`MOST_ATTRIBUTES` (one private list for both
+    records; the two targets' tables looked up in :data:`FIRST_SHOTS`, not kept): CPython
+    3.11 keeps an object's attributes in its quick shared-key form only up to 29 names
+    (a class's first object gets 29 of the 30 slots), and past that every ``self.x`` and
+    method call of the hot path takes a slower dictionary look-up (about 5 % more work
+    per action when there were 32)."""
 
     action_ids = ACTION_IDS
 
@@ -200,11 +224,8 @@ class PullState(State):
     totals: list[int]
     fouls: list[int]
     history: list[dict]
-    _discarded: list[Any] | None
-    _last_shots: list[Any] | None
-    _next: int
-    _matching: tuple[tuple[int, ...], ...]
-    _suited: tuple[bytes, bytes] | None
+    _unwritten: list[Any]
+    _next: int | list[int]
 
     # -- setup --------------------------------------------------------------------------
 
@@ -218,7 +239,7 @@ class PullState(State):
         self.fouls = [0] * len(sides)
         self.history = []
         self.last_round = None
-        self._last_shots = None
+        self._unwritten = [None, None]
         self.hand_no = 0
         self.dealer = (self.deal or {}).get("dealer", 0)
         self._start_hand()
@@ -249,7 +270,7 @@ class PullState(State):
         self.piles = [[] for _ in self.totals]
         self.void = []
         self.shot_discards = []
-        self._discarded = None
+        self._unwritten[DISCARDED] = None
         self.round_no = 0
         self.holder = self.dealer  # flips the first two, then passes the deck left
         self._start_round()
@@ -257,7 +278,7 @@ class PullState(State):
     def _start_round(self) -> None:
         self.round_no += 1
         deck = self.target_deck
-        self.targets = targets = deck[:2]
+        self.targets = deck[:2]
         self.target_deck = deck[2:]
         players = self.players
         self.holder = self._next = (self.holder + 1) % players
@@ -265,23 +286,18 @@ class PullState(State):
         self.shots = [[], []]
         self.first_target = [None] * players
         self.sealed = [None] * players
-        # What _derive sets, here without a call (a round is four to eight actions).
-        first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
-        self._matching = MATCHING[first][other]
-        self._suited = SUITED[first][other] if first != other else None
 
     def _derive(self) -> None:
-        """Set what the hot path reads instead of working it out at each action (none of
-        it is in the snapshot): ``_next``, the seat to shoot when shots are taken in turn
-        (first shots, face-up seconds), and the tables of the two targets' suits:
-        ``_matching`` (:data:`MATCHING`) and ``_suited`` (:data:`SUITED`, None when the
-        two suits are the same)."""
-        shots, targets = self.shots, self.targets
+        """Set what the hot path reads instead of working it out at each action (not in
+        the snapshot): ``_next``, the seat to shoot when shots are taken in turn (first
+        shots, face-up seconds), and while sealed second shots are picked the list of
+        seats still to pick (``to_act`` copies it: no list built from ``sealed`` at each
+        action, and no attribute more, see the class's docstring)."""
+        if self.phase == SECOND and self.players > 2:
+            self._next = [seat for seat, pick in enumerate(self.sealed) if pick is None]
+            return
+        shots = self.shots
         self._next = (self.holder + len(shots[0]) + len(shots[1])) % self.players
-        if len(targets) == 2:
-            first, other = TARGET_SUIT[targets[0]], TARGET_SUIT[targets[1]]
-            self._matching = MATCHING[first][other]
-            self._suited = SUITED[first][other] if first != other else None
 
     # -- sides and scores ---------------------------------------------------------------
 
@@ -312,7 +328,7 @@ class PullState(State):
         if phase == FIRST or (phase == SECOND and self.players == 2):
             return [self._next]
         if phase == SECOND:
-            return [seat for seat, pick in enumerate(self.sealed) if pick is None]
+            return self._next[:]  # the seats still to pick (see _derive)
         return []
 
     def _to_act(self) -> list[int]:
@@ -339,11 +355,11 @@ class PullState(State):
             if seat != self._next:
                 return []
             hand = self.hands[seat]
-            suited = self._suited
-            if suited is not None:
-                ids = list(hand.translate(*suited))
+            targets = self.targets
+            matching, table, dropped = FIRST_SHOTS[targets[0]][targets[1]]
+            if table is not None:
+                ids = list(hand.translate(table, dropped))
             else:  # two targets of one suit: each matching card may go on either target
-                matching = self._matching
                 ids = [i for card in hand for i in matching[card]]
             return ids if ids else [i for card in hand for i in ANY_TARGET[card]]
         if phase == SECOND:
@@ -366,7 +382,8 @@ class PullState(State):
             card = action_id >> 1
             if card not in hand:
                 return False
-            matching = self._matching
+            targets = self.targets
+            matching = FIRST_SHOTS[targets[0]][targets[1]][0]
             if action_id in matching[card]:
                 return True
             # Off suit: only when no card of the hand matches either target.
@@ -392,7 +409,8 @@ class PullState(State):
                 if seat == self._next and 0 <= action_id < SECONDS:
                     hand = self.hands[seat]
                     card = action_id >> 1
-                    matching = self._matching
+                    targets = self.targets
+                    matching = FIRST_SHOTS[targets[0]][targets[1]][0]
                     if card in hand and (
                         action_id in matching[card] or not any(map(matching.__getitem__, hand))
                     ):
@@ -400,10 +418,14 @@ class PullState(State):
                         target = action_id & 1
                         self.first_target[seat] = target
                         self.shots[target].append([seat, card])
-                        seat_after = seat + 1 if seat + 1 < self.players else 0
-                        self._next = seat_after
+                        players = self.players
+                        seat_after = seat + 1 if seat + 1 < players else 0
                         if seat_after == self.holder:  # everyone has shot first
                             self.phase = SECOND
+                            # Sealed seconds: _next is the seats still to pick.
+                            self._next = seat_after if players == 2 else list(range(players))
+                        else:
+                            self._next = seat_after
                         moved = True
             elif phase == SECOND and SECONDS <= action_id < ACTION_COUNT:
                 card = action_id - SECONDS
@@ -415,7 +437,9 @@ class PullState(State):
                         if sealed[seat] is None and card in hand:
                             self.hands[seat] = hand.replace(ONE_CARD[card], b"")
                             sealed[seat] = card
-                            if None not in sealed:
+                            waiting = self._next
+                            waiting.remove(seat)
+                            if not waiting:
                                 self._reveal_seconds()
                             moved = True
                 elif seat == self._next:
@@ -509,17 +533,21 @@ class PullState(State):
             self.first_target[seat] = target
             shots = self.shots
             shots[target].append([seat, card])
-            self._next = (seat + 1) % self.players
-            if len(shots[0]) + len(shots[1]) == self.players:
+            players = self.players
+            self._next = (seat + 1) % players
+            if len(shots[0]) + len(shots[1]) == players:
                 self.phase = SECOND
+                if players > 2:  # the seats still to pick, as apply_id keeps them
+                    self._next = list(range(players))
             return
         card = action_id - SECONDS
         self.hands[seat] = self.hands[seat].replace(ONE_CARD[card], b"")
         players = self.players
         if players > 2:  # sealed seconds
-            sealed = self.sealed
-            sealed[seat] = card
-            if None not in sealed:
+            self.sealed[seat] = card
+            waiting = self._next
+            waiting.remove(seat)
+            if not waiting:
                 self._reveal_seconds()
             return
         self._place_second(seat, card)
@@ -562,14 +590,15 @@ class PullState(State):
             self.piles[second].append(
                 {"card": TARGET[targets[1]], "double": doubled, "round": round_no}
             )
-        discarded = self._discarded
+        unwritten = self._unwritten
+        discarded = unwritten[DISCARDED]
         if discarded is None:  # written when read: it goes on from the ids written
-            discarded = self._discarded = [self.shot_discards]
+            discarded = unwritten[DISCARDED] = [self.shot_discards]
             del self.shot_discards
         discarded.append(shots)
-        if self._last_shots is None:
+        if unwritten[LAST_SHOTS] is None:
             del self.last_round  # written for the round before: written again when read
-        self._last_shots = [self.hand_no, round_no, targets, shots]
+        unwritten[LAST_SHOTS] = [self.hand_no, round_no, targets, shots]
         if round_no < ROUNDS_PER_HAND:
             self._start_round()
         else:
@@ -579,23 +608,23 @@ class PullState(State):
     def shot_discards(self) -> list[str]:
         """The shots of this hand's finished rounds, ids in the order they were placed
         (the first target's, then the second's, round by round), written from
-        ``_discarded`` the first time it is read after a round."""
-        written, *rounds = self._discarded
+        ``_unwritten`` the first time it is read after a round."""
+        written, *rounds = self._unwritten[DISCARDED]
         for shots in rounds:
             written += [SHOT[card] for on in shots for _, card in on]
-        self._discarded = None
+        self._unwritten[DISCARDED] = None
         return written
 
     @cached_property
     def last_round(self) -> dict[str, Any] | None:
         """The record of the last round finished (``hand``, ``round``, ``targets``: each
         target's :func:`deck.resolve` record, ``double``: the side that took both or
-        None), written from ``_last_shots`` the first time it is read after the round."""
-        hand, round_no, targets, shots = self._last_shots
+        None), written from ``_unwritten`` the first time it is read after the round."""
+        hand, round_no, targets, shots = self._unwritten[LAST_SHOTS]
         side_of = self.side_of
         records = [resolve(targets[0], shots[0], side_of), resolve(targets[1], shots[1], side_of)]
         first, second = records[0]["side"], records[1]["side"]
-        self._last_shots = None
+        self._unwritten[LAST_SHOTS] = None
         return {
             "hand": hand,
             "round": round_no,
@@ -902,9 +931,9 @@ class PullState(State):
     def to_dict(self) -> dict[str, Any]:
         """The snapshot (see SNAPSHOT.md): the live cards written as ids, the records of
         the rounds written."""
-        if self._discarded is not None:
+        if self._unwritten[DISCARDED] is not None:
             self.shot_discards  # noqa: B018  (reading it writes it)
-        if self._last_shots is not None:
+        if self._unwritten[LAST_SHOTS] is not None:
             self.last_round  # noqa: B018
         cards = {
             "hands": [[SHOT[card] for card in hand] for hand in self.hands],
@@ -923,7 +952,7 @@ class PullState(State):
     def _cards_from_ids(self) -> None:
         """Turn the live cards of a snapshot just loaded (ids) into indexes (its
         records are written)."""
-        self._discarded = self._last_shots = None
+        self._unwritten = [None, None]
         self.hands = [bytes(sorted(shots_of(hand))) for hand in self.hands]
         self.unused = shots_of(self.unused)
         self.target_deck = targets_of(self.target_deck)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from companion.games import GAMES
-from tests.games.golden import play_into
+from tests.games.golden import seen_games_digest
 
 GAME = GAMES["pirate_tricks"]
 
@@ -30,20 +30,8 @@ DIGESTS = {
 
 
 def games_digest(players: int) -> str:
-    digest = hashlib.sha256()
-
-    def seen(state) -> None:  # every action taken, and every phone's screen now and then
-        digest.update(repr(state.last_action).encode())
-        if state.moves % 11 == 0:
-            for viewer in [None, *range(players)]:
-                shown = [state.view(viewer), state.prompt(viewer)]
-                digest.update(json.dumps(shown, sort_keys=True).encode())
-
-    for seed in range(10):
-        state = GAME.new_state(players, {"rounds": 3 + seed % 3}, seed=seed * 7919)
-        play_into(digest, state, random.Random(seed).choice, snapshot_every=7, after=seen)
-        digest.update(json.dumps(state.view(None), sort_keys=True).encode())
-    return digest.hexdigest()[:16]
+    """10 games, every phone's screen every 11th move (tests/games/golden.py)."""
+    return seen_games_digest(GAME, players, 10, lambda seed: {"rounds": 3 + seed % 3}, 11)
 
 
 @pytest.mark.parametrize("players", sorted(DIGESTS))
