@@ -485,6 +485,7 @@ class PhoneTable:
         self.busy = [False] * len(tokens)  # a refetch under way (the page's `fetching`)
         self.again: list[dict | None] = [None] * len(tokens)  # the event that came meanwhile
         self.moving = False
+        self.waiting = None  # a turn seen while another seat's move was being answered
         self.tasks: set[asyncio.Task] = set()
         self.next_move = time.monotonic() + rng.random() * interval
         self.top = 0  # the highest version the table reached
@@ -631,7 +632,13 @@ class PhoneTable:
         legal = env.get("legal")
         if env.get("over") or not clock.playing(now) or seat not in env.get("to_act", ()):
             return
-        if not legal or self.moving:
+        if not legal:
+            return
+        if self.moving:
+            # Another seat's move is still waiting for its answer (its event can come
+            # first when the publish is quick): this turn is played once that answer is
+            # in, as the page would play it, instead of being dropped (the table stalled).
+            self.waiting = (seat, env, since, now, clock)
             return
         self.moving = True
         try:
@@ -653,6 +660,9 @@ class PhoneTable:
                 self.top = max(self.top, answer["version"])
         finally:
             self.moving = False
+            waiting, self.waiting = self.waiting, None
+            if waiting is not None and waiting[1]["version"] >= self.top:
+                self.start_task(self.play(*waiting))
 
 
 HEAD = re.compile(rb'\{"version":(\d+),"seat":[^,]*,"to_act":\[([\d,\s]*)\]')
