@@ -127,10 +127,10 @@ def begin_write() -> Session:
 def autocommit() -> None:
     """On PostgreSQL, let the session's next statements run each as its own transaction
     (autocommit: no BEGIN and COMMIT or ROLLBACK round trips) unless one is already open.
-    For requests that only read, and for a write that is one statement (a move on a kept
-    table, ``service.act_unlocked``); :func:`locked` rolls back first, so a write after it
-    gets a transaction of its own on a connection whose isolation level the pool has
-    reset."""
+    For requests that only read (a move on a kept table writes its one statement through
+    the driver itself: ``tables.saving.write_alone``); :func:`locked` rolls back first, so
+    a write after it gets a transaction of its own on a connection whose isolation level
+    the pool has reset."""
     session = db.session()
     if session.in_transaction() or session.get_bind().dialect.name != "postgresql":
         return

@@ -11,7 +11,6 @@ from sqlalchemy import select
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import codes, jsontext
-from ..database import retry_if_disconnected
 from ..extensions import db
 from ..games.base import State, shared_json
 from ..models import Action, GameRecord, Table, utcnow
@@ -141,8 +140,9 @@ def write_alone(sql: str, params: tuple) -> bool:
 
 def save_unlocked(table: Any, state: State, seat: int | None, action: dict) -> None:
     """:func:`save` as one statement of its own, no lock (PostgreSQL: ``moves.act_unlocked``),
-    sent again on a fresh connection if the pooled one was dead."""
-    retry_if_disconnected(lambda: save(table, state, seat, action, unlocked=True))
+    sent again on a fresh connection if the pooled one was dead (:func:`write_alone`: the
+    statement is the move's only use of the database, as it never ends the game)."""
+    save(table, state, seat, action, unlocked=True)
 
 
 def keep_record(table: Any, state: State) -> None:
