@@ -238,8 +238,8 @@ class PullBot(GameBot):
         "and ahead of two easy bots (wins 39 games in 100).",
         "strong": "Thinks up to 0.4 s a move: won nearly half its games against two normal "
         "bots of an earlier, 4-world normal.",
-        "expert": "Strong's search with 8 times the time, a few seconds a move; not shown "
-        "to beat strong (level at 0.1 s against 25 ms a move).",
+        "expert": "Strong's search with 8 times the time, a few seconds a move; "
+        "not shown to beat strong.",
     }
     #: Normal overrules the easy move only for a gain of more than this many points over
     #: the hand: its means on a few dozen worlds are noisy, and a small apparent gain is as

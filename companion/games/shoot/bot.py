@@ -39,12 +39,10 @@ class ShootBot(GameBot):
     strength = {
         "easy": "Rules of thumb: about 2 points a deal ahead of random players.",
         "normal": "A quick look ahead: wins about half its games against three easy bots.",
-        "strong": "Thinks up to 0.4 s a move, playing its cards by a search tree over the "
-        "rest of the deal. OpenSpiel's ISMCTS beats it by under a point a deal at the same "
-        "thinking time (25 ms a move), but ISMCTS's worlds know which cards are in play; "
-        "told the same, strong is level with it.",
-        "expert": "Strong's search with 8 times the time, all of it spent, a few seconds a "
-        "move; not shown to beat strong (level at 0.1 s against 25 ms a move).",
+        "strong": "Thinks up to 0.4 s a move, searching the rest of the deal; a research "
+        "bot (OpenSpiel's) still edges it, by under a point a deal.",
+        "expert": "Strong's search with 8 times the time, a few seconds a move; "
+        "not shown to beat strong.",
     }
 
     def should_act(self, view: dict[str, Any]) -> bool:
