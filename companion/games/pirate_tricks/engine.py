@@ -125,7 +125,7 @@ from .. import moments as m
 from ..base import Action, ActionIds, Game, IllegalAction, State, plain_copy
 from . import auction, deck, rules
 from .auction import ZERO_TIE_LOON
-from .deck import CARD, INDEX, STRENGTH, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
+from .deck import CARD, INDEX, SUIT, SUIT_LETTER, SUIT_LOW, SUIT_SIZE
 from .rules import TRICKS
 from .sheet import PirateTricksSheet
 from .spec import SPEC
@@ -580,13 +580,7 @@ class PirateTricksState(State):
 
     def _finish_trick(self) -> None:
         trick = self.trick
-        # deck.trick_winner inline (a call less a trick): the highest red, else the
-        # highest card of the suit led.
-        strength = STRENGTH[SUIT[trick[0][1]]]
-        best = -1
-        for seat, card in trick:
-            if strength[card] > best:
-                winner, best = seat, strength[card]
+        winner = deck.trick_winner(trick)
         self.tricks[winner] += 1
         self.won[winner] += map(_CARD_PLAYED, trick)
         self.last_trick = {"leader": self.leader, "plays": trick, "winner": winner}
