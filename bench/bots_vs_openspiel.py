@@ -101,11 +101,16 @@ class Match:
         cpu: float | None = None,
         dealt_worlds: bool = False,
         open_bids: bool = False,
+        bids_by: str | None = None,
+        play_by: str | None = None,
     ):
         import pyspiel
 
         self.pyspiel = pyspiel
         self.dealt_worlds, self.open_bids = dealt_worlds, open_bids
+        # --bids-by / --play-by (a diagnostic): one player makes every seat's bids, or
+        # plays every seat's cards, so the two sides differ only in the other half
+        self.bids_by, self.play_by = bids_by, play_by
         self.players, self.sims, self.uct_c = players, sims, uct_c
         # --ismcts-cpu: each decision's simulations from the CPU time a simulation has
         # cost this worker so far (a running mean), so ISMCTS thinks about ``cpu`` seconds
@@ -161,7 +166,7 @@ class Match:
         while not state.is_terminal():
             seat = state.current_player()
             legal = state.legal_actions()
-            kind = sides[side_of[seat]]
+            kind = self._player(sides[side_of[seat]], bidding=legal[0] >= 52)
             start = time.thread_time()
             if kind == "ismcts" and self.cpu and len(legal) > 1:
                 sims = self.sims if self.sim_cost is None else self.cpu / self.sim_cost
@@ -175,6 +180,8 @@ class Match:
                 sims_used.append(sims)
                 move = self._move(shoot, seat, action)
             elif kind == "ismcts":
+                if seat not in bots:  # a seat --bids-by or --play-by hands to ISMCTS
+                    bots[seat] = self.ismcts(size, rngs[seat].getrandbits(31))
                 action = bots[seat].step(state)
                 move = self._move(shoot, seat, action)
             elif kind == "random":
@@ -214,6 +221,11 @@ class Match:
             "cpu": cpu,
             "sims": sims_used,
         }
+
+    def _player(self, side: str, bidding: bool) -> str:
+        """Who makes this decision for ``side``: the side itself, or the player
+        ``--bids-by`` (while bidding) or ``--play-by`` (in the card play) names."""
+        return (self.bids_by if bidding else self.play_by) or side
 
     def _deal_of(self, state, size: int) -> tuple[list[list[str]], str, int]:
         """The hands, the trump and the dealer of a dealt ``oh_hell`` state, read from its
@@ -297,6 +309,32 @@ def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
         print(f"ISMCTS simulations a decision (--ismcts-cpu): mean {statistics.fmean(sims):.0f}")
 
 
+def bid_table(results: list[dict], labels: list[str]) -> None:
+    """Each side's bids by hand size: the mean bid, the mean tricks taken, how often the
+    bid was made exactly and the mean score a seat, then the difference of the two
+    sides' scores: where the points are lost."""
+    print("By hand size, each side: bid, tricks, bids made (%), score a seat; difference")
+    for size in sorted({result["size"] for result in results}, reverse=True):
+        here = [result for result in results if result["size"] == size]
+        cells, scores = [], []
+        for k in (0, 1):
+            seats = [
+                (result["bids"][s], result["tricks"][s])
+                for result in here
+                for s, side in enumerate(result["sides"])
+                if side == k
+            ]
+            bid = statistics.fmean(b for b, _ in seats)
+            took = statistics.fmean(t for _, t in seats)
+            made = 100 * statistics.fmean(b == t for b, t in seats)
+            scores.append(statistics.fmean(t + (BONUS if b == t else -BONUS) for b, t in seats))
+            cells.append(f"{bid:5.2f} {took:5.2f} {made:4.0f}% {scores[-1]:+6.2f}")
+        deals = len({result["deal"] for result in here})
+        difference = scores[0] - scores[1]
+        print(f"  {size:2d} cards, {deals:3d} deals  {'   '.join(cells)}   {difference:+6.2f}")
+    print(f"  (the first side {labels[0]}, the second {labels[1]})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     choices = [*LEVELS, *OPENSPIEL_SIDES]
@@ -335,6 +373,18 @@ def main() -> None:
         help="show our bots the bids made before theirs, as oh_hell shows them to ISMCTS"
         " (their worlds keep them and are weighed by them; not Shoot!'s sealed bids)",
     )
+    parser.add_argument(
+        "--bids-by",
+        choices=choices,
+        help="a diagnostic: this player makes every seat's bids (the sides then differ only"
+        " in their card play)",
+    )
+    parser.add_argument(
+        "--play-by",
+        choices=choices,
+        help="a diagnostic: this player plays every seat's cards (the sides then differ"
+        " only in their bids)",
+    )
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)
@@ -370,7 +420,15 @@ def main() -> None:
         deals = [deal for deal in deals if SIZES[deal % len(SIZES)] in sizes]
     tasks = [(args.side, d, r, args.seed) for d in deals for r in (0, 1)]
     match = (args.players, args.sims, args.uct_c, args.ismcts_cpu)
-    init = (budgets, args.payoff, *match, args.dealt_worlds, args.open_bids)
+    init = (
+        budgets,
+        args.payoff,
+        *match,
+        args.dealt_worlds,
+        args.open_bids,
+        args.bids_by,
+        args.play_by,
+    )
     started = time.perf_counter()
     results = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
@@ -398,9 +456,12 @@ def main() -> None:
         f"our payoff {args.payoff}, "
         f"{'dealt worlds (the same cards as ISMCTS), ' if args.dealt_worlds else ''}"
         f"{'open bids (the earlier bids, as ISMCTS sees them), ' if args.open_bids else ''}"
+        f"{f'every bid by {args.bids_by}, ' if args.bids_by else ''}"
+        f"{f'every card by {args.play_by}, ' if args.play_by else ''}"
         f"{time.perf_counter() - started:.0f} s"
     )
     report(args.side, results, labels)
+    bid_table(results, labels)
 
 
 if __name__ == "__main__":
