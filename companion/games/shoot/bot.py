@@ -27,7 +27,7 @@ from .policy import (
     play_card,
     voids,
 )
-from .worlds import ShootWorlds, deal_pool, unseen_pool
+from .worlds import BidWalks, ShootWorlds, deal_pool, unseen_pool
 
 
 class ShootBot(GameBot):
@@ -35,6 +35,10 @@ class ShootBot(GameBot):
     #: The card play searched by a tree over every seat's later cards on the fast worlds
     #: (companion.bots.tree); the bids by sequential halving, as before.
     strong_search = "tree"
+    #: Whether the strong search walks the bid in the tree too (the bid as the first
+    #: move, the deal's card play below it: :class:`.worlds.BidWalks`) instead of halving
+    #: over the bids with the easy card play.
+    bid_tree = False
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
         "easy": "Rules of thumb: about 2 points a deal ahead of random players.",
@@ -202,6 +206,8 @@ class ShootBot(GameBot):
 
     def search_worlds(self, view):
         """The strong search's worlds on integer cards, played without the engine."""
+        if self.bid_tree and view["phase"] == BID:
+            return BidWalks(view, self.payoff)
         return ShootWorlds(view, self.payoff)
 
     def actor(self, state):

@@ -395,3 +395,39 @@ class ShootWorlds:
             return [float(score) for score in scores]
         total, others = sum(scores), self.players - 1
         return [score - (total - score) / others for score in scores]
+
+
+class BidWalks(ShootWorlds):
+    """While bidding, the same worlds walked by the tree (:mod:`companion.bots.tree`)
+    with the bid as the first move: the seat's bid, then the whole deal's card play below
+    it as the tree walks the play (every seat's cards by UCB for its own payoff, the rest
+    played out by the rollout policy), so a bid is valued by how it is then played rather
+    than by the easy card play alone. In the play these worlds are :class:`ShootWorlds`'
+    own."""
+
+    @property
+    def walks(self) -> bool:
+        return True
+
+    def walk(self, world: tuple[list[list[int]], list]) -> list:
+        """A world before the first card: every hand (copied), the leader to lead, no
+        tricks taken, the world's bids (copied: the seat's own is set by :meth:`play`)."""
+        if not self.bidding:
+            return super().walk(world)
+        hands, bids = world
+        out = 1 << self.trump_card
+        return [
+            [hand.copy() for hand in hands],
+            [],
+            self.leader,
+            [0] * self.players,
+            out,
+            bids.copy(),
+        ]
+
+    def play(self, walk: list, move: int) -> None:
+        """A bid id (``BIDS + n``) sets the seat's bid; a card is played as in the play."""
+        if move >= BIDS:
+            walk[5][self.seat] = move - BIDS
+            return
+        super().play(walk, move)
