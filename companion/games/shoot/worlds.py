@@ -23,14 +23,13 @@ from companion.games.cards import CARD_IDS, CARD_INDEX
 from .engine import BID, BIDS, PLAY
 from .policy import (
     BID_SPREAD,
-    OTHERS_BID,
     SUIT,
     SUIT_SIZE,
     TRICK_KEY,
-    expected_tricks,
     finished_tricks,
     mask_of,
     others_bid,
+    others_estimate,
     play_card,
     voids,
 )
@@ -280,7 +279,7 @@ class ShootWorlds:
         n, trump_card = self.players, self.trump_card
         for s, bid in enumerate(shown):
             if bid is not None and s != self.seat:
-                guess = OTHERS_BID * expected_tricks(hands[s], trump_card, n, s == self.leader)
+                guess = others_estimate(hands[s], trump_card, n, s == self.leader)
                 misfit += (guess - bid) ** 2
                 bids[s] = bid
         return math.exp(-misfit / (2 * BID_SPREAD**2))
@@ -301,7 +300,7 @@ class ShootWorlds:
         misfit = 0.0
         for s in range(n):
             if s != me:
-                guess = OTHERS_BID * expected_tricks(held[s], trump_card, n, s == self.leader)
+                guess = others_estimate(held[s], trump_card, n, s == self.leader)
                 misfit += (guess - bids[s]) ** 2
         likely = math.exp(-misfit / (2 * BID_SPREAD**2))
         # replay the deal's plays: would the easy player have chosen each one?
