@@ -1,4 +1,5 @@
-"""The Shoot! strong bids walked by the tree (ShootBot.bid_tree, worlds.BidWalks)."""
+"""The Shoot! strong bids: walked by the tree (ShootBot.bid_tree, worlds.BidWalks), the
+bids searched (ShootBot.bids_to_share) and the others' bids in the worlds (OTHERS_SHARE)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from companion.bots import bot_for, decide, search
 from companion.games import GAMES
+from companion.games.cards import CARD_IDS
 from companion.games.shoot import worlds as fast
 from companion.games.shoot.engine import BIDS
 from tests.games.test_bots import positions
@@ -71,3 +73,40 @@ def test_the_bid_tree_bids_one_with_the_ace_of_trumps_and_zero_with_a_low_card(m
         view = state.view(seat)
         choice = decide(GAME, view, state.legal_actions(seat), "strong", random.Random(1), LIMITS)
         assert choice["bid"] == bid
+
+
+def _random_hands(size, count=1500):
+    rng = random.Random(size)
+    deck = list(range(52))
+    for i in range(count):
+        rng.shuffle(deck)
+        yield sorted(deck[:size]), deck[size], i % 4 == 0
+
+
+@pytest.mark.parametrize("size", [10, 4])
+def test_the_others_bid_their_share_of_the_tricks_on_average(size, monkeypatch):
+    """With OTHERS_SHARE the others' bids in the worlds average that share of a seat's
+    tricks (the plain estimate times OTHERS_BID does not: 1.0 at 10 cards, 1.5 at 4)."""
+    from companion.games.shoot import policy
+
+    monkeypatch.setattr(policy, "OTHERS_SHARE", 0.9)
+    bids = [policy.others_bid(h, t, 4, leads) for h, t, leads in _random_hands(size)]
+    assert sum(bids) / len(bids) == pytest.approx(0.9 * size / 4, abs=0.25)
+    monkeypatch.setattr(policy, "OTHERS_SHARE", 0.0)
+    bids = [policy.others_bid(h, t, 4, leads) for h, t, leads in _random_hands(size)]
+    assert abs(sum(bids) / len(bids) - 0.9 * size / 4) > 0.4
+
+
+def test_the_searched_bids_reach_the_fair_share_of_a_long_weak_hand(monkeypatch):
+    # ten low cards, spades trumps: the estimate is near 0, a seat's share of ten tricks
+    # at 4 players 2.5
+    hand = ["2C", "3C", "4C", "2D", "3D", "4D", "2H", "3H", "4H", "5H"]
+    rest = [c for c in CARD_IDS if c not in hand and c != "AS"]
+    deal = {"dealer": 3, "hands": [hand, rest[:10], rest[10:20], rest[20:30]], "trump": "AS"}
+    state = GAME.new_state(4, {"schedule": [10]}, seed=3, deal=deal)
+    view, legal = state.view(0), state.legal_actions(0)
+    monkeypatch.setattr(BOT, "bids_to_share", False)
+    plain = {a["bid"] for a in BOT.candidates(view, legal, random.Random(1))}
+    monkeypatch.setattr(BOT, "bids_to_share", True)
+    wide = {a["bid"] for a in BOT.candidates(view, legal, random.Random(1))}
+    assert max(plain) < 4 and {0, 1, 2, 3, 4} <= wide and max(wide) == 4
