@@ -27,7 +27,7 @@ from .policy import (
     play_card,
     voids,
 )
-from .worlds import BidWalks, ShootWorlds, deal_pool, unseen_pool
+from .worlds import ShootWorlds, deal_pool, unseen_pool
 
 
 class ShootBot(GameBot):
@@ -35,14 +35,6 @@ class ShootBot(GameBot):
     #: The card play searched by a tree over every seat's later cards on the fast worlds
     #: (companion.bots.tree); the bids by sequential halving, as before.
     strong_search = "tree"
-    #: Whether the strong search walks the bid in the tree too (the bid as the first
-    #: move, the deal's card play below it: :class:`.worlds.BidWalks`) instead of halving
-    #: over the bids with the easy card play.
-    bid_tree = False
-    #: Whether the searched bids reach up to the seat's fair share of the tricks (hand
-    #: size / players) as well as the hand's estimate (which runs far below it in long
-    #: hands: 0.74 a seat on average at 10 cards and 4 players, the share being 2.5).
-    bids_to_share = False
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
         "easy": "Rules of thumb: about 2 points a deal ahead of random players.",
@@ -99,13 +91,10 @@ class ShootBot(GameBot):
             leads = (view["dealer"] + 1) % n == view["seat"]
             estimate = expected_tricks(hand, trump_card, n, leads)
             reach = BID_REACH + BID_REACH_PER_CARD * len(hand)
-            low = high = estimate
-            if self.bids_to_share:  # up to the seat's fair share of the tricks too
-                low, high = min(estimate, len(hand) / n), max(estimate, len(hand) / n)
             near = [
                 a
                 for a in legal
-                if a["type"] == "bid" and (low - reach <= a["bid"] <= high + reach or a["bid"] == 0)
+                if a["type"] == "bid" and (abs(a["bid"] - estimate) <= reach or a["bid"] == 0)
             ]
             return near or legal
         gone = mask_of(hand) | mask_of(CARD_INDEX[c] for c in view["played"]) | 1 << trump_card
@@ -213,8 +202,6 @@ class ShootBot(GameBot):
 
     def search_worlds(self, view):
         """The strong search's worlds on integer cards, played without the engine."""
-        if self.bid_tree and view["phase"] == BID:
-            return BidWalks(view, self.payoff)
         return ShootWorlds(view, self.payoff)
 
     def actor(self, state):

@@ -4,7 +4,6 @@ searches' rollouts and their fast worlds (:mod:`.worlds`) all play it."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from companion.games.cards import CARD_IDS, CARD_INDEX, RANKS
@@ -97,42 +96,10 @@ def easy_bid(hand: list[int], trump_card: int, players: int, leads: bool) -> int
     return max(0, min(len(hand), int(estimate + 0.5)))
 
 
-#: When set, the searches expect another seat to bid its hand's estimate moved so that
-#: the mean over random hands is this share of the tricks (hand size / players) instead of
-#: :data:`OTHERS_BID` times the estimate: the estimate runs far below a seat's share in
-#: long hands (0.74 a seat at 10 cards and 4 players, where OpenSpiel's ISMCTS bid 2.36)
-#: and above it in short ones (1.04 at 4 cards, ISMCTS 0.78). 0: off.
-OTHERS_SHARE = 0.0
-_MEAN_ESTIMATES: dict[tuple[int, int], float] = {}
-
-
-def mean_estimate(size: int, players: int) -> float:
-    """:func:`expected_tricks`' mean over 400 random hands of ``size`` (seeded, cached)."""
-    key = (size, players)
-    if key not in _MEAN_ESTIMATES:
-        rng = random.Random(size * 100 + players)
-        deck = list(range(len(CARD_IDS)))
-        total = 0.0
-        for i in range(400):
-            rng.shuffle(deck)
-            total += expected_tricks(sorted(deck[:size]), deck[size], players, i % players == 0)
-        _MEAN_ESTIMATES[key] = total / 400
-    return _MEAN_ESTIMATES[key]
-
-
-def others_estimate(hand: list[int], trump_card: int, players: int, leads: bool) -> float:
-    """How many tricks the searches expect another seat holding ``hand`` to bid (see
-    :data:`OTHERS_BID` and :data:`OTHERS_SHARE`), before rounding."""
-    estimate = expected_tricks(hand, trump_card, players, leads)
-    if not OTHERS_SHARE:
-        return OTHERS_BID * estimate
-    size = len(hand)
-    return max(0.0, estimate - mean_estimate(size, players) + OTHERS_SHARE * size / players)
-
-
 def others_bid(hand: list[int], trump_card: int, players: int, leads: bool) -> int:
-    """What the searches expect another seat to bid: :func:`others_estimate`, rounded."""
-    estimate = others_estimate(hand, trump_card, players, leads)
+    """What the searches expect another seat to bid: :data:`OTHERS_BID` times the easy
+    estimate (see there)."""
+    estimate = OTHERS_BID * expected_tricks(hand, trump_card, players, leads)
     return max(0, min(len(hand), int(estimate + 0.5)))
 
 

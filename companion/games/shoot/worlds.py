@@ -23,13 +23,14 @@ from companion.games.cards import CARD_IDS, CARD_INDEX
 from .engine import BID, BIDS, PLAY
 from .policy import (
     BID_SPREAD,
+    OTHERS_BID,
     SUIT,
     SUIT_SIZE,
     TRICK_KEY,
+    expected_tricks,
     finished_tricks,
     mask_of,
     others_bid,
-    others_estimate,
     play_card,
     voids,
 )
@@ -41,10 +42,6 @@ from .rules import BONUS
 #: deals, 0.3 did no worse than 0 or 1 (bench/README.md); none of them closed the gap.
 NOISE = 0.3
 MISPLAY = 0.7  # how much less likely a world is for each play the easy player would not make
-#: While bidding by the tree (:class:`BidWalks`), each trick bid adds this much to the
-#: seat's payoff: the worlds' others take more tricks than real opponents do, so the
-#: searched bids come out low (the seat took more than it bid far more often than less).
-BID_LIFT = 0.0
 
 
 def deal_pool(
@@ -279,7 +276,7 @@ class ShootWorlds:
         n, trump_card = self.players, self.trump_card
         for s, bid in enumerate(shown):
             if bid is not None and s != self.seat:
-                guess = others_estimate(hands[s], trump_card, n, s == self.leader)
+                guess = OTHERS_BID * expected_tricks(hands[s], trump_card, n, s == self.leader)
                 misfit += (guess - bid) ** 2
                 bids[s] = bid
         return math.exp(-misfit / (2 * BID_SPREAD**2))
@@ -300,7 +297,7 @@ class ShootWorlds:
         misfit = 0.0
         for s in range(n):
             if s != me:
-                guess = others_estimate(held[s], trump_card, n, s == self.leader)
+                guess = OTHERS_BID * expected_tricks(held[s], trump_card, n, s == self.leader)
                 misfit += (guess - bids[s]) ** 2
         likely = math.exp(-misfit / (2 * BID_SPREAD**2))
         # replay the deal's plays: would the easy player have chosen each one?
@@ -398,47 +395,3 @@ class ShootWorlds:
             return [float(score) for score in scores]
         total, others = sum(scores), self.players - 1
         return [score - (total - score) / others for score in scores]
-
-
-class BidWalks(ShootWorlds):
-    """While bidding, the same worlds walked by the tree (:mod:`companion.bots.tree`)
-    with the bid as the first move: the seat's bid, then the whole deal's card play below
-    it as the tree walks the play (every seat's cards by UCB for its own payoff, the rest
-    played out by the rollout policy), so a bid is valued by how it is then played rather
-    than by the easy card play alone. In the play these worlds are :class:`ShootWorlds`'
-    own."""
-
-    @property
-    def walks(self) -> bool:
-        return True
-
-    def walk(self, world: tuple[list[list[int]], list]) -> list:
-        """A world before the first card: every hand (copied), the leader to lead, no
-        tricks taken, the world's bids (copied: the seat's own is set by :meth:`play`)."""
-        if not self.bidding:
-            return super().walk(world)
-        hands, bids = world
-        out = 1 << self.trump_card
-        return [
-            [hand.copy() for hand in hands],
-            [],
-            self.leader,
-            [0] * self.players,
-            out,
-            bids.copy(),
-        ]
-
-    def play(self, walk: list, move: int) -> None:
-        """A bid id (``BIDS + n``) sets the seat's bid; a card is played as in the play."""
-        if move >= BIDS:
-            walk[5][self.seat] = move - BIDS
-            return
-        super().play(walk, move)
-
-    def finish(self, walk: list, rng: Any) -> list[float]:
-        """:meth:`ShootWorlds.finish`, the seat's payoff lifted by :data:`BID_LIFT` a
-        trick bid while bidding."""
-        values = super().finish(walk, rng)
-        if self.bidding and BID_LIFT:
-            values[self.seat] += BID_LIFT * walk[5][self.seat]
-        return values

@@ -1,0 +1,55 @@
+"""bench/bots_vs_openspiel.py's diagnostics (no OpenSpiel needed): who makes a decision
+under --bids-by / --play-by, and the table of bids by hand size."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[3] / "bench"
+
+
+def _bench():
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(
+            "bots_vs_openspiel", BENCH / "bots_vs_openspiel.py"
+        )
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    return module
+
+
+def test_bids_by_and_play_by_hand_one_half_of_the_decisions_to_one_player():
+    bench = _bench()
+    match = bench.Match.__new__(bench.Match)  # no oh_hell games: only the choice of player
+    match.bids_by, match.play_by = None, None
+    assert match._player("strong", bidding=True) == "strong"
+    assert match._player("ismcts", bidding=False) == "ismcts"
+    match.bids_by = "ismcts"
+    assert match._player("strong", bidding=True) == "ismcts"
+    assert match._player("strong", bidding=False) == "strong"
+    match.bids_by, match.play_by = None, "ismcts"
+    assert match._player("strong", bidding=True) == "strong"
+    assert match._player("strong", bidding=False) == "ismcts"
+
+
+def test_the_bid_table_gives_each_side_its_bids_tricks_and_made_bids(capsys):
+    bench = _bench()
+    # one 2-card deal played twice: side 0 bids 1 and takes 1 (+6) in seats 0 and 2,
+    # side 1 bids 0 and takes 0 (+5) and bids 1 and takes 0 (-5)
+    results = [
+        {"deal": 8, "size": 2, "sides": [0, 1, 0, 1], "bids": [1, 0, 1, 1], "tricks": [1, 0, 1, 0]},
+        {"deal": 8, "size": 2, "sides": [1, 0, 1, 0], "bids": [0, 1, 1, 1], "tricks": [0, 1, 0, 1]},
+    ]
+    bench.bid_table(results, ["strong", "ismcts"])
+    row = next(line for line in capsys.readouterr().out.splitlines() if "2 cards" in line)
+    assert row.split() == [
+        *["2", "cards,", "1", "deals"],
+        *["1.00", "1.00", "100%", "+6.00"],
+        *["0.50", "0.00", "50%", "+0.00"],
+        "+6.00",
+    ]
