@@ -78,7 +78,9 @@ def codes_tried() -> int:
     most the smallest allowance of the look-up limit (so that a code typed with many
     look-alikes can still be looked up, using a whole window's allowance)."""
     typed = request.args.get("code")
-    tried = max(1, len(codes.candidates(typed[:40]))) if typed else 1
+    if not typed:  # every request but /join's and the score page's look-ups (a move too)
+        return 1
+    tried = max(1, len(codes.candidates(typed[:40])))
     allowance = min(item.amount for item in parse_many(current_app.config["RATELIMIT_LOOKUP"]))
     return min(tried, allowance)
 
