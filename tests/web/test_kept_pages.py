@@ -1,0 +1,46 @@
+"""A page the service worker keeps for offline use draws no flashed message and leaves it
+for the page it was meant for (companion/kept_pages.py). Seen in a browser: the sheet's
+answer to an entry lost its "Deal 3 corrected." when the worker's copy of an edit page was
+fetched first, and the copy showed it, stale, offline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.kept_pages import KEEP_HEADER
+
+from .test_score_changes import add, new_sheet
+
+
+@pytest.fixture
+def app(make_app, high_card):
+    return make_app(WTF_CSRF_ENABLED=False)
+
+
+def flashes(response) -> str:
+    found = re.search(r'<div class="flashes".*?</div>', response.get_data(as_text=True), re.S)
+    return found.group(0) if found else ""
+
+
+def test_a_kept_copy_leaves_the_flash_to_the_sheet(client):
+    code = new_sheet(client, ["Ann", "Bo", "Cy"])
+    assert add(client, code, [1, 1, 1], 0).status_code == 302
+    kept = client.get(f"/score/{code}/rounds/1/edit", headers={KEEP_HEADER: "1"})
+    assert kept.status_code == 200
+    assert flashes(kept) == ""
+    kept_sheet = client.get(f"/score/{code}", headers={KEEP_HEADER: "1"})
+    assert "round-1" in kept_sheet.get_data(as_text=True)  # the sheet as it is, no message
+    assert flashes(kept_sheet) == ""
+    shown = client.get(f"/score/{code}")
+    assert "added" in flashes(shown)
+    assert flashes(client.get(f"/score/{code}")) == ""  # shown once, as before
+
+
+def test_the_service_worker_marks_the_pages_it_keeps(client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    assert f"const KEEP_HEADER = {KEEP_HEADER!r}".replace("'", '"') in body
+    keep = body[body.index("async function keepPages") :]
+    keep = keep[: keep.index("\n}\n")]
+    assert "headers: { [KEEP_HEADER]: \"1\" }" in keep
