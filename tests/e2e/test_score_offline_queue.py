@@ -155,7 +155,8 @@ def test_offline_rounds_a_correction_and_an_undo_equal_the_same_made_online(serv
     page.evaluate("window.dispatchEvent(new Event('online'))")
     wait_until(page, "document.querySelector('.waiting-entries') === null", timeout=40)
     # The last answer drawn is the sheet after every entry, with its message (the service
-    # worker's copies, fetched meanwhile, leave it to the sheet: companion/kept_pages.py).
+    # worker's copies, fetched meanwhile, neither take it nor write the cookie again:
+    # tests/web/test_kept_pages.py).
     wait_until(page, "document.querySelector('.flashes')?.innerText.includes('Deal 3 corrected')")
     assert "Next: deal 4 of 10" in page.inner_text("#status")
     text = page.inner_text("main")

@@ -1,7 +1,8 @@
-"""A page the service worker keeps for offline use draws no flashed message and leaves it
-for the page it was meant for (companion/kept_pages.py). Seen in a browser: the sheet's
-answer to an entry lost its "Deal 3 corrected." when the worker's copy of an edit page was
-fetched first, and the copy showed it, stale, offline."""
+"""A flashed message reaches the page it was meant for. Seen in a browser: the sheet's
+answer to an entry sent after an offline spell lost its "Deal 3 corrected." when the
+service worker's copy of the sheet, fetched meanwhile, was answered first: the copy took
+the message (companion/kept_pages.py), or its answer put back a session cookie without it
+(every view of a sheet wrote the recent-sheets list again)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,22 @@ def test_a_kept_copy_leaves_the_flash_to_the_sheet(client):
     assert flashes(client.get(f"/score/{code}")) == ""  # shown once, as before
 
 
+def test_a_sheet_viewed_again_sends_no_cookie(client):
+    """Only a change writes the session: a view answered late (the worker's copy fetched
+    before an entry, answered after it) must not overwrite the cookie that carries the
+    entry's message, as it did when every view of a sheet wrote the recent list again."""
+    code = new_sheet(client, ["Ann", "Bo", "Cy"])
+    client.get(f"/score/{code}")  # the new sheet's message shown
+    assert client.get(f"/score/{code}").headers.getlist("Set-Cookie") == []
+    other = new_sheet(client, ["Di", "Ed", "Flo"])
+    client.get(f"/score/{other}")
+    assert client.get(f"/score/{code}").headers.getlist("Set-Cookie") != []  # first again
+    assert client.get(f"/score/{code}").headers.getlist("Set-Cookie") == []
+
+
 def test_the_service_worker_marks_the_pages_it_keeps(client):
     body = client.get("/sw.js").get_data(as_text=True)
     assert f"const KEEP_HEADER = {KEEP_HEADER!r}".replace("'", '"') in body
     keep = body[body.index("async function keepPages") :]
     keep = keep[: keep.index("\n}\n")]
-    assert "headers: { [KEEP_HEADER]: \"1\" }" in keep
+    assert 'headers: { [KEEP_HEADER]: "1" }' in keep
