@@ -4,6 +4,7 @@
     PYTHONPATH=. python bench/bots_vs_openspiel.py --side strong --side ismcts
         [--deals 200] [--players 4] [--sims 6000] [--uct-c 2] [--budget strong=100000:0.1]
         [--workers 2] [--seed 1] [--dealt-worlds] [--open-bids] [--sizes 1,2,3]
+        [--bids-by ismcts | --play-by ismcts]
 
 Shoot! is Oh Hell with sealed bids and a bonus of +5 or -5 where OpenSpiel's ``oh_hell``
 gives +10 or nothing, so one deal of either is the same game up to a constant. Each deal
@@ -32,6 +33,9 @@ other seats hold, and their worlds deal only those) and ``--open-bids`` the seco
 view gets ``open_bids``, the bids made before its turn): the same information for both
 sides, which Shoot! itself never gives. ``--sizes 1,2,3`` plays only the deals of those
 hand sizes (the same deal numbers, so the same cards, as the whole run).
+``--bids-by PLAYER`` (a diagnostic) makes every seat's bids with one player, so the sides
+differ only in their card play; ``--play-by PLAYER`` plays every seat's cards with one
+player, so they differ only in their bids.
 At each deal's end every seat's Shoot! score is asserted equal to its ``oh_hell`` return
 minus 5.
 
@@ -44,6 +48,8 @@ side's CPU time per decision with a choice (``time.thread_time`` around the deci
 machine's other work does not count). Our searches' clock is set to the thread's CPU time
 too (``companion.bots.search.CLOCK``), so a level's ``seconds`` are CPU seconds and the two
 sides can be given the same thinking: ``--sims`` for ISMCTS, ``--budget`` for ours.
+Then each side's bids by hand size: the mean bid, the mean tricks, the bids made and the
+score a seat.
 """
 
 from __future__ import annotations
