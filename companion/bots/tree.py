@@ -44,19 +44,24 @@ from .search import _Arm, _limits, _now, halving, root_ids, settled, settles, wo
 EXPLORATION = 0.2
 BATCH = 8  # worlds drawn at a time and resampled by their weights
 SETTLE_EVERY = 8  # worlds between two looks at whether the choice is settled
+#: Whether the other seats choose by statistics of their own hand in the world (a node's
+#: moves split by the mover's private cards, :meth:`private`) instead of one set of
+#: statistics for every hand they might hold.
+OTHERS_BY_HAND = False
 
 
 class _Edge:
     """A move at a node: its visits, its mover's payoff summed, how often it was legal
     when its node was visited (availability), and the node it leads to."""
 
-    __slots__ = ("avail", "child", "total", "visits")
+    __slots__ = ("avail", "child", "hands", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
         self.avail = 0
         self.child: dict[int, _Edge] | None = None
+        self.hands: dict[Any, dict[int, _Edge]] | None = None
 
 
 def _worlds_batch(worlds: Any, rng: random.Random) -> list[Any]:
@@ -102,6 +107,31 @@ def _select(
     return edges[best], best, False
 
 
+def _others_step(
+    edge: _Edge,
+    moves: list[int],
+    worlds: Any,
+    walk: Any,
+    rng: random.Random,
+    scale: float,
+    path: list,
+    mover: int,
+) -> tuple[_Edge, int]:
+    """Another seat's move at ``edge``'s node, chosen by the statistics of its own hand in
+    this world (``worlds.private(walk)``): the rollout policy's move on a hand not seen
+    here before. Its statistics join ``path``; the node it leads to is shared by every
+    hand (returned with the move)."""
+    if edge.hands is None:
+        edge.hands = {}
+    stats = edge.hands.setdefault(worlds.private(walk), {})
+    chosen, move, _grown = _select(stats, moves, worlds.preferred, walk, rng, scale)
+    path.append((chosen, mover))
+    child = edge.child.get(move)
+    if child is None:
+        child = edge.child[move] = _Edge()
+    return child, move
+
+
 def tree_search(
     bot: GameBot,
     game: Any,
@@ -110,11 +140,28 @@ def tree_search(
     rng: random.Random,
     limits: Mapping[str, float],
 ) -> Action:
-    """The strong level's ISMCTS over the game's fast worlds (see the module's doc); a
-    decision they cannot walk goes to :func:`.search.halving`."""
+    """The strong level's ISMCTS over the game's fast worlds (see the module's doc): the
+    move of ``legal`` with the best mean. A decision they cannot walk goes to
+    :func:`.search.halving`."""
     worlds = worlds_of(bot, game, view)
     if not getattr(worlds, "walks", False):
         return halving(bot, game, view, legal, rng, limits)
+    means = root_means(worlds, game, view, legal, rng, limits)
+    return legal[max(range(len(legal)), key=means.__getitem__)]
+
+
+def root_means(
+    worlds: Any,
+    game: Any,
+    view: View,
+    legal: list[Action],
+    rng: random.Random,
+    limits: Mapping[str, float],
+) -> list[float]:
+    """The tree's walks on ``worlds`` (a decision they can walk) until ``limits`` say
+    stop, and what they found: each move of ``legal``'s mean payoff for the seat over
+    the worlds walked (-inf for a move no whole world saw). :func:`tree_search` plays
+    the best; a benchmark may read how far apart they are."""
     iterations, deadline = _limits(limits)
     may_settle = settles(limits)
     seat = view["seat"]
@@ -122,6 +169,7 @@ def tree_search(
     root = {action_id: _Edge() for action_id in ids}
     arms = [_Arm() for _ in ids]  # the root's values again, world by world, for settled()
     everyone = list(range(len(ids)))
+    by_hand = OTHERS_BY_HAND and hasattr(worlds, "private")
     low, high = math.inf, -math.inf
     batch: list[Any] = []
     for done in range(1, iterations + 1):
@@ -142,6 +190,11 @@ def tree_search(
                 if edge.child is None:
                     edge.child = {}
                 moves = worlds.moves(walk)
+                if by_hand and mover != seat:
+                    edge, move = _others_step(edge, moves, worlds, walk, rng, scale, path, mover)
+                    worlds.play(walk, move)
+                    mover = worlds.mover(walk)
+                    continue
                 edge, move, grown = _select(edge.child, moves, worlds.preferred, walk, rng, scale)
                 path.append((edge, mover))
                 worlds.play(walk, move)
@@ -168,4 +221,4 @@ def tree_search(
             break
         if may_settle and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
-    return legal[max(everyone, key=lambda i: arms[i].mean())]
+    return [arm.mean() for arm in arms]
