@@ -44,24 +44,19 @@ from .search import _Arm, _limits, _now, halving, root_ids, settled, settles, wo
 EXPLORATION = 0.2
 BATCH = 8  # worlds drawn at a time and resampled by their weights
 SETTLE_EVERY = 8  # worlds between two looks at whether the choice is settled
-#: Whether the other seats choose by statistics of their own hand in the world (a node's
-#: moves split by the mover's private cards, :meth:`private`) instead of one set of
-#: statistics for every hand they might hold.
-OTHERS_BY_HAND = False
 
 
 class _Edge:
     """A move at a node: its visits, its mover's payoff summed, how often it was legal
     when its node was visited (availability), and the node it leads to."""
 
-    __slots__ = ("avail", "child", "hands", "total", "visits")
+    __slots__ = ("avail", "child", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
         self.avail = 0
         self.child: dict[int, _Edge] | None = None
-        self.hands: dict[Any, dict[int, _Edge]] | None = None
 
 
 def _worlds_batch(worlds: Any, rng: random.Random) -> list[Any]:
@@ -107,31 +102,6 @@ def _select(
     return edges[best], best, False
 
 
-def _others_step(
-    edge: _Edge,
-    moves: list[int],
-    worlds: Any,
-    walk: Any,
-    rng: random.Random,
-    scale: float,
-    path: list,
-    mover: int,
-) -> tuple[_Edge, int]:
-    """Another seat's move at ``edge``'s node, chosen by the statistics of its own hand in
-    this world (``worlds.private(walk)``): the rollout policy's move on a hand not seen
-    here before. Its statistics join ``path``; the node it leads to is shared by every
-    hand (returned with the move)."""
-    if edge.hands is None:
-        edge.hands = {}
-    stats = edge.hands.setdefault(worlds.private(walk), {})
-    chosen, move, _grown = _select(stats, moves, worlds.preferred, walk, rng, scale)
-    path.append((chosen, mover))
-    child = edge.child.get(move)
-    if child is None:
-        child = edge.child[move] = _Edge()
-    return child, move
-
-
 def tree_search(
     bot: GameBot,
     game: Any,
@@ -169,7 +139,6 @@ def root_means(
     root = {action_id: _Edge() for action_id in ids}
     arms = [_Arm() for _ in ids]  # the root's values again, world by world, for settled()
     everyone = list(range(len(ids)))
-    by_hand = OTHERS_BY_HAND and hasattr(worlds, "private")
     low, high = math.inf, -math.inf
     batch: list[Any] = []
     for done in range(1, iterations + 1):
@@ -190,11 +159,6 @@ def root_means(
                 if edge.child is None:
                     edge.child = {}
                 moves = worlds.moves(walk)
-                if by_hand and mover != seat:
-                    edge, move = _others_step(edge, moves, worlds, walk, rng, scale, path, mover)
-                    worlds.play(walk, move)
-                    mover = worlds.mover(walk)
-                    continue
                 edge, move, grown = _select(edge.child, moves, worlds.preferred, walk, rng, scale)
                 path.append((edge, mover))
                 worlds.play(walk, move)

@@ -41,7 +41,6 @@ from .rules import BONUS
 #: table do not all play by our rules of thumb. Against OpenSpiel's ISMCTS on the same
 #: deals, 0.3 did no worse than 0 or 1 (bench/README.md); none of them closed the gap.
 NOISE = 0.3
-SELF_NOISE = False  # (bench) whether the seat's own rollout cards take NOISE too
 MISPLAY = 0.7  # how much less likely a world is for each play the easy player would not make
 
 
@@ -369,11 +368,6 @@ class ShootWorlds:
         seen = out | mask_of(hand) if need and not trick else 0
         return play_card(hand, playable, trick, SUIT[self.trump_card], self.players, need, seen)
 
-    def private(self, walk: list) -> int:
-        """The mover's own cards in this world (a mask): what it knows that the others
-        do not."""
-        return mask_of(walk[0][walk[2]])
-
     def play(self, walk: list, card: int) -> None:
         """The mover plays ``card`` (one of :meth:`moves`)."""
         hands, trick, turn = walk[0], walk[1], walk[2]
@@ -395,8 +389,7 @@ class ShootWorlds:
         the others' mean, as :attr:`payoff` says)."""
         hands, trick, turn, taken, out, bids = walk
         if hands[turn]:
-            me = -1 if SELF_NOISE else self.seat
-            play_out(hands, trick, turn, bids, taken, self.trump_card, out, me, NOISE, rng)
+            play_out(hands, trick, turn, bids, taken, self.trump_card, out, self.seat, NOISE, rng)
         scores = [t + p for t, p in zip(self.totals, points(bids, taken), strict=True)]
         if self.payoff == "own":
             return [float(score) for score in scores]
