@@ -4,9 +4,10 @@
         --side expert --side strong --budget strong=100000:0.025 \\
         --budget expert=100000:0.025:settle --deals 100 --workers 2
 
-``VARIANT`` names constants of ``companion.bots.tree``, ``companion.games.shoot.worlds``
-or ``.policy`` and their values (Python literals). They hold while the ``expert`` side
-(or, with ``VARIANT_ALL=1``, every one of our sides) chooses a card; bids are left alone.
+``VARIANT`` names constants of ``companion.bots.tree`` or of the game's ``worlds`` or
+``policy`` module (beside its bot) and their values (Python literals). They hold while
+the ``expert`` side (or, with ``VARIANT_ALL=1``, every one of our sides) chooses a card;
+bids are left alone.
 Given strong's budget and settled stop, as above, the expert side is strong with the
 variant: a head-to-head of the variant against strong on the same duplicate deals.
 ``VARIANT_EASY=1`` makes that side play its cards by the easy rules instead (what the
@@ -16,6 +17,7 @@ search is worth). Bench only: nothing here reaches the app.
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -26,9 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bots_vs_openspiel  # noqa: E402
 
 from companion.bots import bot_for, tree  # noqa: E402
-from companion.games.shoot import policy, worlds  # noqa: E402
 
-MODULES = {"tree": tree, "worlds": worlds, "policy": policy}
+PACKAGE = type(bot_for(bots_vs_openspiel.SHOOT)).__module__.rpartition(".")[0]
+MODULES = {
+    "tree": tree,
+    **{name: importlib.import_module(f"{PACKAGE}.{name}") for name in ("worlds", "policy")},
+}
 
 
 def changes(spec: str) -> list[tuple[object, str, object]]:
