@@ -39,6 +39,14 @@ in each, every candidate's value is estimated on ``--truth-worlds`` sampled worl
 same playouts the searches run, weighted as strong weighs them), then normal and strong
 decide (three seeds each, their iteration budgets, no time cap). Prints each level's mean
 regret (the best candidate's value minus the chosen one's) and how often it chose the best.
+
+``--tree-regret N`` does the same for a tree search's card play (``GameBot.strong_search``
+"tree", on the decisions its worlds can walk) on the clock, as the levels really think:
+thinking is the thread's CPU time, the truth is one search of ``--truth-seconds`` (no
+settled stop; its root means, ``tree.root_means``), then strong and expert decide with
+their budgets' seconds and settled stop (``--budget`` to change them). Prints each
+level's mean regret by the long search's means, how often it chose the long search's
+card, and how often two strong searches (other seeds) agree with each other.
 """
 
 from __future__ import annotations
@@ -55,7 +63,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.bots import BUDGETS, LEVELS, bot_for, decide, search, should_act  # noqa: E402
+from companion.bots import (  # noqa: E402
+    BUDGETS,
+    LEVELS,
+    SETTLES,
+    bot_for,
+    decide,
+    search,
+    should_act,
+    tree,
+)
 from companion.games import GAMES  # noqa: E402
 
 PAIRINGS = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
@@ -207,6 +224,43 @@ def regret(slug: str, positions: int, truth_worlds: int, seed: int) -> list[str]
     ]
 
 
+def tree_regret(slug: str, positions: int, truth_seconds: float, seed: int) -> list[str]:
+    """Rows of the ``--tree-regret`` table for one game (see the module docstring)."""
+    game = GAMES[slug]
+    bot = bot_for(game)
+    search.CLOCK = time.thread_time
+    found = list(easy_positions(slug, (seed * 1_000_003 + number for number in range(6))))
+    found = [(v, legal) for v, legal in found if bot.search_worlds(v).walks]
+    chosen = random.Random(seed).sample(found, min(positions, len(found)))
+    losses: dict[str, list[float]] = {"strong": [], "expert": []}
+    agree = {"strong": 0, "expert": 0, "strong twice": 0}
+    truth = {"iterations": 10**9, "seconds": truth_seconds, "settle": 0}
+    for number, (view, legal) in enumerate(chosen):
+        tried = bot.candidates(view, legal, random.Random(0))
+        rng = random.Random(seed * 7919 + number)
+        means = tree.root_means(bot.search_worlds(view), game, view, tried, rng, truth)
+        best = max(range(len(tried)), key=means.__getitem__)
+        picks = {}
+        for level, rep in (("strong", 0), ("expert", 0), ("strong twice", 1)):
+            name = level.split()[0]
+            limits = {"settle": float(SETTLES[name]), **BUDGETS[name]}
+            rng = random.Random(seed * 31 + number * 2 + rep)
+            picks[level] = tried.index(tree.tree_search(bot, game, view, tried, rng, limits))
+        for level in losses:
+            losses[level].append(means[best] - means[picks[level]])
+            agree[level] += picks[level] == best
+        agree["strong twice"] += picks["strong"] == picks["strong twice"]
+    count = len(chosen)
+    rows = [
+        f"| {game.name} | {count} | {level} ({BUDGETS[level]['seconds']:g} s) | "
+        f"{fmt(lost, digits=3)} | {100 * agree[level] / count:.0f}% |"
+        for level, lost in losses.items()
+    ]
+    twice = 100 * agree["strong twice"] / count
+    rows.append(f"| {game.name} | {count} | strong, two seeds agree | | {twice:.0f}% |")
+    return rows
+
+
 def interval(values: list[float]) -> tuple[float, float]:
     """Mean and the half-width of its 95% interval."""
     mean = statistics.fmean(values)
@@ -298,6 +352,12 @@ def main() -> None:
     parser.add_argument("--regret", type=int, metavar="N", help="search regret on N positions")
     parser.add_argument("--truth-worlds", type=int, default=100, help="with --regret")
     parser.add_argument(
+        "--tree-regret", type=int, metavar="N", help="a tree search's regret on N positions"
+    )
+    parser.add_argument(
+        "--truth-seconds", type=float, default=1.0, help="with --tree-regret (CPU seconds)"
+    )
+    parser.add_argument(
         "--duplicate", action="store_true", help="the same cards for each rotation of a deal"
     )
     parser.add_argument(
@@ -322,6 +382,16 @@ def main() -> None:
         if unknown:
             parser.error(f"no bot for: {', '.join(unknown)} (games with a bot: {slugs})")
         slugs = [s for s in slugs if s in args.game]
+    if args.tree_regret:
+        started = time.perf_counter()
+        print("| Game | Positions | Level | Mean regret | The long search's card |")
+        print("|---|---|---|---|---|")
+        for slug in slugs:
+            if bot_for(GAMES[slug]).strong_search == "tree":
+                for row in tree_regret(slug, args.tree_regret, args.truth_seconds, args.seed):
+                    print(row, flush=True)
+        print(f"\nRun time {time.perf_counter() - started:.0f} s")
+        return
     if args.regret:
         started = time.perf_counter()
         print("| Game | Positions | Level | Mean regret | Best chosen |")

@@ -110,11 +110,28 @@ def tree_search(
     rng: random.Random,
     limits: Mapping[str, float],
 ) -> Action:
-    """The strong level's ISMCTS over the game's fast worlds (see the module's doc); a
-    decision they cannot walk goes to :func:`.search.halving`."""
+    """The strong level's ISMCTS over the game's fast worlds (see the module's doc): the
+    move of ``legal`` with the best mean. A decision they cannot walk goes to
+    :func:`.search.halving`."""
     worlds = worlds_of(bot, game, view)
     if not getattr(worlds, "walks", False):
         return halving(bot, game, view, legal, rng, limits)
+    means = root_means(worlds, game, view, legal, rng, limits)
+    return legal[max(range(len(legal)), key=means.__getitem__)]
+
+
+def root_means(
+    worlds: Any,
+    game: Any,
+    view: View,
+    legal: list[Action],
+    rng: random.Random,
+    limits: Mapping[str, float],
+) -> list[float]:
+    """The tree's walks on ``worlds`` (a decision they can walk) until ``limits`` say
+    stop, and what they found: each move of ``legal``'s mean payoff for the seat over
+    the worlds walked (-inf for a move no whole world saw). :func:`tree_search` plays
+    the best; a benchmark may read how far apart they are."""
     iterations, deadline = _limits(limits)
     may_settle = settles(limits)
     seat = view["seat"]
@@ -168,4 +185,4 @@ def tree_search(
             break
         if may_settle and done % SETTLE_EVERY == 0 and settled(arms, everyone) is not None:
             break
-    return legal[max(everyone, key=lambda i: arms[i].mean())]
+    return [arm.mean() for arm in arms]

@@ -132,3 +132,21 @@ def test_the_tree_runs_to_its_count_when_told_not_to_settle(monkeypatch):
         tree_search(BOT, GAME, view, legal, random.Random(1), limits)
         counts[settle] = len(finished)
     assert counts == {1: tree.SETTLE_EVERY * len(legal), 0: 40 * len(legal)}
+
+
+def test_the_tree_plays_the_move_of_its_best_root_mean():
+    """tree_search plays the move root_means rates best (the same walks, seeded alike),
+    and every move's mean is a payoff the walks found."""
+    checked = 0
+    for index, (state, seat, view) in enumerate(_play_positions(4)):
+        legal = state.legal_actions(seat)
+        if len(legal) < 2:
+            continue
+        means = tree.root_means(
+            BOT.search_worlds(view), GAME, view, legal, random.Random(index), LIMITS
+        )
+        played = tree_search(BOT, GAME, view, legal, random.Random(index), LIMITS)
+        assert len(means) == len(legal) and all(m > -1e9 for m in means)
+        assert played == legal[means.index(max(means))]
+        checked += 1
+    assert checked > 10
