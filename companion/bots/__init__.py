@@ -71,7 +71,7 @@ BUDGETS: dict[str, dict[str, float]] = {
 # included (a limits' "settle" of 0 says so; a budget may set it either way).
 SETTLES = {"normal": True, "strong": True, "expert": False}
 
-# The strong level's search, by GameBot.strong_search.
+# The strong level's search, by GameBot.strong_search (expert's: GameBot.expert_search).
 STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree_search}
 
 _BOTS: dict[str, GameBot | None] = {}
@@ -117,6 +117,13 @@ def should_act(game: Any, view: View) -> bool:
     return bot.should_act(view)
 
 
+def _search_name(bot: GameBot, level: str) -> str:
+    """The name in :data:`STRONG` of the search a strong or expert ``level`` runs."""
+    if level == "expert" and bot.expert_search:
+        return bot.expert_search
+    return bot.strong_search
+
+
 def decide(
     game: Any,
     view: View,
@@ -147,7 +154,7 @@ def decide(
         noise = bot.others_noise.get(level)
         if noise:  # the others in its worlds not always the rollout policy's players
             limits["noise"] = noise
-        search = monte_carlo if level == "normal" else STRONG[bot.strong_search]  # or expert
+        search = monte_carlo if level == "normal" else STRONG[_search_name(bot, level)]
         tried = bot.candidates(view, legal, rng)
         choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:

@@ -69,6 +69,11 @@ class GameBot:
     #: game's own that can be walked a move at a time; halving where they cannot).
     strong_search: str = "halving"
 
+    #: The expert level's search, a name as :attr:`strong_search` takes, or None (the
+    #: default): strong's. A game whose strong search gains little from more worlds of
+    #: the same model may give its expert one that more time makes stronger.
+    expert_search: str | None = None
+
     # -- what every game provides ------------------------------------------------------
 
     def easy(self, view: View, legal: list[Action], rng: random.Random) -> Action:
