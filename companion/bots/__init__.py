@@ -26,9 +26,10 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             settled choice: a few seconds a move, for the background worker rather than a
             request).
 
-A game's ``candidates`` narrow the actions both searches try; one candidate is played
-without a search. Searches count iterations (seeded, so a decision is reproducible) and
-also stop at a time cap, read after every playout; both come from :data:`BUDGETS` (the
+A game's ``candidates`` narrow the actions the searches try (a level it names in
+``GameBot.every_action`` tries every legal one); one candidate is played without a
+search. Searches count iterations (seeded, so a decision is reproducible) and also stop
+at a time cap, read after every playout; both come from :data:`BUDGETS` (the
 app's ``BOT_BUDGETS`` config overrides them). Strong's and expert's counts are ceilings
 their time reaches first: they stop on time, strong also on a settled choice (expert
 thinks its whole time). How strong each level
@@ -71,7 +72,7 @@ BUDGETS: dict[str, dict[str, float]] = {
 # included (a limits' "settle" of 0 says so; a budget may set it either way).
 SETTLES = {"normal": True, "strong": True, "expert": False}
 
-# The strong level's search, by GameBot.strong_search (expert's: GameBot.expert_search).
+# The strong level's search, by GameBot.strong_search.
 STRONG = {"halving": halving, "ismcts": ismcts, "tree": tree_search}
 
 _BOTS: dict[str, GameBot | None] = {}
@@ -117,13 +118,6 @@ def should_act(game: Any, view: View) -> bool:
     return bot.should_act(view)
 
 
-def _search_name(bot: GameBot, level: str) -> str:
-    """The name in :data:`STRONG` of the search a strong or expert ``level`` runs."""
-    if level == "expert" and bot.expert_search:
-        return bot.expert_search
-    return bot.strong_search
-
-
 def decide(
     game: Any,
     view: View,
@@ -154,8 +148,8 @@ def decide(
         noise = bot.others_noise.get(level)
         if noise:  # the others in its worlds not always the rollout policy's players
             limits["noise"] = noise
-        search = monte_carlo if level == "normal" else STRONG[_search_name(bot, level)]
-        tried = bot.candidates(view, legal, rng)
+        search = monte_carlo if level == "normal" else STRONG[bot.strong_search]  # or expert
+        tried = legal if level in bot.every_action else bot.candidates(view, legal, rng)
         choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:
         if action == choice:

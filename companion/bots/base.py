@@ -69,10 +69,10 @@ class GameBot:
     #: game's own that can be walked a move at a time; halving where they cannot).
     strong_search: str = "halving"
 
-    #: The expert level's search, a name as :attr:`strong_search` takes, or None (the
-    #: default): strong's. A game whose strong search gains little from more worlds of
-    #: the same model may give its expert one that more time makes stronger.
-    expert_search: str | None = None
+    #: The levels whose search tries every legal action, not only :meth:`candidates`' few
+    #: (``("expert",)``: with its time, expert can afford the moves the rules of thumb rank
+    #: low, and finds the good ones among them). Empty: every level tries the candidates.
+    every_action: tuple[str, ...] = ()
 
     # -- what every game provides ------------------------------------------------------
 

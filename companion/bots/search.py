@@ -135,43 +135,6 @@ class Worlds:
         return _try(self.bot, self.view, world, action_id, rng)
 
 
-class EngineWalks(Worlds):
-    """The default worlds, walkable a move at a time on the game's engine for the tree
-    search (:mod:`.tree`'s interface: ``walks``, ``walk``, ``mover``, ``moves``,
-    ``preferred``, ``play``, ``finish``): a walk is a fresh state of the world, its moves
-    the engine's ids, the rollout policy's move tried first, and a walk finished by
-    :func:`playout` (the others with ``noise``) pays every seat :meth:`GameBot.value`.
-    For a game whose moves are all open to every seat; a sealed choice shows in the tree
-    as the move it is, so a later seat's node knows it (the price of a tree of moves)."""
-
-    walks = True
-
-    def __init__(self, bot: GameBot, game: Any, view: View, noise: float = 0.0):
-        super().__init__(bot, game, view)
-        self.noise = noise
-        self.players = view["players"]
-        self.luck = random.Random(0)  # for a rollout policy that draws (PULL!'s does not)
-
-    def walk(self, world: World) -> Any:
-        return world.fresh()
-
-    def mover(self, walk: Any) -> int | None:
-        return None if self.bot.done(self.view, walk) else self.bot.actor(walk)
-
-    def moves(self, walk: Any) -> list[int]:
-        return walk.legal_ids(self.bot.actor(walk))
-
-    def preferred(self, walk: Any) -> int:
-        return self.bot.rollout_id(walk, self.bot.actor(walk), self.luck)
-
-    def play(self, walk: Any, move: int) -> None:
-        walk.apply_id(self.bot.actor(walk), move)
-
-    def finish(self, walk: Any, rng: random.Random) -> list[float]:
-        playout(self.bot, self.view, walk, rng, self.noise)
-        return [self.bot.value(walk, seat) for seat in range(self.players)]
-
-
 def worlds_of(bot: GameBot, game: Any, view: View) -> Any:
     """The bot's own :class:`Worlds` for ``view`` if it has one, else the default."""
     own = getattr(bot, "search_worlds", None)  # a duck-typed bot may not have the hook

@@ -587,54 +587,26 @@ def test_a_game_may_make_the_others_noisy_in_a_level_s_worlds(monkeypatch):
     assert seen == [bot.others_noise["normal"], 0.0]
 
 
-def test_engine_walks_played_by_the_rollout_policy_pay_what_a_playout_pays():
-    """search.EngineWalks (the tree search's walks on a game's engine): a world walked a
-    move at a time with the rollout policy's moves, then finished, pays the deciding seat
-    what the halving search's playout of the same first move pays, and every seat its
-    own value."""
-    game = GAMES["pull"]
-    bot = bot_for(game)
-    state, seat, legal = first_choice(game, 3, seed=4)
-    view = state.view(seat)
-    worlds = search.EngineWalks(bot, game, view)
-    assert worlds.walks
-    rng = random.Random(2)
-    for action_id in search.root_ids(game, legal):
-        world, _weight = worlds.draw(rng)
-        walk = worlds.walk(world)
-        worlds.play(walk, action_id)
-        steps = 0
-        while worlds.mover(walk) is not None and steps < 6:
-            move = worlds.preferred(walk)
-            assert move in worlds.moves(walk)
-            worlds.play(walk, move)
-            steps += 1
-        values = worlds.finish(walk, random.Random(0))
-        assert values[seat] == worlds.value(world, action_id, random.Random(0))
-        assert values == [bot.value(walk, s) for s in range(3)]
-        assert worlds.mover(walk) is None  # finished: at the horizon
-
-
-def test_a_game_may_give_its_expert_another_search(monkeypatch):
-    """GameBot.expert_search names the expert level's search; strong keeps its own."""
+def test_a_level_in_every_action_searches_every_legal_action(monkeypatch):
+    """GameBot.every_action: PULL!'s expert searches every legal shot, its strong only the
+    easy player's best few (PullBot.candidates)."""
     import companion.bots as bots
 
     game = GAMES["pull"]
     bot = bot_for(game)
-    called = []
-    for name in bots.STRONG:
-        monkeypatch.setitem(
-            bots.STRONG,
-            name,
-            lambda b, g, v, legal, r, lim, name=name: called.append(name) or legal[0],
-        )
-    monkeypatch.setattr(bot, "strong_search", "halving")
-    monkeypatch.setattr(bot, "expert_search", "tree")
+    assert bot.every_action == ("expert",)
+    tried = {}
+
+    def spy(b, g, view, legal, rng, limits):
+        tried[len(tried)] = list(legal)
+        return legal[0]
+
+    monkeypatch.setitem(bots.STRONG, bot.strong_search, spy)
     state, seat, legal = first_choice(game, 3, seed=5)
-    while len(bot.candidates(state.view(seat), legal, random.Random(1))) < 2:
+    while len(bot.candidates(state.view(seat), legal, random.Random(1))) == len(legal):
         state.apply(seat, legal[0])
         seat = next_mover(game, state)
         legal = state.legal_actions(seat)
     for level in ("strong", "expert"):
         decide(game, state.view(seat), legal, level, random.Random(1))
-    assert called == ["halving", "tree"]
+    assert len(tried[0]) < len(legal) and tried[1] == legal
