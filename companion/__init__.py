@@ -18,6 +18,7 @@ from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
 from .extensions import compress, csrf, db, migrate
 from .games import GAMES
 from .groups import bp as groups_bp
+from .kept_pages import page_flashes
 from .main import bp as main_bp
 from .main.errors import handle_http_error, register
 from .rules import bp as rules_bp
@@ -210,6 +211,7 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(GAMES, "GAMES")
     app.add_template_global(bot_strength, "bot_strength")
     app.add_template_global(standings)
+    app.add_template_global(page_flashes)
 
 
 def register_commands(app: Flask) -> None:

@@ -9,6 +9,7 @@ from flask import Blueprint, Response, current_app, render_template, url_for
 
 from ..assets import static_files, static_url
 from ..games import GAMES
+from ..kept_pages import KEEP_HEADER
 from ..rules import has_rules
 
 bp = Blueprint("main", __name__)
@@ -95,6 +96,7 @@ def _render_worker() -> str:
         "shell_urls": [static_url(name) for name in SHELL],
         "page_urls": precache_pages(),
         "static_prefix": current_app.static_url_path + "/",
+        "keep_header": KEEP_HEADER,
     }
     # The version names the cache; it changes whenever anything the worker stores does.
     body = render_template("main/sw.js", version="", **context)

@@ -54,10 +54,15 @@ def remember(code: str) -> None:
     """Keep ``code`` in this browser's list of recent sheets (newest first).
 
     The list lives in the signed session cookie, so a phone sees the sheets it made or
-    opened, never the other groups' sheets on the same server.
+    opened, never the other groups' sheets on the same server. It is written only when it
+    changes: a sheet viewed again sends no cookie, so a view answered after an entry's
+    answer (the service worker's copy, a second tab) cannot put back a cookie without
+    that entry's flashed message.
     """
     codes_ = [c for c in session.get("sheets", []) if c != code]
-    session["sheets"] = [code, *codes_][:RECENT]
+    recent = [code, *codes_][:RECENT]
+    if session.get("sheets") != recent:
+        session["sheets"] = recent
 
 
 def int_or_none(value: Any) -> int | None:

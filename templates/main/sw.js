@@ -29,6 +29,7 @@ const STATIC_URLS = {{ static_urls|tojson }};
 const SHELL_URLS = {{ shell_urls|tojson }};
 const PAGE_URLS = {{ page_urls|tojson }};
 const STATIC_PREFIX = {{ static_prefix|tojson }};
+const KEEP_HEADER = {{ keep_header|tojson }};
 // Kept for offline use: home, the rules, and each score sheet a phone has opened (network
 // first, so the kept copy only shows with no connection; its entries are then kept on the
 // phone and sent when the connection is back, static/js/score.js).
@@ -138,7 +139,9 @@ async function keepPages(urls) {
     const path = new URL(url, self.location.origin);
     if (path.origin !== self.location.origin || !KEEP.some((p) => p.test(path.pathname))) continue;
     try {
-      const response = await fetch(fresh(path.pathname));
+      // Marked as a kept copy: it leaves any flashed message to the page it was meant for
+      // (companion/kept_pages.py).
+      const response = await fetch(new Request(path.pathname, { cache: "reload", headers: { [KEEP_HEADER]: "1" } }));
       if (response.ok && !response.redirected) await cache.put(path.pathname, response);
     } catch {
       return; // the connection went: the rest waits for the next visit
