@@ -240,7 +240,7 @@ class PullBot(GameBot):
         "strong": "Thinks up to 0.4 s a move: won nearly half its games against two normal "
         "bots of an earlier, 4-world normal.",
         "expert": "Strong's search with 8 times the time, trying every shot; at 4 times "
-        "strong's time it is about 4 points a game ahead of two strong bots.",
+        "strong's time it is about 3 points a game ahead of two strong bots.",
     }
     #: Normal overrules the easy move only for a gain of more than this many points over
     #: the hand: its means on a few dozen worlds are noisy, and a small apparent gain is as
