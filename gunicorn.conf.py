@@ -69,6 +69,8 @@ bind = [os.environ.get("BIND", "0.0.0.0:8000")]
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = BoundedGeventWorker
 # Each phone holds one stream and one keep-alive connection for its requests.
+# Requests are parsed by gunicorn_h1c (the "scale" extra) when it is installed: gunicorn's
+# default ``http_parser = "auto"``.
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "10000"))
 
 

@@ -7,8 +7,9 @@
 process, SQLite file); ``scaled`` the README's scaled one (gunicorn with the repository's
 ``gunicorn.conf.py`` if there is one, else 2 gthread workers x 32 threads; PostgreSQL in a
 fresh schema of the local ``test`` database, Redis db 15). Servers get a free port,
-``RATELIMIT_ENABLED=0`` and are stopped at the end. Three parts, each against the same
-server:
+``RATELIMIT_ENABLED=0`` (``--limits``: the limits on, as the README's servers have them:
+every request naming a table then tests them in their storage, Redis when scaled) and are
+stopped at the end. Three parts, each against the same server:
 
 1. **Phones**: ``--tables`` tables of ``--phones`` seats; each phone behaves like the page's
    ``LiveTable``: it asks for a stream ticket with its seat token (``POST /stream-ticket``),
@@ -195,20 +196,29 @@ def tool(name: str) -> str:
 
 
 class Server:
-    def __init__(self, setup: str, workdir: Path, root: Path = ROOT, profile: Path | None = None):
+    def __init__(
+        self,
+        setup: str,
+        workdir: Path,
+        root: Path = ROOT,
+        profile: Path | None = None,
+        limits: bool = False,
+    ):
         self.setup = setup
         self.profile = profile
         self.port = free_port()
         self.schema = None
         env = {
             **os.environ,
-            "RATELIMIT_ENABLED": "0",
+            "RATELIMIT_ENABLED": "1" if limits else "0",
             # Every phone of the load run connects from 127.0.0.1; real phones at a café
             # share a router's address too, but not 1,000 of them.
             "STREAMS_PER_ADDRESS": "100000",
             "SECRET_KEY": "bench-" + uuid.uuid4().hex,
             "PYTHONPATH": str(root),
         }
+        if limits:  # the bench makes every table and seat from one address: room for them
+            env["RATELIMIT_CREATE"] = env["RATELIMIT_JOIN"] = "100000 per minute"
         env.pop("REDIS_URL", None)
         if setup == "default":
             env["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
@@ -1036,7 +1046,7 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
 
 
 async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
-    server = Server(setup, workdir, root, args.profile)
+    server = Server(setup, workdir, root, args.profile, args.limits)
     try:
         http = Http(server.port)
         if args.rates_only:
@@ -1168,6 +1178,9 @@ def main() -> None:
         "--phones-only", action="store_true", help="the phones part alone (no rates, no long game)"
     )
     parser.add_argument("--rates-only", action="store_true", help="only the rates part")
+    parser.add_argument(
+        "--limits", action="store_true", help="the servers with their rate limits on (the default)"
+    )
     args = parser.parse_args()
     # Every phone holds two connections (its stream and its requests): 1,000 x 5 phones
     # need some 10,000 descriptors here and in the server, which inherits this limit.

@@ -35,7 +35,9 @@ request path): see ``BOT_THINKING`` in :mod:`companion.tables.bots`.
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -76,7 +78,9 @@ def codes_tried() -> int:
     most the smallest allowance of the look-up limit (so that a code typed with many
     look-alikes can still be looked up, using a whole window's allowance)."""
     typed = request.args.get("code")
-    tried = max(1, len(codes.candidates(typed[:40]))) if typed else 1
+    if not typed:  # every request but /join's and the score page's look-ups (a move too)
+        return 1
+    tried = max(1, len(codes.candidates(typed[:40])))
     allowance = min(item.amount for item in parse_many(current_app.config["RATELIMIT_LOOKUP"]))
     return min(tried, allowance)
 
@@ -192,7 +196,11 @@ def init_app(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_ENABLED", True)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_STRATEGY", "sliding-window-counter")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # No X-RateLimit-* headers: they cost every limited request one more read of the
+    # storage (a Redis round trip of the five a move made with them; bench/README.md,
+    # session 34), and the limits here count failures, which a working client never
+    # sees. A refusal still says when to come back (``retry_after`` below).
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     app.config.setdefault("RATELIMIT_KEY_PREFIX", "companion")
     # A storage outage must not take the app down: count in memory until it is back.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
@@ -215,4 +223,18 @@ def init_app(app: Flask) -> Limiter:
             )
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     app.extensions["companion.limiter"] = limiter  # the limits hold it only weakly
+    app.after_request(retry_after)
     return limiter
+
+
+def retry_after(response):
+    """A refusal by a limit says in ``Retry-After`` when its window lets the client in
+    again (read from the storage for a 429 only; the other answers carry no limit's
+    headers). An answer that set its own (a refused stream) keeps it."""
+    if response.status_code != 429 or "Retry-After" in response.headers:
+        return response
+    limiter = current_app.extensions.get("companion.limiter")
+    breached = limiter.current_limit if limiter is not None else None
+    if breached is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(breached.reset_at - time.time())))
+    return response

@@ -457,6 +457,13 @@ def once(key: object, peek: Callable[[], T | None], build: Callable[[], T]) -> T
 
 END = "\x00end"  # returned by an event stream's ``data``: send nothing more, close the stream
 
+# Seconds of silence before a stream's ``ping`` (``TABLES_SSE_KEEPALIVE``). 15 s, as the
+# HTML standard suggests against proxies that drop a silent connection, and below the
+# 20 s a phone waits for its first ping (``static/js/table-live.js``, ``score.js``). At 5 s
+# the pings of 5,000 streams cost as much CPU as the events when a table moved every 5 s
+# (bench/README.md); at 15 s a playing table's phones hear an event before any ping.
+KEEPALIVE = 15.0
+
 
 def event_stream(
     subscription: Subscription,
@@ -477,7 +484,7 @@ def event_stream(
     once. Subscribe before reading ``first``, so that a change in between is either in
     ``first`` or announced."""
     config = current_app.config
-    keepalive = float(config.get("TABLES_SSE_KEEPALIVE", 5))
+    keepalive = float(config.get("TABLES_SSE_KEEPALIVE", KEEPALIVE))
     lifetime = float(config.get("TABLES_SSE_SECONDS", 300))
     max_events = config.get("TABLES_SSE_MAX_EVENTS")
     ping = f"event: ping\ndata: {keepalive:g}\n\n"

@@ -56,14 +56,21 @@ def publish(code: str, version: int, facts: TableFacts | None = None) -> None:
 def ready_lines(facts: TableFacts) -> list[str]:
     """The event's texts of ``facts``' version, built once here for every process: the
     public envelope's JSON, then ``<seat> <JSON of what its view adds>`` for each seat a
-    phone holds (a bot's seat has no stream)."""
+    phone holds (a bot's seat has no stream). A seat whose envelope of that version this
+    process keeps (the mover's, which its answer built: ``kept.remember``) gets what that
+    envelope adds, not a second build of its view."""
     public_env = kept_envelope(facts, Who())
     state = shared_state(facts)
     lines = [jsontext.dumps(public_env)]
+    built = kept.envelopes()
     for seat in facts.seats:
         if seat.bot:
             continue
-        part = own_part(public_env, facts, Who(seat=seat.index), state)
+        mine = built.peek((facts.code, facts.version, False, seat.index))
+        if mine is not None:
+            part = private_part(public_env, mine)
+        else:
+            part = own_part(public_env, facts, Who(seat=seat.index), state)
         if part is not None:
             lines.append(f"{seat.index} {jsontext.dumps(part)}")
     return lines

@@ -275,3 +275,33 @@ def test_wrong_tokens_on_a_known_table_are_counted_and_limited(make_app, databas
     other = TablePlayers(app, "shoot", 3).join_all()
     mine = {"Authorization": f"Bearer {other.tokens[0]}"}
     assert guesser.get(f"/api/tables/{other.code}/view", headers=mine).status_code == 200
+
+
+def test_a_move_reads_each_limit_once_and_answers_no_limit_headers(make_app, redis_url):
+    """With the limits on Redis (the scaled set-up), a move on a found table with its
+    seat's token reads the storage only to test its limits (the look-up's and the
+    token's, a minute and an hour each: four round trips, beside the move's publish),
+    not a fifth time for
+    X-RateLimit-* headers, which no answer carries; a refusal still has Retry-After."""
+    import redis.connection
+
+    app = make_app(**ON, REDIS_URL=redis_url, RATELIMIT_KEY_PREFIX=f"t{uuid.uuid4().hex[:8]}")
+    players = TablePlayers(app, "shoot", 3).join_all()
+    seat = players.envelope(None)["to_act"][0]
+    env = players.envelope(seat)
+    sent = []
+    real = redis.connection.AbstractConnection.send_packed_command
+
+    def counted(connection, *args, **kwargs):
+        packed = args[0]
+        sent.append(b"".join(packed) if isinstance(packed, list) else bytes(packed))
+        return real(connection, *args, **kwargs)
+
+    redis.connection.AbstractConnection.send_packed_command = counted
+    try:
+        answer = players.act(seat, env["legal"][0], env["version"])
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = real
+    assert answer.status_code == 200, answer.get_json()
+    assert not [name for name, _ in answer.headers if name.lower().startswith("x-ratelimit")]
+    assert len([command for command in sent if b"LIMITS:" in command]) == 4

@@ -156,3 +156,28 @@ def test_a_seats_own_part_is_what_its_whole_envelope_adds(make_app):
             break
         players.random_move(rng)
     assert checked  # the request was in the host's and seat 1's envelopes
+
+
+def test_the_movers_part_comes_from_the_envelope_its_answer_built(make_app, monkeypatch):
+    """``ready_lines`` builds no second view for the mover: its part is what the envelope
+    kept by the move's answer adds, the very text a fresh build of every part gives."""
+    app = make_app()
+    players = TablePlayers(app, "shoot", 3).join_all()
+    rng = random.Random(3)
+    real = stream.own_part
+    for _ in range(8):
+        mover, _ = players.random_move(rng)
+        built = []
+
+        def counted(public, table, who, state, built=built):
+            built.append(who.seat)
+            return real(public, table, who, state)
+
+        monkeypatch.setattr(stream, "own_part", counted)
+        with app.app_context():
+            table = stream.store.current_table(players.code)
+            lines = stream.ready_lines(table)
+            assert sorted(built) == [seat for seat in range(3) if seat != mover]
+            app.extensions["envelopes"].clear()
+            assert stream.ready_lines(table) == lines
+            assert len(lines) == 4 and sorted(built[2:]) == [0, 1, 2]  # all built anew

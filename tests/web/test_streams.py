@@ -324,6 +324,25 @@ def test_silence_sends_ping_events_with_the_interval(make_app):
     assert text.count("event: ping\ndata: 0.05\n\n") >= 2
 
 
+def test_the_default_keep_alive_comes_before_a_phone_gives_up(make_app, monkeypatch):
+    """Without ``TABLES_SSE_KEEPALIVE`` the pings come every ``live.KEEPALIVE`` seconds (15:
+    at 5 s the pings of idle phones cost as much CPU as a table's events), and that is
+    sooner than the silence after which a phone's page, before its first ping, takes its
+    stream for dead and reconnects (``silence`` in the two scripts that follow a stream)."""
+    from pathlib import Path
+
+    assert live.KEEPALIVE == 15
+    root = Path(__file__).resolve().parents[2] / "static" / "js"
+    for script in ("table-live.js", "score.js"):
+        first = re.search(r"silence = (\d+);", (root / script).read_text())
+        assert first and int(first.group(1)) >= live.KEEPALIVE * 1000 + 2000, script
+    monkeypatch.setattr(live, "KEEPALIVE", 0.05)
+    app = make_app(TABLES_SSE_SECONDS=0.3)
+    players = TablePlayers(app, "call_the_shot")
+    text = read(players.host.get(events_url(players), buffered=False))
+    assert text.count("event: ping\ndata: 0.05\n\n") >= 2
+
+
 def test_a_stream_the_broker_ends_closes_at_once(make_app):
     """When the Redis subscription drops, the broker ends every local subscription: the
     stream must end (the phone reconnects and refetches) rather than ping forever."""
