@@ -26,9 +26,10 @@ Each game brings its own player in ``companion/games/<slug>/bot.py`` (exporting 
             settled choice: a few seconds a move, for the background worker rather than a
             request).
 
-A game's ``candidates`` narrow the actions both searches try; one candidate is played
-without a search. Searches count iterations (seeded, so a decision is reproducible) and
-also stop at a time cap, read after every playout; both come from :data:`BUDGETS` (the
+A game's ``candidates`` narrow the actions the searches try (a level it names in
+``GameBot.every_action`` tries every legal one); one candidate is played without a
+search. Searches count iterations (seeded, so a decision is reproducible) and also stop
+at a time cap, read after every playout; both come from :data:`BUDGETS` (the
 app's ``BOT_BUDGETS`` config overrides them). Strong's and expert's counts are ceilings
 their time reaches first: they stop on time, strong also on a settled choice (expert
 thinks its whole time). How strong each level
@@ -148,7 +149,7 @@ def decide(
         if noise:  # the others in its worlds not always the rollout policy's players
             limits["noise"] = noise
         search = monte_carlo if level == "normal" else STRONG[bot.strong_search]  # or expert
-        tried = bot.candidates(view, legal, rng)
+        tried = legal if level in bot.every_action else bot.candidates(view, legal, rng)
         choice = tried[0] if len(tried) == 1 else search(bot, game, view, tried, rng, limits)
     for action in legal:
         if action == choice:

@@ -69,6 +69,11 @@ class GameBot:
     #: game's own that can be walked a move at a time; halving where they cannot).
     strong_search: str = "halving"
 
+    #: The levels whose search tries every legal action, not only :meth:`candidates`' few
+    #: (``("expert",)``: with its time, expert can afford the moves the rules of thumb rank
+    #: low, and finds the good ones among them). Empty: every level tries the candidates.
+    every_action: tuple[str, ...] = ()
+
     # -- what every game provides ------------------------------------------------------
 
     def easy(self, view: View, legal: list[Action], rng: random.Random) -> Action:

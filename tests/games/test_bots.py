@@ -585,3 +585,28 @@ def test_a_game_may_make_the_others_noisy_in_a_level_s_worlds(monkeypatch):
     for level in ("normal", "strong"):
         decide(game, state.view(seat), legal, level, random.Random(1), {"iterations": 4})
     assert seen == [bot.others_noise["normal"], 0.0]
+
+
+def test_a_level_in_every_action_searches_every_legal_action(monkeypatch):
+    """GameBot.every_action: PULL!'s expert searches every legal shot, its strong only the
+    easy player's best few (PullBot.candidates)."""
+    import companion.bots as bots
+
+    game = GAMES["pull"]
+    bot = bot_for(game)
+    assert bot.every_action == ("expert",)
+    tried = {}
+
+    def spy(b, g, view, legal, rng, limits):
+        tried[len(tried)] = list(legal)
+        return legal[0]
+
+    monkeypatch.setitem(bots.STRONG, bot.strong_search, spy)
+    state, seat, legal = first_choice(game, 3, seed=5)
+    while len(bot.candidates(state.view(seat), legal, random.Random(1))) == len(legal):
+        state.apply(seat, legal[0])
+        seat = next_mover(game, state)
+        legal = state.legal_actions(seat)
+    for level in ("strong", "expert"):
+        decide(game, state.view(seat), legal, level, random.Random(1))
+    assert len(tried[0]) < len(legal) and tried[1] == legal
