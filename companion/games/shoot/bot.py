@@ -37,8 +37,9 @@ class ShootBot(GameBot):
     strong_search = "tree"
     #: What each level was measured to do (bench/README.md), shown on the Play page.
     strength = {
-        "easy": "Rules of thumb: about 2 points a deal ahead of random players.",
-        "normal": "A quick look ahead: wins about half its games against three easy bots.",
+        "easy": "Rules of thumb: about 3 points a deal ahead of random players.",
+        "normal": "A quick look ahead: wins about 3 games in 10 against three easy bots "
+        "(a fair share is 2.5).",
         "strong": "Thinks up to 0.4 s a move, searching the rest of the deal; a research "
         "bot (OpenSpiel's) still edges it, by under a point a deal.",
         "expert": "Strong's search with 8 times the time, a few seconds a move; "
