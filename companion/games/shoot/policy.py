@@ -45,7 +45,8 @@ TRICK_KEY = tuple(
 #: The others, in the searches' worlds, bid this many times the easy estimate. Before the
 #: estimate was calibrated (:data:`CALIBRATION`) it ran far below a seat's share of the
 #: tricks in long hands and this was 1.4 (bench/README.md); calibrated, the estimate is
-#: the share on average, about what OpenSpiel's ISMCTS bids (2.36 at 10 cards, 4 players).
+#: the share on average, a little above what OpenSpiel's ISMCTS bids (2.27 at 10 cards,
+#: 4 players, share 2.5); 0.9 measured no better than 1.0 (bench/README.md).
 OTHERS_BID = 1.0
 BID_REACH = 1.0  # the bids the searches try: this close to the hand's estimate,
 BID_REACH_PER_CARD = 0.125  # and this much further per card in the hand
