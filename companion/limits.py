@@ -25,6 +25,22 @@ whole room playing, not for one phone:
   there), counted per address *and table*; past the limit every request naming that
   table from that address is refused, so tokens cannot be tried by the thousand.
 
+**Holders are not counted.** A request whose bearer token holds a seat or the host at
+the table its URL names (in the role its route takes), or whose stream ticket was issued
+to one, is exempt from ``lookup`` and ``token`` (Flask-Limiter's ``exempt_when``:
+:func:`companion.tables.holders.holds_the_table`), so a move, a view or a stream ticket
+of a phone that plays makes no round trip to the limits' storage (four a request on
+Redis before: two limits, a minute and an hour each). Those two limits exist only to stop
+guessing codes and tokens, and such a request guesses nothing: its holder already knows
+the code, and a token is 256 random bits (``secrets.token_urlsafe(32)``), so a guesser
+who could make a request exempt would already hold the token; exempting the correct one
+tells a guesser nothing it could use. A request without a valid credential for the table
+it names (none, a forged one, another table's, the host's on a seat's route...) is
+counted as before, and past the limit refused whether the code exists or not, so a hit
+among the refusals still gives no code away. The credential is checked once a request:
+the exemption finds the table this process keeps (else reads it, and keeps it for the
+view), and the view's ``tokens.identify`` finds the answer kept on ``flask.g``.
+
 A look-up costs one per code it tries: ``/join?code=`` tries each look-alike reading of
 what was typed (O as D or Q…, up to ``codes.MAX_GUESSES``), and each counts (at most a
 whole minute's allowance for one look-up, so such a code can still be found).
@@ -48,6 +64,7 @@ from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import codes
+from .tables.holders import holds_the_table
 
 
 @dataclass(frozen=True)
@@ -59,6 +76,7 @@ class Rule:
     by_code: bool = False  # also every endpoint whose URL takes a code
     cost: Callable[[], int] | int = 1  # what one request counts
     key: Callable[[], str] = get_remote_address  # whom it counts against
+    exempt_when: Callable[[], bool] | None = None  # None: no request is exempt
 
 
 def not_found(response) -> bool:
@@ -127,6 +145,7 @@ RULES: dict[str, Rule] = {
         deduct_when=not_found,
         by_code=True,
         cost=codes_tried,
+        exempt_when=holds_the_table,
     ),
     "join": Rule("RATELIMIT_JOIN", ("tables.api_join",)),
     "seat_request": Rule("RATELIMIT_SEAT_REQUEST", ("tables.api_ask",)),
@@ -145,6 +164,7 @@ RULES: dict[str, Rule] = {
         deduct_when=unauthorised,
         by_code=True,
         key=client_and_table,
+        exempt_when=holds_the_table,
     ),
 }
 
@@ -220,6 +240,7 @@ def init_app(app: Flask) -> Limiter:
                 methods=list(rule.methods) if rule.methods else None,
                 deduct_when=rule.deduct_when,
                 cost=rule.cost,
+                exempt_when=rule.exempt_when,
             )
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     app.extensions["companion.limiter"] = limiter  # the limits hold it only weakly
