@@ -18,6 +18,7 @@ import argparse
 import tempfile
 import time
 import uuid
+from unittest import mock
 
 import redis.connection
 from werkzeug.test import EnvironBuilder
@@ -81,20 +82,14 @@ def call(app, environ: dict) -> int:
 
 
 def limit_round_trips(app, environ: dict) -> int:
-    sent = []
-    real = redis.connection.AbstractConnection.send_packed_command
-
-    def counted(connection, *args, **kwargs):
-        packed = args[0]
-        sent.append(b"".join(packed) if isinstance(packed, list) else bytes(packed))
-        return real(connection, *args, **kwargs)
-
-    redis.connection.AbstractConnection.send_packed_command = counted
-    try:
+    """The commands naming the limits' keys that one request sends to Redis."""
+    connection = redis.connection.AbstractConnection
+    real = connection.send_packed_command
+    with mock.patch.object(connection, "send_packed_command", autospec=True) as sent:
+        sent.side_effect = real
         call(app, environ)
-    finally:
-        redis.connection.AbstractConnection.send_packed_command = real
-    return sum(1 for command in sent if b"LIMITS:" in command)
+    packed = [a.args[1] for a in sent.call_args_list]
+    return sum(b"LIMITS:" in b"".join(p if isinstance(p, list) else [p]) for p in packed)
 
 
 def main() -> None:
