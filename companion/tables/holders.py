@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import g, request
 
 from .. import streams
 from . import kept, store
@@ -46,7 +46,19 @@ def holds_the_table() -> bool:
     """``exempt_when`` of the failure-counting limits: the request's bearer token holds
     a seat or the host at the table its URL names (or its stream ticket was issued to
     one), in the role its route takes. A request without a credential, or with a bad
-    one, is not exempt, and is counted as before."""
+    one, is not exempt, and is counted as before. Worked out once a request (each limit,
+    a minute and an hour, asks it; kept on ``flask.g`` with the request it is for)."""
+    current = request._get_current_object()
+    asked = g.get("holds_the_table")
+    if asked is not None and asked[0] is current:
+        return asked[1]
+    held = credential_holds()
+    g.holds_the_table = (current, held)
+    return held
+
+
+def credential_holds() -> bool:
+    """:func:`holds_the_table`, worked out."""
     if request.blueprint != "tables":
         return False
     code = (request.view_args or {}).get("code")
