@@ -458,3 +458,15 @@ def test_the_exemption_and_the_view_check_the_token_once(make_app, monkeypatch):
     monkeypatch.setattr(tokens, "hash_token", lambda token: hashed.append(token) or real(token))
     assert table.act(seat, env["legal"][0], env["version"]).status_code == 200
     assert hashed == [table.tokens[seat]]
+
+
+def test_a_holder_is_still_counted_by_the_limits_that_count_everyone(make_app):
+    """Only the failure counts spare a holder: on a view with another limit too (claims
+    count every request), its token changes nothing there."""
+    app = make_app(**ON, RATELIMIT_CLAIM="2 per minute")
+    table = TablePlayers(app, "shoot", 3).join_all()
+    url = f"/api/tables/{table.code}/claim"
+    for _ in range(2):
+        answer = table.post(table.phones[0], url, {"ticket": "x" * 43}, table.tokens[0])
+        assert answer.status_code == 401
+    assert_api_429(table.post(table.phones[0], url, {"ticket": "x" * 43}, table.tokens[0]))
