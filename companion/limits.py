@@ -251,22 +251,28 @@ def init_app(app: Flask) -> Limiter:
         exempt = {rule.exempt_when for rule in rules}
         if len(exempt) == 1 and None not in exempt:  # every limit of the view exempts alike
             limited = app.view_functions[endpoint]
-            app.view_functions[endpoint] = skipped_when(exempt.pop(), limited, plain[endpoint])
+            skipped = skipped_when(limiter, exempt.pop(), limited, plain[endpoint])
+            app.view_functions[endpoint] = skipped
     app.extensions["companion.limiter"] = limiter  # the limits hold it only weakly
     app.after_request(retry_after)
     return limiter
 
 
-def skipped_when(exempt: Callable[[], bool], limited: Callable, plain: Callable) -> Callable:
+def skipped_when(
+    limiter: Limiter, exempt: Callable[[], bool], limited: Callable, plain: Callable
+) -> Callable:
     """A view whose every limit is exempt when ``exempt()`` holds: then ``plain`` is called
     without Flask-Limiter's wrapper, which would come to the same (no limit tested or
     counted) after resolving and filtering the view's limits, some 0.1 ms of CPU a request
     (bench/README.md, ``limits4``); otherwise the limited view, which asks ``exempt``
-    again (kept for the request: see ``holders.holds_the_table``)."""
+    again (kept for the request: see ``holders.holds_the_table``). With the limits off,
+    the limited view at once (it tests nothing then), and ``exempt`` is never asked."""
 
     @functools.wraps(plain)
     def view(*args, **kwargs):
-        return plain(*args, **kwargs) if exempt() else limited(*args, **kwargs)
+        if limiter.enabled and exempt():
+            return plain(*args, **kwargs)
+        return limited(*args, **kwargs)
 
     return view
 
