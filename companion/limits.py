@@ -39,7 +39,9 @@ it names (none, a forged one, another table's, the host's on a seat's route...) 
 counted as before, and past the limit refused whether the code exists or not, so a hit
 among the refusals still gives no code away. The credential is checked once a request:
 the exemption finds the table this process keeps (else reads it, and keeps it for the
-view), and the view's ``tokens.identify`` finds the answer kept on ``flask.g``.
+view), and the view's ``tokens.identify`` finds the answer kept on ``flask.g``. A view
+whose every limit exempts alike (a move, a view...) calls the plain view for a holder,
+without Flask-Limiter's wrapper (:func:`skipped_when`).
 
 A look-up costs one per code it tries: ``/join?code=`` tries each look-alike reading of
 what was typed (O as D or Q…, up to ``codes.MAX_GUESSES``), and each counts (at most a
