@@ -25,6 +25,24 @@ whole room playing, not for one phone:
   there), counted per address *and table*; past the limit every request naming that
   table from that address is refused, so tokens cannot be tried by the thousand.
 
+**Holders are not counted.** A request whose bearer token holds a seat or the host at
+the table its URL names (in the role its route takes), or whose stream ticket was issued
+to one, is exempt from ``lookup`` and ``token`` (Flask-Limiter's ``exempt_when``:
+:func:`companion.tables.holders.holds_the_table`), so a move, a view or a stream ticket
+of a phone that plays makes no round trip to the limits' storage (four a request on
+Redis before: two limits, a minute and an hour each). Those two limits exist only to stop
+guessing codes and tokens, and such a request guesses nothing: its holder already knows
+the code, and a token is 256 random bits (``secrets.token_urlsafe(32)``), so a guesser
+who could make a request exempt would already hold the token; exempting the correct one
+tells a guesser nothing it could use. A request without a valid credential for the table
+it names (none, a forged one, another table's, the host's on a seat's route...) is
+counted as before, and past the limit refused whether the code exists or not, so a hit
+among the refusals still gives no code away. The credential is checked once a request:
+the exemption finds the table this process keeps (else reads it, and keeps it for the
+view), and the view's ``tokens.identify`` finds the answer kept on ``flask.g``. A view
+whose every limit exempts alike (a move, a view...) calls the plain view for a holder,
+without Flask-Limiter's wrapper (:func:`skipped_when`).
+
 A look-up costs one per code it tries: ``/join?code=`` tries each look-alike reading of
 what was typed (O as D or Q…, up to ``codes.MAX_GUESSES``), and each counts (at most a
 whole minute's allowance for one look-up, so such a code can still be found).
@@ -35,6 +53,7 @@ request path): see ``BOT_THINKING`` in :mod:`companion.tables.bots`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import time
@@ -48,6 +67,7 @@ from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import codes
+from .tables.holders import holds_the_table
 
 
 @dataclass(frozen=True)
@@ -59,6 +79,7 @@ class Rule:
     by_code: bool = False  # also every endpoint whose URL takes a code
     cost: Callable[[], int] | int = 1  # what one request counts
     key: Callable[[], str] = get_remote_address  # whom it counts against
+    exempt_when: Callable[[], bool] | None = None  # None: no request is exempt
 
 
 def not_found(response) -> bool:
@@ -127,6 +148,7 @@ RULES: dict[str, Rule] = {
         deduct_when=not_found,
         by_code=True,
         cost=codes_tried,
+        exempt_when=holds_the_table,
     ),
     "join": Rule("RATELIMIT_JOIN", ("tables.api_join",)),
     "seat_request": Rule("RATELIMIT_SEAT_REQUEST", ("tables.api_ask",)),
@@ -145,6 +167,7 @@ RULES: dict[str, Rule] = {
         deduct_when=unauthorised,
         by_code=True,
         key=client_and_table,
+        exempt_when=holds_the_table,
     ),
 }
 
@@ -211,8 +234,11 @@ def init_app(app: Flask) -> Limiter:
 
     # One limiter per app: its limits are registered by view name, and tests build many apps.
     limiter = Limiter(get_remote_address, app=app)
+    plain = dict(app.view_functions)
+    rules_of: dict[str, list[Rule]] = {}
     for scope, rule in RULES.items():
         for endpoint in limited_endpoints(app, rule):
+            rules_of.setdefault(endpoint, []).append(rule)
             limit = limiter.shared_limit(
                 limit_of(rule.config),
                 scope=scope,
@@ -220,11 +246,37 @@ def init_app(app: Flask) -> Limiter:
                 methods=list(rule.methods) if rule.methods else None,
                 deduct_when=rule.deduct_when,
                 cost=rule.cost,
+                exempt_when=rule.exempt_when,
             )
             app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+    for endpoint, rules in rules_of.items():
+        exempt = {rule.exempt_when for rule in rules}
+        if len(exempt) == 1 and None not in exempt:  # every limit of the view exempts alike
+            limited = app.view_functions[endpoint]
+            skipped = skipped_when(limiter, exempt.pop(), limited, plain[endpoint])
+            app.view_functions[endpoint] = skipped
     app.extensions["companion.limiter"] = limiter  # the limits hold it only weakly
     app.after_request(retry_after)
     return limiter
+
+
+def skipped_when(
+    limiter: Limiter, exempt: Callable[[], bool], limited: Callable, plain: Callable
+) -> Callable:
+    """A view whose every limit is exempt when ``exempt()`` holds: then ``plain`` is called
+    without Flask-Limiter's wrapper, which would come to the same (no limit tested or
+    counted) after resolving and filtering the view's limits, some 0.1 ms of CPU a request
+    (bench/README.md, ``limits4``); otherwise the limited view, which asks ``exempt``
+    again (kept for the request: see ``holders.holds_the_table``). With the limits off,
+    the limited view at once (it tests nothing then), and ``exempt`` is never asked."""
+
+    @functools.wraps(plain)
+    def view(*args, **kwargs):
+        if limiter.enabled and exempt():
+            return plain(*args, **kwargs)
+        return limited(*args, **kwargs)
+
+    return view
 
 
 def retry_after(response):

@@ -19,6 +19,7 @@ from . import guard, lifecycle, log, moves, reads, seats, store, stream, tickets
 from .blueprint import bp
 from .envelope import join_url
 from .errors import TableError
+from .holders import bearer_token
 
 # Every POST body is checked (JSON object, depth, declared fields and types) before a route.
 bp.before_request(guard.check_body)
@@ -71,17 +72,6 @@ def json_body(*required: str) -> dict[str, Any]:
 
 def optional_body() -> dict[str, Any]:
     return json_body() if request.content_length else {}
-
-
-def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 200:
-        raise TableError(401, "The Authorization header must be 'Bearer <token>'.")
-    return token
 
 
 RECENT_TABLES = 30

@@ -9,12 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask import g
+
 from ..credentials import hash_token, holder_mark, new_token, same_hash
 from ..models import SeatChange
 from . import store
 from .errors import TableError
 
-__all__ = ["Who", "hash_token", "holder_mark", "identify", "new_token", "same_hash"]
+__all__ = ["Who", "hash_token", "holder_mark", "holding", "identify", "new_token", "same_hash"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,24 @@ def identify(table: Any, token: str | None) -> Who:
     """The holder of ``token`` at ``table``; :class:`TableError` 401 for an unknown one."""
     if token is None:
         return Who()
+    who = holding(table, token)
+    if who is not None:
+        return who
+    change = store.latest_change(table, hash_token(token))
+    if change is not None:
+        raise TableError(401, gone_message(change), moved=change.how, seat=change.seat)
+    raise TableError(401, "That token does not belong to this table. Join it again.")
+
+
+def holding(table: Any, token: str) -> Who | None:
+    """The host or the seat ``token`` holds at ``table``, None when neither. Worked out
+    once a request for a table's version and kept on ``flask.g``: the rate limits'
+    exemption (``holders.holds_the_table``) asks first, the view's :func:`identify`
+    then finds the answer (the seats and the host change only with a new version)."""
+    key = (table.code, table.version, token)
+    found = g.get("table_holding")
+    if found is not None and found[0] == key:
+        return found[1]
     digest = hash_token(token)
     # Compare with every stored hash (no early exit), so timing tells nothing.
     host = same_hash(digest, table.host_token_hash)
@@ -41,14 +61,9 @@ def identify(table: Any, token: str | None) -> Who:
     for s in table.seats:
         if same_hash(digest, s.token_hash):
             seat = s.index
-    if host:
-        return Who(host=True)
-    if seat is not None:
-        return Who(seat=seat)
-    change = store.latest_change(table, digest)
-    if change is not None:
-        raise TableError(401, gone_message(change), moved=change.how, seat=change.seat)
-    raise TableError(401, "That token does not belong to this table. Join it again.")
+    who = Who(host=True) if host else Who(seat=seat) if seat is not None else None
+    g.table_holding = (key, who)
+    return who
 
 
 def the_host(table: Any, token: str | None, doing: str) -> Who:

@@ -264,10 +264,13 @@ def test_wrong_tokens_on_a_known_table_are_counted_and_limited(make_app, databas
     for n in range(5):
         answer = guesser.get(f"{url}/view", headers={"Authorization": f"Bearer wrong{n}"})
         assert answer.status_code == 401
-    # Now even the right token is refused from there, on that table (no hit shows).
+    # Now every other token is refused from there, on that table, and so is no token;
+    # only a token that holds a seat is not counted (it guesses nothing: see below).
     right = {"Authorization": f"Bearer {table.tokens[0]}"}
-    assert_api_429(guesser.get(f"{url}/view", headers=right))
+    assert_api_429(guesser.get(f"{url}/view", headers={"Authorization": "Bearer wrong9"}))
+    assert_api_429(guesser.get(f"{url}/view"))
     assert_api_429(guesser.post(f"{url}/claim", json={"ticket": "x" * 43}))
+    assert guesser.get(f"{url}/view", headers=right).status_code == 200
     # Good tokens never count; other tables and other addresses are untouched.
     seated = phone(app, "203.0.113.9")
     for _ in range(20):
@@ -279,10 +282,10 @@ def test_wrong_tokens_on_a_known_table_are_counted_and_limited(make_app, databas
 
 def test_a_move_reads_each_limit_once_and_answers_no_limit_headers(make_app, redis_url):
     """With the limits on Redis (the scaled set-up), a move on a found table with its
-    seat's token reads the storage only to test its limits (the look-up's and the
-    token's, a minute and an hour each: four round trips, beside the move's publish),
-    not a fifth time for
-    X-RateLimit-* headers, which no answer carries; a refusal still has Retry-After."""
+    seat's token does not read the storage at all: its token holds the seat, so the
+    look-up and token limits do not count it (four round trips before, a minute and an
+    hour each), and no answer carries X-RateLimit-* headers (a fifth before them). A
+    move with no token is still tested and counted; a refusal still has Retry-After."""
     import redis.connection
 
     app = make_app(**ON, REDIS_URL=redis_url, RATELIMIT_KEY_PREFIX=f"t{uuid.uuid4().hex[:8]}")
@@ -304,4 +307,166 @@ def test_a_move_reads_each_limit_once_and_answers_no_limit_headers(make_app, red
         redis.connection.AbstractConnection.send_packed_command = real
     assert answer.status_code == 200, answer.get_json()
     assert not [name for name, _ in answer.headers if name.lower().startswith("x-ratelimit")]
-    assert len([command for command in sent if b"LIMITS:" in command]) == 4
+    assert len([command for command in sent if b"LIMITS:" in command]) == 0
+    redis.connection.AbstractConnection.send_packed_command = counted
+    try:
+        url = f"/api/tables/{players.code}/actions"
+        body = {"action": env["legal"][0], "version": env["version"] + 1}
+        answer = players.phones[seat].post(url, json=body)
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = real
+    assert answer.status_code == 401  # tested (four) and counted (the token limit's two)
+    assert len([command for command in sent if b"LIMITS:" in command]) == 6
+
+
+# -- holders are not counted: a seat's or the host's credential at the table it names ------
+
+
+@pytest.fixture(params=["memory", "redis"])
+def storage(request) -> dict:
+    """The limits' storage: memory (one process), then Redis (the scaled set-up)."""
+    if request.param == "memory":
+        return {}
+    url = request.getfixturevalue("redis_url")
+    return {"REDIS_URL": url, "RATELIMIT_KEY_PREFIX": f"t{uuid.uuid4().hex[:8]}"}
+
+
+SPENT = "198.51.100.7"  # the address whose look-up and token limits a guesser used up
+
+
+def used_up(app, table: TablePlayers) -> None:
+    """A guesser at :data:`SPENT` uses up the look-up limit (missing codes) and the token
+    limit on ``table`` (wrong tokens)."""
+    guesser = phone(app, SPENT)
+    for n in range(3):
+        wrong = {"Authorization": f"Bearer wrong{n}"}
+        assert guesser.get(f"/api/tables/{table.code}/view", headers=wrong).status_code == 401
+    for n in range(3):
+        assert guesser.get(f"/api/tables/AAAAA{n + 2}/view").status_code == 404
+    assert_api_429(guesser.get(f"/api/tables/{table.code}/view"))
+
+
+def limited_app(make_app, storage: dict, database: str):
+    limits = {"RATELIMIT_LOOKUP": "3 per minute", "RATELIMIT_TOKEN": "3 per minute"}
+    return make_app(**ON, **limits, **storage, SQLALCHEMY_DATABASE_URI=database)
+
+
+def test_a_holders_requests_are_never_refused_after_its_address_used_both_limits(
+    make_app, storage, database
+):
+    import random
+
+    app = limited_app(make_app, storage, database)
+    table = TablePlayers(app, "shoot", 3).join_all()
+    for client in (*table.phones, table.host):  # the whole room behind one address
+        client.environ_base["REMOTE_ADDR"] = SPENT
+    used_up(app, table)
+    rng = random.Random(4)
+    for _ in range(12):  # each a seat's view and its move, never refused
+        seat = table.envelope(0)["to_act"][0]
+        env = table.envelope(seat)
+        answer = table.act(seat, rng.choice(env["legal"]), env["version"])
+        assert answer.status_code == 200, answer.get_json()
+    host = table.host_token
+    version = table.view(token=host).get_json()["version"]
+    assert version >= 12
+    ticket = table.post(table.host, f"/api/tables/{table.code}/stream-ticket", {}, host)
+    assert ticket.status_code == 200
+    undone = table.undo(host, {"version": version})
+    assert undone.status_code == 200, undone.get_json()
+    # The guesser, at the same address with no good credential, is refused still, on a
+    # code that exists as on one that does not.
+    guesser = phone(app, SPENT)
+    assert_api_429(guesser.get(f"/api/tables/{table.code}/view"))
+    assert_api_429(guesser.get("/api/tables/ZZZZZ9/view"))
+    forged = {"Authorization": "Bearer " + "x" * 43}
+    assert_api_429(guesser.get(f"/api/tables/{table.code}/view", headers=forged))
+    assert_api_429(guesser.get("/api/tables/ZZZZZ9/view", headers=forged))
+
+
+def test_credentials_that_do_not_hold_the_table_are_counted(make_app, storage, database):
+    """A token of another table, a forged one, a host token on the seats' move route, a
+    seat's token on the host's undo and on another seat's route, a malformed header:
+    none is exempt, so each is refused from the spent address."""
+    app = limited_app(make_app, storage, database)
+    table = TablePlayers(app, "shoot", 3).join_all()
+    other = TablePlayers(app, "shoot", 3).join_all()
+    used_up(app, table)
+    guesser = phone(app, SPENT)
+    url = f"/api/tables/{table.code}"
+    move = {"action": {"type": "bid", "bid": 0}, "version": 3}
+
+    def bearer(token: str) -> dict:
+        return {"Authorization": f"Bearer {token}"}
+
+    assert_api_429(guesser.get(f"{url}/view", headers=bearer(other.tokens[0])))
+    assert_api_429(guesser.get(f"{url}/view", headers=bearer(other.host_token)))
+    assert_api_429(guesser.get(f"{url}/view", headers=bearer("x" * 43)))
+    assert_api_429(guesser.get(f"{url}/view", headers={"Authorization": "Basic abc"}))
+    assert_api_429(guesser.post(f"{url}/actions", json=move, headers=bearer(table.host_token)))
+    assert_api_429(guesser.post(f"{url}/undo", json={}, headers=bearer(table.tokens[0])))
+    assert_api_429(
+        guesser.post(f"{url}/seats/1/transfer", json={}, headers=bearer(table.tokens[0]))
+    )
+    # A seat's own route with its own token, and the host's on any seat's, are exempt.
+    own = guesser.post(f"{url}/seats/0/transfer", json={}, headers=bearer(table.tokens[0]))
+    assert own.status_code == 200
+    hosts = guesser.post(f"{url}/seats/1/transfer", json={}, headers=bearer(table.host_token))
+    assert hosts.status_code == 200
+    # The other table's own token is good there (its limits are its own anyway).
+    mine = guesser.get(f"/api/tables/{other.code}/view", headers=bearer(other.tokens[0]))
+    assert mine.status_code == 200
+
+
+def test_a_seats_stream_ticket_is_exempt_and_a_spectators_is_not(make_app):
+    """``?ticket=`` on the stream: a ticket issued to a seat (or the host) holds the
+    table it was signed for; a spectator's, a forged one or another table's does not."""
+    from companion.tables.holders import holds_the_table
+
+    app = make_app(**ON)
+    table = TablePlayers(app, "shoot", 3).join_all()
+    other = TablePlayers(app, "shoot", 3).join_all()
+
+    def ticket(players: TablePlayers, token: str | None) -> str:
+        url = f"/api/tables/{players.code}/stream-ticket"
+        answer = players.post(players.host, url, {}, token)
+        assert answer.status_code == 200
+        return answer.get_json()["ticket"]
+
+    def exempt(code: str, given: str) -> bool:
+        with app.test_request_context(f"/api/tables/{code}/events?ticket={given}"):
+            return holds_the_table()
+
+    assert exempt(table.code, ticket(table, table.tokens[1]))
+    assert exempt(table.code, ticket(table, table.host_token))
+    assert not exempt(table.code, ticket(table, None))
+    assert not exempt(table.code, ticket(other, other.tokens[1]))
+    assert not exempt(table.code, "forged")
+
+
+def test_the_exemption_and_the_view_check_the_token_once(make_app, monkeypatch):
+    """The exemption works the holder out once (both limits ask) and the view's
+    ``identify`` finds it kept for the request: the token is hashed once a move."""
+    from companion.tables import tokens
+
+    app = make_app(**ON)
+    table = TablePlayers(app, "shoot", 3).join_all()
+    seat = table.envelope(None)["to_act"][0]
+    env = table.envelope(seat)
+    hashed = []
+    real = tokens.hash_token
+    monkeypatch.setattr(tokens, "hash_token", lambda token: hashed.append(token) or real(token))
+    assert table.act(seat, env["legal"][0], env["version"]).status_code == 200
+    assert hashed == [table.tokens[seat]]
+
+
+def test_a_holder_is_still_counted_by_the_limits_that_count_everyone(make_app):
+    """Only the failure counts spare a holder: on a view with another limit too (claims
+    count every request), its token changes nothing there."""
+    app = make_app(**ON, RATELIMIT_CLAIM="2 per minute")
+    table = TablePlayers(app, "shoot", 3).join_all()
+    url = f"/api/tables/{table.code}/claim"
+    for _ in range(2):
+        answer = table.post(table.phones[0], url, {"ticket": "x" * 43}, table.tokens[0])
+        assert answer.status_code == 401
+    assert_api_429(table.post(table.phones[0], url, {"ticket": "x" * 43}, table.tokens[0]))
