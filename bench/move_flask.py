@@ -40,11 +40,11 @@ def build_app(storage: str | None, folder: str):
     return create_app(config)
 
 
-def seated_table(app) -> tuple[str, str, dict]:
-    """A Shoot! table of three, everyone seated: its code, the seat to act's token and
+def seated_table(app, game: str) -> tuple[str, str, dict]:
+    """A table of three of ``game``, everyone seated: its code, the seat to act's token and
     that seat's envelope (the view also makes the process keep the table)."""
     client = app.test_client()
-    made = client.post("/api/tables", json={"game": "shoot", "players": 3}).get_json()
+    made = client.post("/api/tables", json={"game": game, "players": 3}).get_json()
     code = made["code"]
     tokens = [
         client.post(f"/api/tables/{code}/seats", json={"name": f"P{i}"}).get_json()["token"]
@@ -98,15 +98,17 @@ def main() -> None:
     parser.add_argument("--route", choices=("move", "view"), default="move")
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--game", help="a game's slug (by default the first registered one)")
     args = parser.parse_args()
     storage = None if args.storage == "off" else args.storage
 
     import companion
+    from companion.games import GAMES
     from companion.tables import moves
 
     with tempfile.TemporaryDirectory() as folder:
         app = build_app(storage, folder)
-        code, token, env = seated_table(app)
+        code, token, env = seated_table(app, args.game or next(iter(GAMES)))
         if args.route == "move":
             moves.act = lambda *_args, **_kwargs: env  # the use case stubbed
         environ = request_environ(args.route, code, token, env)

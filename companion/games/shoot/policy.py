@@ -57,7 +57,7 @@ MISPLAY = 0.3  # how much less likely a world is for each play the easy player w
 #: (players, hand size) -> (the mean of :func:`card_chances` over random hands, the
 #: tricks a hand takes per unit of it above that mean): :func:`expected_tricks` is a seat's
 #: share of the tricks (size / players, what random hands take on average) plus the slope
-#: times the hand's distance from the mean. Fitted by ``bench/shoot_calibration.py``
+#: times the hand's distance from the mean. Fitted by ``companion/games/shoot/calibration.py``
 #: (seeded; it prints this table) from deals played out by the easy players.
 CALIBRATION: dict[tuple[int, int], tuple[float, float]] = {  # --deals 2000 --seed 1
     (2, 2): (1.306, 1.076),

@@ -1,6 +1,8 @@
 """Fits Shoot!'s bid estimate (``policy.CALIBRATION``) and prints the table to paste.
 
-    python bench/shoot_calibration.py [--deals 3000] [--seed 1]
+    python -m companion.games.shoot.calibration [--deals 3000] [--seed 1]
+
+(Kept with the game, a tool of its own: no file outside a game's places names it.)
 
 For every player count (2-5) and hand size (2 to the largest the rules allow) deals
 ``--deals`` random deals, every seat bids as the easy player and the deal is played out
@@ -21,9 +23,9 @@ from __future__ import annotations
 import argparse
 import random
 
-from companion.games.shoot import policy
-from companion.games.shoot.rules import max_hand
-from companion.games.shoot.worlds import play_out
+from . import policy
+from .rules import max_hand
+from .worlds import play_out
 
 MIN_SLOPE = 0.1  # keeps the estimate's ordering of hands when a fit comes out flat
 
