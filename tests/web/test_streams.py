@@ -10,6 +10,7 @@ import random
 import re
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from itsdangerous import TimestampSigner
@@ -329,8 +330,6 @@ def test_the_default_keep_alive_comes_before_a_phone_gives_up(make_app, monkeypa
     at 5 s the pings of idle phones cost as much CPU as a table's events), and that is
     sooner than the silence after which a phone's page, before its first ping, takes its
     stream for dead and reconnects (``silence`` in the two scripts that follow a stream)."""
-    from pathlib import Path
-
     assert live.KEEPALIVE == 15
     root = Path(__file__).resolve().parents[2] / "static" / "js"
     for script in ("table-live.js", "score.js"):

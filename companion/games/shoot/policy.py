@@ -139,12 +139,9 @@ def expected_tricks(hand: list[int], trump_card: int, players: int, leads: bool)
         return 0.0
     if size == 1:
         # one card each: the leader usually wins; otherwise only a trump is a fair chance
-        return 1.0 if leads or SUIT[hand[0]] == trump_card // SUIT_SIZE else 0.0
+        return 1.0 if leads or SUIT[hand[0]] == SUIT[trump_card] else 0.0
     raw = card_chances(hand, trump_card, players)
-    fit = CALIBRATION.get((players, size))
-    if fit is None:
-        return raw
-    mean, slope = fit
+    mean, slope = CALIBRATION[players, size]  # every table size and hand size the rules allow
     return min(float(size), max(0.0, size / players + slope * (raw - mean)))
 
 

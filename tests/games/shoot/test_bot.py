@@ -10,6 +10,8 @@ from companion.bots import bot_for, decide, should_act
 from companion.games import GAMES
 from companion.games.cards import CARD_IDS, CARD_INDEX
 from companion.games.shoot import worlds
+from companion.games.shoot.policy import card_chances, expected_tricks
+from companion.games.shoot.rules import max_hand
 from tests.games.test_bots import positions
 
 GAME = GAMES["shoot"]
@@ -414,9 +416,6 @@ def random_hands(players, size, deals, rng):
 def test_the_bid_estimate_matches_the_tricks_random_hands_take(players):
     # every trick goes to someone, so random hands take size / players tricks on
     # average; the uncalibrated estimate took 0.73 at 10 cards and 4 players (share 2.5)
-    from companion.games.shoot.policy import expected_tricks
-    from companion.games.shoot.rules import max_hand
-
     rng = random.Random(players)
     for size in range(2, max_hand(players) + 1):
         estimates = [
@@ -428,8 +427,6 @@ def test_the_bid_estimate_matches_the_tricks_random_hands_take(players):
 
 
 def test_the_calibrated_estimate_keeps_the_ordering_of_hands():
-    from companion.games.shoot.policy import card_chances, expected_tricks
-
     rng = random.Random(3)
     for players, size in [(2, 12), (4, 10), (4, 3), (5, 7)]:
         pairs = sorted(
