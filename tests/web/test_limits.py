@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 import time
 import uuid
+from types import SimpleNamespace
 
 import pytest
 
 from companion.extensions import db
-from companion.limits import DEFAULTS
+from companion.limits import DEFAULTS, skipped_when
 from companion.models import Table
 
 from .test_tables_api import TablePlayers
@@ -470,3 +471,30 @@ def test_a_holder_is_still_counted_by_the_limits_that_count_everyone(make_app):
         answer = table.post(table.phones[0], url, {"ticket": "x" * 43}, table.tokens[0])
         assert answer.status_code == 401
     assert_api_429(table.post(table.phones[0], url, {"ticket": "x" * 43}, table.tokens[0]))
+
+
+def test_a_view_skips_the_limiters_wrapper_only_for_an_exempt_request_with_limits_on():
+    """``limits.skipped_when``: with the limits on, an exempt request goes to the plain view
+    and any other to the limited one; with them off, the limited view (which tests nothing
+    then) and the exemption is never asked (it may read the table)."""
+    asked = []
+
+    def exempt(answer):
+        def ask():
+            asked.append(answer)
+            return answer
+
+        return ask
+
+    def plain():
+        return "plain"
+
+    def limited():
+        return "limited"
+
+    on, off = SimpleNamespace(enabled=True), SimpleNamespace(enabled=False)
+    assert skipped_when(on, exempt(True), limited, plain)() == "plain"
+    assert skipped_when(on, exempt(False), limited, plain)() == "limited"
+    assert asked == [True, False]
+    assert skipped_when(off, exempt(True), limited, plain)() == "limited"
+    assert asked == [True, False]
