@@ -40,7 +40,10 @@ At each deal's end every seat's Shoot! score is asserted equal to its ``oh_hell`
 minus 5.
 
 ``--log FILE`` appends every play's result as it comes in, and ``--summarise FILE``
-reports a log's whole deals (a run stopped early still counts).
+reports a log's whole deals (a run stopped early still counts). ``--summarise NEW
+--against OLD`` (two logs of the same seed) adds the paired difference: deal by deal, the
+first side's lead in NEW less its lead in OLD, over the deals both logs hold whole, and by
+hand length (the cards cancel; each run's ISMCTS draws stay).
 
 Prints each side's mean score a seat a deal (Shoot! points) with its 95 % interval over
 deals, their difference (paired by deal), whether the two intervals lie apart, and each
@@ -315,6 +318,47 @@ def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
         print(f"ISMCTS simulations a decision (--ismcts-cpu): mean {statistics.fmean(sims):.0f}")
 
 
+def whole_deals(path: str) -> list[dict]:
+    """A --log file's plays, whole duplicate deals only (a deal's second play may not have
+    finished when a run was stopped)."""
+    with open(path) as lines:
+        results = [json.loads(line) for line in lines]
+    plays = collections.Counter(result["deal"] for result in results)
+    return [result for result in results if plays[result["deal"]] == 2]
+
+
+def leads(results: list[dict]) -> dict[int, tuple[int, float]]:
+    """Deal -> (its hand size, the first side's mean score a seat less the second's)."""
+    by_deal: dict[int, list[list[int]]] = {}
+    sizes = {}
+    for result in results:
+        seats = by_deal.setdefault(result["deal"], [[], []])
+        sizes[result["deal"]] = result["size"]
+        for side in (0, 1):
+            seats[side].extend(result["scores"][side])
+    return {
+        deal: (sizes[deal], statistics.fmean(a) - statistics.fmean(b))
+        for deal, (a, b) in by_deal.items()
+    }
+
+
+def paired(new: list[dict], old: list[dict]) -> None:
+    """The first side's lead a deal in ``new`` less its lead in ``old``, deal by deal over
+    the deals both hold, with its 95 % interval; then by hand length."""
+    a, b = leads(new), leads(old)
+    common = sorted(set(a) & set(b))
+    if not common:
+        print("paired: no deal in both logs")
+        return
+    groups = [("all", 1, 99), ("8-10 cards", 8, 10), ("4-7 cards", 4, 7), ("1-3 cards", 1, 3)]
+    print(f"Paired by deal (this log's lead less the other's), {len(common)} deals:")
+    for name, low, high in groups:
+        here = [a[d][1] - b[d][1] for d in common if low <= a[d][0] <= high]
+        if here:
+            mean, half = interval(here)
+            print(f"  {name:<11} {len(here):4d} deals  {mean:+6.2f} ± {half:.2f}")
+
+
 def bid_table(results: list[dict], labels: list[str]) -> None:
     """Each side's bids by hand size: the mean bid, the mean tricks taken, how often the
     bid was made exactly and the mean score a seat, then the difference of the two
@@ -398,6 +442,10 @@ def main() -> None:
     parser.add_argument("--log", help="append each play's result to this file (JSON lines)")
     parser.add_argument("--summarise", help="report a --log file's whole deals, play nothing")
     parser.add_argument(
+        "--against",
+        help="with --summarise: another log of the same deals; print the paired difference",
+    )
+    parser.add_argument(
         "--payoff",
         choices=("own", "lead"),
         default="own",
@@ -439,11 +487,7 @@ def main() -> None:
     results = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 (kept open for the run)
     if args.summarise:
-        with open(args.summarise) as lines:
-            results = [json.loads(line) for line in lines]
-        # whole duplicate deals only: a deal's second play may not have finished
-        plays = collections.Counter(result["deal"] for result in results)
-        results = [result for result in results if plays[result["deal"]] == 2]
+        results = whole_deals(args.summarise)
         tasks = []
     if tasks and args.workers > 1:
         pool = Pool(args.workers, start_worker, init)
@@ -468,6 +512,8 @@ def main() -> None:
     )
     report(args.side, results, labels)
     bid_table(results, labels)
+    if args.summarise and args.against:
+        paired(results, whole_deals(args.against))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@
 ``VARIANT`` names constants of ``companion.bots.tree`` or of the game's ``worlds`` or
 ``policy`` module (beside its bot) and their values (Python literals). They hold while
 the ``expert`` side (or, with ``VARIANT_ALL=1``, every one of our sides) chooses a card;
-bids are left alone.
+bids are left alone unless ``VARIANT_BIDS=1`` (then they hold for its bids too).
 Given strong's budget and settled stop, as above, the expert side is strong with the
 variant: a head-to-head of the variant against strong on the same duplicate deals.
 ``VARIANT_EASY=1`` makes that side play its cards by the easy rules instead (what the
@@ -50,14 +50,15 @@ def changes(spec: str) -> list[tuple[object, str, object]]:
 CHANGES = changes(os.environ.get("VARIANT", ""))
 EVERY_SIDE = os.environ.get("VARIANT_ALL") == "1"
 EASY = os.environ.get("VARIANT_EASY") == "1"
+BIDS = os.environ.get("VARIANT_BIDS") == "1"
 real_decide = bots_vs_openspiel.decide
 
 
 def decide(game, view, legal, level, rng, budget=None):
     """Our side's move, with the variant in force for the variant side's card play."""
-    if view["phase"] != "play" or not (EVERY_SIDE or level == "expert"):
+    if (view["phase"] != "play" and not BIDS) or not (EVERY_SIDE or level == "expert"):
         return real_decide(game, view, legal, level, rng, budget)
-    if EASY:
+    if EASY and view["phase"] == "play":
         return bot_for(game).easy(view, legal, rng)
     saved = [(module, name, getattr(module, name)) for module, name, _ in CHANGES]
     for module, name, value in CHANGES:
