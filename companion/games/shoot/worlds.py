@@ -42,10 +42,6 @@ from .rules import BONUS
 #: deals, 0.3 did no worse than 0 or 1 (bench/README.md); none of them closed the gap.
 NOISE = 0.3
 MISPLAY = 0.7  # how much less likely a world is for each play the easy player would not make
-#: A playout's last tricks, from when every hand holds this many cards or fewer, are played
-#: as each seat's best for its own points in that world (max-n over the world's open
-#: cards) instead of by the easy card play; 0: never.
-ENDGAME = 0
 
 
 def deal_pool(
@@ -149,10 +145,6 @@ def play_out(
     trump = SUIT[trump_card]
     keys = TRICK_KEY[trump]
     out |= 1 << trump_card
-    endgame = ENDGAME
-    if endgame and max(len(hand) for hand in hands) <= endgame:
-        taken[:] = solve(hands, tuple(trick), turn, bids, tuple(taken), keys)
-        return
     while True:
         hand = hands[turn]
         playable = hand
@@ -187,54 +179,6 @@ def play_out(
         if not hand:
             return
         trick = []
-        if len(hand) <= endgame:
-            taken[:] = solve(hands, (), turn, bids, tuple(taken), keys)
-            return
-
-
-def solve(
-    hands: list[list[int]],
-    trick: tuple,
-    turn: int,
-    bids: list[int],
-    taken: tuple,
-    keys: tuple,
-) -> tuple:
-    """The tricks every seat ends the deal with when each plays, card by card, the card
-    best for its own points (max-n over the open ``hands``, sorted; ``trick`` the plays
-    so far as (seat, card) pairs; the first best card on a tie). ``hands`` are left as
-    they were."""
-    hand = hands[turn]
-    playable = hand
-    if trick:
-        low = SUIT[trick[0][1]] * SUIT_SIZE
-        start, stop = bisect_left(hand, low), bisect_left(hand, low + SUIT_SIZE)
-        if start < stop:
-            playable = hand[start:stop]
-    players = len(hands)
-    bid = bids[turn]
-    best, best_points = None, -1000
-    for card in playable:
-        index = hand.index(card)
-        del hand[index]
-        plays = (*trick, (turn, card))
-        if len(plays) < players:
-            result = solve(hands, plays, (turn + 1) % players, bids, taken, keys)
-        else:
-            value = keys[SUIT[plays[0][1]]]
-            winner, top = turn, -1
-            for who, played in plays:
-                if value[played] > top:
-                    top, winner = value[played], who
-            result = taken[:winner] + (taken[winner] + 1,) + taken[winner + 1 :]
-            if hand:
-                result = solve(hands, (), winner, bids, result, keys)
-        hand.insert(index, card)
-        mine = result[turn]
-        score = mine + BONUS if mine == bid else mine - BONUS
-        if score > best_points:
-            best, best_points = result, score
-    return best
 
 
 def points(bids: list[int], taken: list[int]) -> list[int]:
