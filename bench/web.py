@@ -690,6 +690,25 @@ def table_address(index: int) -> str:
     return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
+#: The other services a scaled server leans on, by process name (``/proc/<pid>/comm``).
+SERVICES = ("postgres", "redis-server")
+
+
+def services_cpu() -> float:
+    """CPU seconds used so far by every process of :data:`SERVICES` on this machine (all
+    of PostgreSQL's backends and Redis; a backend that ends between two readings takes
+    its share with it, so read it while the server's pools are steady)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            text = stat.read_text()
+            name = text[text.index("(") + 1 : text.rindex(")")]
+            if name.startswith(SERVICES):
+                fields = text.rsplit(")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 async def trivial_cpu(http: Http, server: Server | None, requests: int) -> tuple[float, float]:
     """The baseline, in the same run: server CPU ms per trivial request (``GET /offline``,
     16 keep-alive clients from their own addresses, as the phones' requests come) and
@@ -753,6 +772,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
     cpu, wall = time.process_time(), time.monotonic()
     server_cpu = server.cpu_seconds() if server else 0.0
     server_system = server.cpu_times()[1] if server else 0.0
+    services = services_cpu()
     load_before = os.getloadavg()
     spies = []
     if server is not None:
@@ -775,6 +795,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
     await asyncio.sleep(args.seconds)
     server_cpu = (server.cpu_seconds() if server else 0.0) - server_cpu
     server_system = (server.cpu_times()[1] if server else 0.0) - server_system
+    services = services_cpu() - services
     if server is not None:
         server.switch_profile()  # off, and written
     load_after = os.getloadavg()
@@ -825,6 +846,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         "cpu": 100.0 * cpu / wall if wall else 0.0,
         "server_cpu": server_cpu,
         "server_system": server_system,
+        "services_cpu": services,
         "opened": (holding, phones, opened),
         "trivial": trivial,
         "load": (load_before[0], load_after[0]),
@@ -1091,6 +1113,12 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"(GET /offline, same server, before the streams) {trivial_ms:.3f} ms "
         f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.2f} trivial requests"
         f"; of the move's CPU {kernel:.0f} % in the kernel (system time)"
+    )
+    services = phones["services_cpu"]
+    print(
+        f"PostgreSQL and Redis while playing (every process of theirs on this machine): "
+        f"{services * 1000 / moves:.2f} ms of CPU per move, "
+        f"{100 * services / args.seconds:.0f} % of one core"
     )
     print(
         f"load average (1 min) at the play's start / end: {phones['load'][0]:.2f} / "
