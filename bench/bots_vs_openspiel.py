@@ -34,8 +34,8 @@ view gets ``open_bids``, the bids made before its turn): the same information fo
 sides, which Shoot! itself never gives. ``--honest-ismcts K`` goes the other way: ISMCTS
 gets a Shoot! player's information about the cards (:meth:`Match.honest_step`: it searches
 K worlds dealt as our bots deal theirs, from every card it has not seen, instead of
-``oh_hell``'s resampling); it still sees the earlier bids. ``--sizes 1,2,3`` plays only the deals of those
-hand sizes (the same deal numbers, so the same cards, as the whole run).
+``oh_hell``'s resampling); it still sees the earlier bids. ``--sizes 1,2,3`` plays only
+the deals of those hand sizes (the same deal numbers, so the same cards, as the whole run).
 ``--bids-by PLAYER`` (a diagnostic) makes every seat's bids with one player, so the sides
 differ only in their card play; ``--play-by PLAYER`` plays every seat's cards with one
 player, so they differ only in their bids.
