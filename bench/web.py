@@ -309,6 +309,16 @@ class Server:
         PostgreSQL's or Redis's), from /proc."""
         return sum(self.cpu_times())
 
+    def worker_seconds(self) -> dict[int, float]:
+        """Each worker's CPU seconds so far (user and system), by process id."""
+        tick = os.sysconf("SC_CLK_TCK")
+        seconds = {}
+        for pid in self.workers():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                seconds[pid] = (int(fields[11]) + int(fields[12])) / tick
+        return seconds
+
     def cpu_times(self) -> tuple[float, float]:
         """:meth:`cpu_seconds` as (user, system): the system part is the kernel's work
         for the server (its socket sends and receives, on loopback also the receiving
@@ -773,6 +783,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
     server_cpu = server.cpu_seconds() if server else 0.0
     server_system = server.cpu_times()[1] if server else 0.0
     services = services_cpu()
+    per_worker = server.worker_seconds() if server else {}
     load_before = os.getloadavg()
     spies = []
     if server is not None:
@@ -796,6 +807,11 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
     server_cpu = (server.cpu_seconds() if server else 0.0) - server_cpu
     server_system = (server.cpu_times()[1] if server else 0.0) - server_system
     services = services_cpu() - services
+    if server is not None:
+        per_worker = {
+            pid: seconds - per_worker.get(pid, 0.0)
+            for pid, seconds in server.worker_seconds().items()
+        }
     if server is not None:
         server.switch_profile()  # off, and written
     load_after = os.getloadavg()
@@ -847,6 +863,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         "server_cpu": server_cpu,
         "server_system": server_system,
         "services_cpu": services,
+        "per_worker": sorted(per_worker.values(), reverse=True),
         "opened": (holding, phones, opened),
         "trivial": trivial,
         "load": (load_before[0], load_after[0]),
@@ -1114,6 +1131,9 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.2f} trivial requests"
         f"; of the move's CPU {kernel:.0f} % in the kernel (system time)"
     )
+    if phones["per_worker"]:
+        shares = ", ".join(f"{100 * t / args.seconds:.0f} %" for t in phones["per_worker"])
+        print(f"each worker's CPU while playing (of one core): {shares}")
     services = phones["services_cpu"]
     print(
         f"PostgreSQL and Redis while playing (every process of theirs on this machine): "
