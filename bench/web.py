@@ -1001,13 +1001,21 @@ async def rates_part(http: Http, args, server: Server, workdir: Path) -> dict:
     loops = {"trivial": trivial, "view": view, "move": move, "round_trip": round_trip}
     rounds = max(1, round(args.rate_seconds))
     out = dict.fromkeys(loops, 0.0)
+    cpu = dict.fromkeys(loops, 0.0)  # the server's CPU seconds in each loop
     try:
         for _ in range(rounds):
             for name, step in loops.items():
+                before = server.cpu_seconds()
                 out[name] += await closed_loop(args.rate_seconds / rounds, workers, step)
+                cpu[name] += server.cpu_seconds() - before
     finally:
         seeder.close()
-    out = {name: rate / rounds for name, rate in out.items()}
+    seconds = args.rate_seconds / rounds * rounds
+    # CPU ms a step: the loops' server CPU over the steps they made (rate x time)
+    out["cpu_ms"] = {
+        name: 1000 * cpu[name] / max(1.0, out[name] / rounds * seconds) for name in loops
+    }
+    out = {name: (rate / rounds if name in loops else rate) for name, rate in out.items()}
     out["refused"] = refused["moves"]
     return out
 
@@ -1168,15 +1176,21 @@ def print_rates(setup: str | None, root: Path, args, rates: dict) -> None:
     if setup is not None:
         print(f"\n## {setup} ({root}): rates only")
     base = rates["trivial"]
-    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
-    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
+    cpu = rates["cpu_ms"]
+    print(
+        f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s "
+        f"({cpu['trivial']:.2f} ms of server CPU each)"
+    )
+    print(
+        f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial ({cpu['view']:.2f} ms)"
+    )
     print(
         f"  move POST alone {rates['move']:.0f}/s = {rates['move'] / base:.2f}x trivial"
-        f" ({rates['refused']} refused)"
+        f" ({cpu['move']:.2f} ms; {rates['refused']} refused)"
     )
     print(
         f"  move round trip (2 views + the move) {rates['round_trip']:.0f}/s = "
-        f"{rates['round_trip'] / base:.2f}x trivial"
+        f"{rates['round_trip'] / base:.2f}x trivial ({cpu['round_trip']:.2f} ms)"
     )
 
 
