@@ -777,6 +777,13 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         await asyncio.sleep(0.1)
     holding = sum(bool(r) for t in tables for r in t.received)
     opened = time.monotonic() - opened_at
+    # 1b. (--idle SECONDS) The streams held, nobody moving: what holding them costs the
+    # server a second (keep-alive pings, timers), to take out of a move's figure.
+    idle = None
+    if server is not None and args.idle > 0:
+        before = server.cpu_seconds()
+        await asyncio.sleep(args.idle)
+        idle = (server.cpu_seconds() - before) / args.idle
     # 2. Play: the phone to act of each table moves, from the view its last event gave it
     # (or, when that event had no part of its own, the view it refetches).
     cpu, wall = time.process_time(), time.monotonic()
@@ -864,6 +871,7 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         "server_system": server_system,
         "services_cpu": services,
         "per_worker": sorted(per_worker.values(), reverse=True),
+        "idle": idle,
         "opened": (holding, phones, opened),
         "trivial": trivial,
         "load": (load_before[0], load_after[0]),
@@ -1139,6 +1147,14 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.2f} trivial requests"
         f"; of the move's CPU {kernel:.0f} % in the kernel (system time)"
     )
+    if phones["idle"] is not None:
+        idle = phones["idle"]
+        marginal = (phones["server_cpu"] - idle * args.seconds) * 1000 / moves
+        print(
+            f"the streams held with nobody moving ({args.idle:g} s before the play): "
+            f"{100 * idle:.0f} % of one core; taken out, a move and its fan-out cost "
+            f"{marginal:.2f} ms = {marginal / trivial_ms:.2f} trivial requests"
+        )
     if phones["per_worker"]:
         shares = ", ".join(f"{100 * t / args.seconds:.0f} %" for t in phones["per_worker"])
         print(f"each worker's CPU while playing (of one core): {shares}")
@@ -1209,6 +1225,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--grace", type=float, default=5.0, help="seconds the streams stay open after the moves"
+    )
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=0.0,
+        help="seconds the streams are held with nobody moving before the play, their server"
+        " CPU taken out of a move's (what holding the phones costs, not the moves)",
     )
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument(
