@@ -4,7 +4,7 @@
     PYTHONPATH=. python bench/bots_vs_openspiel.py --side strong --side ismcts
         [--deals 200] [--players 4] [--sims 6000] [--uct-c 2] [--budget strong=100000:0.1]
         [--workers 2] [--seed 1] [--dealt-worlds] [--open-bids] [--sizes 1,2,3]
-        [--bids-by ismcts | --play-by ismcts]
+        [--bids-by ismcts | --play-by ismcts] [--honest-ismcts 4]
 
 Shoot! is Oh Hell with sealed bids and a bonus of +5 or -5 where OpenSpiel's ``oh_hell``
 gives +10 or nothing, so one deal of either is the same game up to a constant. Each deal
@@ -31,8 +31,11 @@ add up to the tricks, so for that bid our bots choose among the bids ``oh_hell``
 ``--dealt-worlds`` tells our bots the first (the view gets ``others_hold``, the cards the
 other seats hold, and their worlds deal only those) and ``--open-bids`` the second (the
 view gets ``open_bids``, the bids made before its turn): the same information for both
-sides, which Shoot! itself never gives. ``--sizes 1,2,3`` plays only the deals of those
-hand sizes (the same deal numbers, so the same cards, as the whole run).
+sides, which Shoot! itself never gives. ``--honest-ismcts K`` goes the other way: ISMCTS
+gets a Shoot! player's information about the cards (:meth:`Match.honest_step`: it searches
+K worlds dealt as our bots deal theirs, from every card it has not seen, instead of
+``oh_hell``'s resampling); it still sees the earlier bids. ``--sizes 1,2,3`` plays only
+the deals of those hand sizes (the same deal numbers, so the same cards, as the whole run).
 ``--bids-by PLAYER`` (a diagnostic) makes every seat's bids with one player, so the sides
 differ only in their card play; ``--play-by PLAYER`` plays every seat's cards with one
 player, so they differ only in their bids.
@@ -74,6 +77,7 @@ from companion.bots import BUDGETS, LEVELS, bot_for, decide, search  # noqa: E40
 from companion.games.cards import CARD_IDS, RANKS, SUITS  # noqa: E402
 from companion.games.shoot import GAME as SHOOT  # noqa: E402  (the oh_hell relative)
 from companion.games.shoot.rules import BONUS, default_schedule  # noqa: E402
+from companion.games.shoot.worlds import ShootWorlds  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bots import parse_budget  # noqa: E402  (bench/bots.py: LEVEL=ITERATIONS[:SECONDS])
@@ -112,6 +116,7 @@ class Match:
         open_bids: bool = False,
         bids_by: str | None = None,
         play_by: str | None = None,
+        honest: int = 0,
     ):
         import pyspiel
 
@@ -125,6 +130,8 @@ class Match:
         # cost this worker so far (a running mean), so ISMCTS thinks about ``cpu`` seconds
         self.cpu = cpu
         self.sim_cost: float | None = None
+        # --honest-ismcts: ISMCTS's worlds dealt from every card its seat has not seen
+        self.honest = honest
         self.games = {
             size: pyspiel.load_game("oh_hell", {"players": players, "num_tricks_fixed": size})
             for size in SIZES
@@ -133,15 +140,18 @@ class Match:
         self.actions = {card: action for action, card in self.cards.items()}
         self.shoot = SHOOT
 
-    def ismcts(self, size: int, seed: int, sims: int | None = None):
+    def ismcts(self, size: int, seed: int, sims: int | None = None, normalised: bool = False):
+        """OpenSpiel's ISMCTS bot: the most visited move, or with ``normalised`` its
+        policy is each move's share of the visits (``step_with_policy``)."""
         pyspiel = self.pyspiel
+        final = pyspiel.ISMCTSFinalPolicyType
         return pyspiel.ISMCTSBot(
             seed,
             pyspiel.RandomRolloutEvaluator(1, seed),
             self.uct_c,
             sims or self.sims,
             -1,  # unlimited world samples
-            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            final.NORMALIZED_VISIT_COUNT if normalised else final.MAX_VISIT_COUNT,
             False,  # information state strings, not observations (oh_hell gives only those)
             False,  # consistent action sets
         )
@@ -180,10 +190,13 @@ class Match:
             if kind == "ismcts" and self.cpu and len(legal) > 1:
                 sims = self.sims if self.sim_cost is None else self.cpu / self.sim_cost
                 sims = max(20, min(200_000, round(sims)))
-                bot = self.ismcts(size, rngs[seat].getrandbits(31), sims)
                 start = time.thread_time()
-                action = bot.step(state)
-                spent = time.thread_time() - start
+                if self.honest:
+                    view = shoot.view(seat)
+                    action, spent = self.honest_step(state, view, size, sims, rngs[seat])
+                else:
+                    action = self.ismcts(size, rngs[seat].getrandbits(31), sims).step(state)
+                    spent = time.thread_time() - start
                 cost = spent / sims
                 self.sim_cost = cost if self.sim_cost is None else 0.9 * self.sim_cost + 0.1 * cost
                 sims_used.append(sims)
@@ -231,6 +244,43 @@ class Match:
             "sims": sims_used,
         }
 
+    def honest_step(
+        self, state, view: dict, size: int, sims: int, rng: random.Random
+    ) -> tuple[int, float]:
+        """ISMCTS's move with a Shoot! player's information (``--honest-ismcts K``).
+
+        ``oh_hell``'s ``ResampleFromInfostate`` only shuffles the cards the other seats
+        really hold, so every world ISMCTS samples has the true cards in play. Here ISMCTS
+        searches ``K`` worlds of its own instead, each dealt as our bots deal theirs from
+        the seat's Shoot! ``view`` (``ShootWorlds.deal``: the other hands from every card
+        the seat has not seen, none of a suit a seat showed void in), each seat's played
+        cards put back into its hand (:func:`redeal`), the same bids and plays replayed
+        on it. Each world gets ``sims / K`` simulations (OpenSpiel's resampling then
+        shuffles that world's cards among the others), and the move with the most visits
+        over the ``K`` searches is played. Returns it with the CPU seconds the searches
+        took: the simulations a decision are set from those alone, so the deals and
+        replays (Python, where OpenSpiel's resampling is C++) come on top of ISMCTS's
+        thinking time, in its favour."""
+        game, k = self.games[size], self.honest
+        worlds = ShootWorlds(view)
+        visits: collections.Counter[int] = collections.Counter()
+        searching = 0.0
+        for _ in range(k):
+            held = [
+                [self.actions[CARD_IDS[card]] for card in hand + played]
+                for hand, played in zip(worlds.deal(rng), worlds.played_by, strict=True)
+            ]
+            world = game.new_initial_state()
+            for action in redeal(state.history(), held, self.players, size):
+                world.apply_action(action)
+            bot = self.ismcts(size, rng.getrandbits(31), max(1, sims // k), normalised=True)
+            start = time.thread_time()
+            policy, _action = bot.step_with_policy(world)
+            searching += time.thread_time() - start
+            for action, share in policy:
+                visits[action] += share
+        return max(state.legal_actions(), key=lambda action: visits[action]), searching
+
     def _player(self, side: str, bidding: bool) -> str:
         """Who makes this decision for ``side``: the side itself, or the player
         ``--bids-by`` (while bidding) or ``--play-by`` (in the card play) names."""
@@ -252,6 +302,16 @@ class Match:
         if action >= 52:
             return {"type": "bid", "bid": action - 52}
         return {"type": "play", "card": self.cards[action]}
+
+
+def redeal(history: list[int], held: list[list[int]], players: int, size: int) -> list[int]:
+    """``history`` (a dealt ``oh_hell`` state's) with the cards dealt anew: each seat's
+    ``held`` (the ``size`` cards it is to have been dealt, as ``oh_hell`` actions) go round
+    from seat 0 as ``oh_hell`` deals (:meth:`Match._deal_of`); the number of tricks, the
+    dealer, the turned-up trump and every bid and play after it stay."""
+    head = 2 + players * size  # the tricks, the dealer, then the deal; the trump next
+    deal = [held[i % players][i // players] for i in range(players * size)]
+    return [*history[:2], *deal, *history[head:]]
 
 
 _MATCH: Match | None = None
@@ -435,6 +495,15 @@ def main() -> None:
         help="a diagnostic: this player plays every seat's cards (the sides then differ"
         " only in their bids)",
     )
+    parser.add_argument(
+        "--honest-ismcts",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --ismcts-cpu: ISMCTS searches K worlds dealt from every card it has not"
+        " seen (a Shoot! player's information) instead of oh_hell's resampling, which"
+        " knows the cards in play; 0 (the default): oh_hell's",
+    )
     parser.add_argument("--uct-c", type=float, default=2.0, help="ISMCTS exploration constant")
     parser.add_argument("--budget", type=parse_budget, action="append", default=[])
     parser.add_argument("--workers", type=int, default=1)
@@ -455,6 +524,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.side or len(args.side) != 2:
         parser.error("name two --side players")
+    if args.honest_ismcts and not args.ismcts_cpu:
+        parser.error("--honest-ismcts needs --ismcts-cpu")
     if args.players % 2 or not 4 <= args.players <= 6:
         parser.error("--players must be 4 or 6 (the sides alternate round the table)")
     budgets = dict(args.budget)
@@ -482,6 +553,7 @@ def main() -> None:
         args.open_bids,
         args.bids_by,
         args.play_by,
+        args.honest_ismcts,
     )
     started = time.perf_counter()
     results = []
@@ -506,6 +578,7 @@ def main() -> None:
         f"our payoff {args.payoff}, "
         f"{'dealt worlds (the same cards as ISMCTS), ' if args.dealt_worlds else ''}"
         f"{'open bids (the earlier bids, as ISMCTS sees them), ' if args.open_bids else ''}"
+        f"{f'honest ISMCTS ({args.honest_ismcts} worlds), ' if args.honest_ismcts else ''}"
         f"{f'every bid by {args.bids_by}, ' if args.bids_by else ''}"
         f"{f'every card by {args.play_by}, ' if args.play_by else ''}"
         f"{time.perf_counter() - started:.0f} s"

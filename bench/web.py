@@ -50,6 +50,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -309,6 +310,16 @@ class Server:
         PostgreSQL's or Redis's), from /proc."""
         return sum(self.cpu_times())
 
+    def worker_seconds(self) -> dict[int, float]:
+        """Each worker's CPU seconds so far (user and system), by process id."""
+        tick = os.sysconf("SC_CLK_TCK")
+        seconds = {}
+        for pid in self.workers():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                seconds[pid] = (int(fields[11]) + int(fields[12])) / tick
+        return seconds
+
     def cpu_times(self) -> tuple[float, float]:
         """:meth:`cpu_seconds` as (user, system): the system part is the kernel's work
         for the server (its socket sends and receives, on loopback also the receiving
@@ -459,6 +470,29 @@ class LoopLag:
             start = time.monotonic()
             await asyncio.sleep(0.01)
             self.lags.append(time.monotonic() - start - 0.01)
+
+
+class Pauses:
+    """This client's garbage-collector pauses while it is installed (``gc.callbacks``): a
+    full collection over 5,000 phones' state stops the event loop, and every reply that
+    arrives meanwhile is time-stamped late."""
+
+    def __init__(self) -> None:
+        self.pauses: list[float] = []
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._started)
+
+    def __enter__(self) -> Pauses:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
 
 
 class Clock:
@@ -690,6 +724,25 @@ def table_address(index: int) -> str:
     return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
+#: The other services a scaled server leans on, by process name (``/proc/<pid>/comm``).
+SERVICES = ("postgres", "redis-server")
+
+
+def services_cpu() -> float:
+    """CPU seconds used so far by every process of :data:`SERVICES` on this machine (all
+    of PostgreSQL's backends and Redis; a backend that ends between two readings takes
+    its share with it, so read it while the server's pools are steady)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            text = stat.read_text()
+            name = text[text.index("(") + 1 : text.rindex(")")]
+            if name.startswith(SERVICES):
+                fields = text.rsplit(")", 1)[1].split()
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 async def trivial_cpu(http: Http, server: Server | None, requests: int) -> tuple[float, float]:
     """The baseline, in the same run: server CPU ms per trivial request (``GET /offline``,
     16 keep-alive clients from their own addresses, as the phones' requests come) and
@@ -748,11 +801,28 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         await asyncio.sleep(0.1)
     holding = sum(bool(r) for t in tables for r in t.received)
     opened = time.monotonic() - opened_at
+    # 1b. (--idle SECONDS) The streams held, nobody moving: what holding them costs the
+    # server a second (keep-alive pings, timers), to take out of a move's figure.
+    idle = None
+    if server is not None and args.idle > 0:
+        before = server.cpu_seconds()
+        await asyncio.sleep(args.idle)
+        idle = (server.cpu_seconds() - before) / args.idle
     # 2. Play: the phone to act of each table moves, from the view its last event gave it
     # (or, when that event had no part of its own, the view it refetches).
+    # This one process stands for 5,000 phones, each with a heap of its own: its collector
+    # is stopped while they play (what they hold so far frozen out of its reach), as
+    # timeit stops it. Running, it paused the event loop for up to 0.8 s at a time (15 %
+    # of a 30 s play at 1,000 x 5), and every reply that came meanwhile was time-stamped
+    # late; a phone's own collector never stops the other phones.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     cpu, wall = time.process_time(), time.monotonic()
     server_cpu = server.cpu_seconds() if server else 0.0
     server_system = server.cpu_times()[1] if server else 0.0
+    services = services_cpu()
+    per_worker = server.worker_seconds() if server else {}
     load_before = os.getloadavg()
     spies = []
     if server is not None:
@@ -772,9 +842,16 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
                 t.start_task(t.play(seat, env, env["version"], clock.start, clock))
             elif public is not None and not t.busy[seat]:
                 t.start_refetch(seat, public, clock)
-    await asyncio.sleep(args.seconds)
+    with Pauses() as pauses:
+        await asyncio.sleep(args.seconds)
     server_cpu = (server.cpu_seconds() if server else 0.0) - server_cpu
     server_system = (server.cpu_times()[1] if server else 0.0) - server_system
+    services = services_cpu() - services
+    if server is not None:
+        per_worker = {
+            pid: seconds - per_worker.get(pid, 0.0)
+            for pid, seconds in server.worker_seconds().items()
+        }
     if server is not None:
         server.switch_profile()  # off, and written
     load_after = os.getloadavg()
@@ -793,6 +870,8 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         for conn in t.conns:
             conn.close()
     lag_task.cancel()
+    gc.enable()
+    gc.unfreeze()
     delivered = expected = 0
     to_events, to_views, posts, after_answer = [], [], [], []
     for t in tables:
@@ -825,6 +904,10 @@ async def phones_part(http: Http, args, server: Server | None = None) -> dict:
         "cpu": 100.0 * cpu / wall if wall else 0.0,
         "server_cpu": server_cpu,
         "server_system": server_system,
+        "services_cpu": services,
+        "per_worker": sorted(per_worker.values(), reverse=True),
+        "idle": idle,
+        "gc": pauses.pauses,
         "opened": (holding, phones, opened),
         "trivial": trivial,
         "load": (load_before[0], load_after[0]),
@@ -962,13 +1045,21 @@ async def rates_part(http: Http, args, server: Server, workdir: Path) -> dict:
     loops = {"trivial": trivial, "view": view, "move": move, "round_trip": round_trip}
     rounds = max(1, round(args.rate_seconds))
     out = dict.fromkeys(loops, 0.0)
+    cpu = dict.fromkeys(loops, 0.0)  # the server's CPU seconds in each loop
     try:
         for _ in range(rounds):
             for name, step in loops.items():
+                before = server.cpu_seconds()
                 out[name] += await closed_loop(args.rate_seconds / rounds, workers, step)
+                cpu[name] += server.cpu_seconds() - before
     finally:
         seeder.close()
-    out = {name: rate / rounds for name, rate in out.items()}
+    seconds = args.rate_seconds / rounds * rounds
+    # CPU ms a step: the loops' server CPU over the steps they made (rate x time)
+    out["cpu_ms"] = {
+        name: 1000 * cpu[name] / max(1.0, out[name] / rounds * seconds) for name in loops
+    }
+    out = {name: (rate / rounds if name in loops else rate) for name, rate in out.items()}
     out["refused"] = refused["moves"]
     return out
 
@@ -1092,6 +1183,23 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"({trivial_rate:.0f}/s): a move = {per_move / trivial_ms:.2f} trivial requests"
         f"; of the move's CPU {kernel:.0f} % in the kernel (system time)"
     )
+    if phones["idle"] is not None:
+        idle = phones["idle"]
+        marginal = (phones["server_cpu"] - idle * args.seconds) * 1000 / moves
+        print(
+            f"the streams held with nobody moving ({args.idle:g} s before the play): "
+            f"{100 * idle:.0f} % of one core; taken out, a move and its fan-out cost "
+            f"{marginal:.2f} ms = {marginal / trivial_ms:.2f} trivial requests"
+        )
+    if phones["per_worker"]:
+        shares = ", ".join(f"{100 * t / args.seconds:.0f} %" for t in phones["per_worker"])
+        print(f"each worker's CPU while playing (of one core): {shares}")
+    services = phones["services_cpu"]
+    print(
+        f"PostgreSQL and Redis while playing (every process of theirs on this machine): "
+        f"{services * 1000 / moves:.2f} ms of CPU per move, "
+        f"{100 * services / args.seconds:.0f} % of one core"
+    )
     print(
         f"load average (1 min) at the play's start / end: {phones['load'][0]:.2f} / "
         f"{phones['load'][1]:.2f}"
@@ -1104,6 +1212,12 @@ async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
         f"load client: {phones['cpu']:.0f} % of one core, event-loop lag p95 "
         f"{phones['lag'][0]:.1f} ms, max {phones['lag'][1]:.0f} ms (a reply may wait that "
         "long in the client before it is time-stamped)"
+    )
+    pauses = phones["gc"]
+    print(
+        f"load client's garbage collections while playing (stopped: none expected): "
+        f"{len(pauses)}, "
+        f"{sum(pauses) * 1000:.0f} ms in all, the longest {max(pauses, default=0) * 1000:.0f} ms"
     )
     print(f"5xx {http.errors_5xx}, connection failures {http.failures}")
     if rates is None or long is None:
@@ -1120,15 +1234,21 @@ def print_rates(setup: str | None, root: Path, args, rates: dict) -> None:
     if setup is not None:
         print(f"\n## {setup} ({root}): rates only")
     base = rates["trivial"]
-    print(f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s")
-    print(f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial")
+    cpu = rates["cpu_ms"]
+    print(
+        f"rates at concurrency {args.concurrency}: trivial GET /offline {base:.0f}/s "
+        f"({cpu['trivial']:.2f} ms of server CPU each)"
+    )
+    print(
+        f"  view {rates['view']:.0f}/s = {rates['view'] / base:.2f}x trivial ({cpu['view']:.2f} ms)"
+    )
     print(
         f"  move POST alone {rates['move']:.0f}/s = {rates['move'] / base:.2f}x trivial"
-        f" ({rates['refused']} refused)"
+        f" ({cpu['move']:.2f} ms; {rates['refused']} refused)"
     )
     print(
         f"  move round trip (2 views + the move) {rates['round_trip']:.0f}/s = "
-        f"{rates['round_trip'] / base:.2f}x trivial"
+        f"{rates['round_trip'] / base:.2f}x trivial ({cpu['round_trip']:.2f} ms)"
     )
 
 
@@ -1147,6 +1267,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--grace", type=float, default=5.0, help="seconds the streams stay open after the moves"
+    )
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=0.0,
+        help="seconds the streams are held with nobody moving before the play, their server"
+        " CPU taken out of a move's (what holding the phones costs, not the moves)",
     )
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument(

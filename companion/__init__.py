@@ -11,7 +11,7 @@ from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import ServiceUnavailable
 
-from . import config, connections, door, limits, live, models, streams, tables
+from . import config, connections, door, kept_pages, limits, live, models, streams, tables
 from .assets import IMMUTABLE, compressed_static, game_stylesheet, import_map, static_url
 from .bots import strength as bot_strength
 from .database import MIGRATIONS, init_db_command, tune_sqlite, upgrade_schema
@@ -113,6 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     door.init_app(app)
     register_errorhandlers(app)
     register_headers(app)
+    kept_pages.init_app(app)
     register_template_helpers(app)
     register_commands(app)
 

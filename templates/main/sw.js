@@ -193,11 +193,17 @@ async function cached(cache, request) {
   );
 }
 
+// A response that must not be stored (a page showing a flashed message, shown once:
+// companion/kept_pages.py) leaves the kept copy as it was.
+function storable(response) {
+  return response.ok && !/\bno-store\b/.test(response.headers.get("Cache-Control") || "");
+}
+
 async function networkFirst(event, keep) {
   const request = event.request;
   const cache = await caches.open(CACHE);
   const network = fetch(request).then(async (response) => {
-    if (keep && response.ok) await cache.put(request, response.clone());
+    if (keep && storable(response)) await cache.put(request, response.clone());
     return response;
   });
   // When the kept copy answers first, the worker stays alive until the fresh one is stored,

@@ -58,3 +58,29 @@ def test_the_service_worker_marks_the_pages_it_keeps(client):
     keep = body[body.index("async function keepPages") :]
     keep = keep[: keep.index("\n}\n")]
     assert 'headers: { [KEEP_HEADER]: "1" }' in keep
+
+
+def test_a_page_showing_a_message_is_not_to_be_stored(client):
+    """The message is for one showing: its page says ``no-store``, so the service worker
+    keeps its older copy rather than one that shows "added" each time it opens offline;
+    the same page without a message may be kept."""
+    code = new_sheet(client, ["Ann", "Bo", "Cy"])
+    client.get(f"/score/{code}")  # the new sheet's message
+    assert add(client, code, [1, 1, 1], 0).status_code == 302
+    shown = client.get(f"/score/{code}")
+    assert "added" in flashes(shown)
+    assert shown.headers["Cache-Control"] == "no-store"
+    again = client.get(f"/score/{code}")
+    assert flashes(again) == ""
+    assert "no-store" not in again.headers.get("Cache-Control", "")
+    kept = client.get(f"/score/{code}/rounds/1/edit", headers={KEEP_HEADER: "1"})
+    assert "no-store" not in kept.headers.get("Cache-Control", "")
+
+
+def test_the_service_worker_keeps_no_page_marked_no_store(client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    first = body[body.index("async function networkFirst") :]  # the file's last function
+    assert "if (keep && storable(response)) await cache.put" in first
+    storable = body[body.index("function storable") :]
+    storable = storable[: storable.index("\n}\n")]
+    assert r"/\bno-store\b/.test(" in storable and "response.ok" in storable

@@ -53,3 +53,14 @@ def test_the_bid_table_gives_each_side_its_bids_tricks_and_made_bids(capsys):
         *["0.50", "0.00", "50%", "+0.00"],
         "+6.00",
     ]
+
+
+def test_a_redeal_deals_each_seat_its_cards_round_from_seat_0_and_keeps_the_rest():
+    bench = _bench()
+    # two players, two cards each: tricks 2, dealer 1, the deal (seat 0, 1, 0, 1), the
+    # trump, two bids and one play
+    history = [2, 1, 10, 20, 11, 21, 30, 52, 53, 10]
+    held = [[10, 12], [22, 23]]  # seat 0 keeps the card it played, seat 1 gets others
+    assert bench.redeal(history, held, 2, 2) == [2, 1, 10, 22, 12, 23, 30, 52, 53, 10]
+    # the same hands give the same history back
+    assert bench.redeal(history, [[10, 11], [20, 21]], 2, 2) == history
