@@ -1,9 +1,11 @@
 """bench/bots_vs_openspiel.py's diagnostics (no OpenSpiel needed): who makes a decision
-under --bids-by / --play-by, and the table of bids by hand size."""
+under --bids-by / --play-by, the table of bids by hand size, and the paired difference of
+two logs."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -64,3 +66,27 @@ def test_a_redeal_deals_each_seat_its_cards_round_from_seat_0_and_keeps_the_rest
     assert bench.redeal(history, held, 2, 2) == [2, 1, 10, 22, 12, 23, 30, 52, 53, 10]
     # the same hands give the same history back
     assert bench.redeal(history, [[10, 11], [20, 21]], 2, 2) == history
+
+
+def test_the_paired_difference_is_the_new_lead_less_the_old_deal_by_deal(tmp_path, capsys):
+    """--summarise NEW --against OLD: per deal, the first side's mean score a seat less the
+    second's in NEW, less the same in OLD; deals only one log holds whole are left out."""
+    bench = _bench()
+
+    def play(deal, size, rotation, first, second):
+        return {"deal": deal, "size": size, "rotation": rotation, "scores": [first, second]}
+
+    new = [play(0, 10, 0, [6, 2], [1, 1]), play(0, 10, 1, [4, 4], [3, 1])]  # lead +2.5
+    new += [play(1, 2, 0, [5, 5], [5, 5]), play(1, 2, 1, [5, 5], [-5, -5])]  # +5
+    old = [play(0, 10, 0, [1, 1], [1, 1]), play(0, 10, 1, [2, 2], [1, 1])]  # +0.5
+    old += [play(1, 2, 0, [5, 5], [5, 5]), play(2, 2, 0, [5, 5], [5, 5])]  # deal 1 not whole
+    paths = []
+    for name, results in (("new", new), ("old", old)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(result) + "\n" for result in results))
+        paths.append(str(path))
+    bench.paired(*(bench.whole_deals(path) for path in paths))
+    lines = capsys.readouterr().out.splitlines()
+    assert "1 deals" in lines[0]
+    assert lines[1].split()[:4] == ["all", "1", "deals", "+2.00"]
+    assert lines[2].split()[:4] == ["8-10", "cards", "1", "deals"]
