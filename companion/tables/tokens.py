@@ -36,10 +36,10 @@ def identify(table: Any, token: str | None) -> Who:
     """The holder of ``token`` at ``table``; :class:`TableError` 401 for an unknown one."""
     if token is None:
         return Who()
-    who = holding(table, token)
+    who, digest = _holding(table, token)
     if who is not None:
         return who
-    change = store.latest_change(table, hash_token(token))
+    change = store.latest_change(table, digest)
     if change is not None:
         raise TableError(401, gone_message(change), moved=change.how, seat=change.seat)
     raise TableError(401, "That token does not belong to this table. Join it again.")
@@ -50,10 +50,15 @@ def holding(table: Any, token: str) -> Who | None:
     once a request for a table's version and kept on ``flask.g``: the rate limits'
     exemption (``holders.holds_the_table``) asks first, the view's :func:`identify`
     then finds the answer (the seats and the host change only with a new version)."""
+    return _holding(table, token)[0]
+
+
+def _holding(table: Any, token: str) -> tuple[Who | None, str]:
+    """:func:`holding`, with the token's hash (to look for its seat change)."""
     key = (table.code, table.version, token)
     found = g.get("table_holding")
     if found is not None and found[0] == key:
-        return found[1]
+        return found[1], found[2]
     digest = hash_token(token)
     # Compare with every stored hash (no early exit), so timing tells nothing.
     host = same_hash(digest, table.host_token_hash)
@@ -62,8 +67,8 @@ def holding(table: Any, token: str) -> Who | None:
         if same_hash(digest, s.token_hash):
             seat = s.index
     who = Who(host=True) if host else Who(seat=seat) if seat is not None else None
-    g.table_holding = (key, who)
-    return who
+    g.table_holding = (key, who, digest)
+    return who, digest
 
 
 def the_host(table: Any, token: str | None, doing: str) -> Who:

@@ -459,6 +459,11 @@ def test_the_exemption_and_the_view_check_the_token_once(make_app, monkeypatch):
     monkeypatch.setattr(tokens, "hash_token", lambda token: hashed.append(token) or real(token))
     assert table.act(seat, env["legal"][0], env["version"]).status_code == 200
     assert hashed == [table.tokens[seat]]
+    # a wrong token too: hashed once, for the holders and to look for its seat change
+    hashed.clear()
+    url = f"/api/tables/{table.code}/view"
+    assert table.host.get(url, headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert hashed == ["wrong"]
 
 
 def test_a_holder_is_still_counted_by_the_limits_that_count_everyone(make_app):

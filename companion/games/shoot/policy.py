@@ -51,7 +51,6 @@ OTHERS_BID = 1.0
 BID_REACH = 1.0  # the bids the searches try: this close to the hand's estimate,
 BID_REACH_PER_CARD = 0.125  # and this much further per card in the hand
 BID_SPREAD = 1.0  # how far (in tricks) a bid strays from the hand's estimate, roughly
-MISPLAY = 0.3  # how much less likely a world is for each play the easy player would not make
 
 
 #: (players, hand size) -> (the mean of :func:`card_chances` over random hands, the
