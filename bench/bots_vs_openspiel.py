@@ -346,12 +346,18 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else math.nan
 
 
-def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
+def scores_by_deal(results: list[dict]) -> dict[int, list[list[int]]]:
+    """Deal -> each side's seat scores over the deal's two plays."""
     by_deal: dict[int, list[list[int]]] = {}
     for result in results:
         seats = by_deal.setdefault(result["deal"], [[], []])
         for side in (0, 1):
             seats[side].extend(result["scores"][side])  # rotation moves seats, not sides
+    return by_deal
+
+
+def report(sides: list[str], results: list[dict], labels: list[str]) -> None:
+    by_deal = scores_by_deal(results)
     means = [[statistics.fmean(d[k]) for d in by_deal.values()] for k in (0, 1)]
     (m0, h0), (m1, h1) = interval(means[0]), interval(means[1])
     diff, hd = interval([a - b for a, b in zip(means[0], means[1], strict=True)])
@@ -389,13 +395,8 @@ def whole_deals(path: str) -> list[dict]:
 
 def leads(results: list[dict]) -> dict[int, tuple[int, float]]:
     """Deal -> (its hand size, the first side's mean score a seat less the second's)."""
-    by_deal: dict[int, list[list[int]]] = {}
-    sizes = {}
-    for result in results:
-        seats = by_deal.setdefault(result["deal"], [[], []])
-        sizes[result["deal"]] = result["size"]
-        for side in (0, 1):
-            seats[side].extend(result["scores"][side])
+    sizes = {result["deal"]: result["size"] for result in results}
+    by_deal = scores_by_deal(results)
     return {
         deal: (sizes[deal], statistics.fmean(a) - statistics.fmean(b))
         for deal, (a, b) in by_deal.items()

@@ -312,26 +312,16 @@ class Server:
 
     def worker_seconds(self) -> dict[int, float]:
         """Each worker's CPU seconds so far (user and system), by process id."""
-        tick = os.sysconf("SC_CLK_TCK")
-        seconds = {}
-        for pid in self.workers():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                seconds[pid] = (int(fields[11]) + int(fields[12])) / tick
-        return seconds
+        return {pid: sum(process_seconds(f"/proc/{pid}/stat")[1:]) for pid in self.workers()}
 
     def cpu_times(self) -> tuple[float, float]:
         """:meth:`cpu_seconds` as (user, system): the system part is the kernel's work
         for the server (its socket sends and receives, on loopback also the receiving
         side's TCP work)."""
-        pids = [self.process.pid, *self.workers()]
-        user = system = 0
-        for pid in pids:
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                user, system = user + int(fields[11]), system + int(fields[12])  # ticks
-        tick = os.sysconf("SC_CLK_TCK")
-        return user / tick, system / tick
+        times = [
+            process_seconds(f"/proc/{pid}/stat") for pid in [self.process.pid, *self.workers()]
+        ]
+        return sum(t[1] for t in times), sum(t[2] for t in times)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -728,19 +718,29 @@ def table_address(index: int) -> str:
 SERVICES = ("postgres", "redis-server")
 
 
+def process_seconds(stat: str | Path) -> tuple[str, float, float]:
+    """A process's name and its CPU seconds so far, user and system, from its
+    ``/proc/<pid>/stat`` (``("", 0, 0)`` for one that has ended)."""
+    try:
+        text = Path(stat).read_text()
+        fields = text.rsplit(")", 1)[1].split()
+        tick = os.sysconf("SC_CLK_TCK")
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        return name, int(fields[11]) / tick, int(fields[12]) / tick
+    except (OSError, IndexError, ValueError):
+        return "", 0.0, 0.0
+
+
 def services_cpu() -> float:
     """CPU seconds used so far by every process of :data:`SERVICES` on this machine (all
     of PostgreSQL's backends and Redis; a backend that ends between two readings takes
     its share with it, so read it while the server's pools are steady)."""
-    ticks = 0
+    seconds = 0.0
     for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            text = stat.read_text()
-            name = text[text.index("(") + 1 : text.rindex(")")]
-            if name.startswith(SERVICES):
-                fields = text.rsplit(")", 1)[1].split()
-                ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+        name, user, system = process_seconds(stat)
+        if name.startswith(SERVICES):
+            seconds += user + system
+    return seconds
 
 
 async def trivial_cpu(http: Http, server: Server | None, requests: int) -> tuple[float, float]:
@@ -1054,10 +1054,10 @@ async def rates_part(http: Http, args, server: Server, workdir: Path) -> dict:
                 cpu[name] += server.cpu_seconds() - before
     finally:
         seeder.close()
-    seconds = args.rate_seconds / rounds * rounds
-    # CPU ms a step: the loops' server CPU over the steps they made (rate x time)
+    # CPU ms a step: the loops' server CPU over the steps they made (each round's rate
+    # times its share of the time)
     out["cpu_ms"] = {
-        name: 1000 * cpu[name] / max(1.0, out[name] / rounds * seconds) for name in loops
+        name: 1000 * cpu[name] / max(1.0, out[name] * args.rate_seconds / rounds) for name in loops
     }
     out = {name: (rate / rounds if name in loops else rate) for name, rate in out.items()}
     out["refused"] = refused["moves"]
