@@ -471,7 +471,7 @@ class PirateTricksBot(GameBot):
         "strong": "Thinks up to 0.4 s a move: wins 36 games in 100 against three normal "
         "bots (a fair share is 25).",
         "expert": "Strong's search with 8 times the time, a few seconds a move; at 4 times "
-        "strong's time it is about 3 points a game ahead of three strong bots.",
+        "strong's time, about 3 points a game ahead of three strong bots.",
     }
 
     def should_act(self, view):
