@@ -26,6 +26,7 @@ from flask import (
 from jinja2 import TemplateNotFound
 from markupsafe import Markup
 
+from ..assets import files_may_change
 from ..games import GAMES
 from . import search as rules_search
 
@@ -169,7 +170,7 @@ def build_index() -> list[dict]:
 def cached_searcher() -> rules_search.Searcher:
     """The index and its search, built once per process (rebuilt on every call while
     templates reload)."""
-    reload = current_app.debug or current_app.config.get("TEMPLATES_AUTO_RELOAD")
+    reload = files_may_change(current_app)
     cached = current_app.extensions.get(_CACHE_KEY)
     if cached is None or reload:
         cached = rules_search.Searcher(build_index())

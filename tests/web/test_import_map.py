@@ -52,11 +52,12 @@ def test_the_import_map_comes_before_every_module_script(client):
 
 
 def test_the_import_map_follows_a_changed_module(make_app, tmp_path):
+    """While files may change under the process (a developer's reloading server)."""
     import shutil
 
     static = tmp_path / "static"
     shutil.copytree(STATIC, static)
-    app = make_app()
+    app = make_app(TEMPLATES_AUTO_RELOAD=True)
     app.static_folder = str(static)
     client = app.test_client()
     before = the_import_map(client, "/")
@@ -67,3 +68,34 @@ def test_the_import_map_follows_a_changed_module(make_app, tmp_path):
     assert changed == {"/static/js/board.js"}
     csp = client.get("/").headers["Content-Security-Policy"]
     assert csp != make_app().test_client().get("/").headers["Content-Security-Policy"]
+
+
+def test_a_process_works_out_each_static_url_once(make_app, tmp_path, monkeypatch):
+    """A served app's files change only with a deploy (new processes): the second page
+    builds no static URL, and a file changed under the running process keeps its URL."""
+    import shutil
+
+    import flask
+
+    from companion import assets
+
+    static = tmp_path / "static"
+    shutil.copytree(STATIC, static)
+    app = make_app()
+    app.static_folder = str(static)
+    client = app.test_client()
+    before = the_import_map(client, "/")
+    policy = client.get("/").headers["Content-Security-Policy"]
+    built = []
+    real = flask.url_for
+    monkeypatch.setattr(assets, "url_for", lambda *a, **k: built.append(a) or real(*a, **k))
+    board = static / "js" / "board.js"
+    board.write_text(board.read_text() + "\n// changed\n")
+    assert the_import_map(client, "/") == before
+    assert client.get("/").headers["Content-Security-Policy"] == policy
+    assert built == []
+    # A new process (a new app) sees the deployed file.
+    fresh = make_app()
+    fresh.static_folder = str(static)
+    after = the_import_map(fresh.test_client(), "/")
+    assert {plain for plain in before if before[plain] != after[plain]} == {"/static/js/board.js"}
