@@ -135,7 +135,10 @@ class ScoreChange(db.Model):
     """One change of a score sheet, kept so it can be undone and redone: ``kind`` is
     "add", "edit" or "delete" of the round at ``position`` (from 0), with the round's facts
     ``before`` and ``after`` (None where there is none) and a name in words ("deal 3
-    corrected"). Undone changes stay until a new change clears them (the redo list)."""
+    corrected"). Undone changes stay until a new change clears them (the redo list).
+    ``revealed``: an added round went through a sealed step's reveal (its players entered
+    it on their phones), so undo stops at it; None for a change logged before this was
+    kept (the sheet's being joined then stands for it)."""
 
     __tablename__ = "score_change"
     __table_args__ = (UniqueConstraint("sheet_id", "seq"),)
@@ -149,6 +152,7 @@ class ScoreChange(db.Model):
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     label: Mapped[str] = mapped_column(String(80))
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    revealed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     sheet: Mapped[ScoreSheet] = relationship(back_populates="changes")

@@ -215,9 +215,11 @@ def _save(state: State, rows: list[Any]) -> None:
     state.saved_rounds = len(rows)
 
 
-def _commit(state: State, rows, kind: str, position: int, before, after, label: str) -> ScoreChange:
+def _commit(
+    state: State, rows, kind: str, position: int, before, after, label: str, revealed=False
+) -> ScoreChange:
     """Store ``rows`` with the change that made them logged."""
-    change = store.log_change(state.sheet, kind, position, before, after, label)
+    change = store.log_change(state.sheet, kind, position, before, after, label, revealed)
     _save(state, rows)
     return change
 
@@ -231,13 +233,27 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def _added(state: State, rows: list[Any], kept: retries.Kept | None = None, note: str = "") -> Done:
+def through_a_reveal(state: State, done: list[str]) -> bool:
+    """Whether a round added with its steps ``done`` went through a sealed step's reveal:
+    on a sheet the players joined, a sealed step is theirs and is shown to every phone
+    once all of it is in (a sheet nobody joined seals nothing)."""
+    steps = [state.keeper.step_named(name) for name in done]
+    return joined(state.sheet) and any(step is not None and step.sealed for step in steps)
+
+
+def _added(
+    state: State,
+    rows: list[Any],
+    kept: retries.Kept | None = None,
+    note: str = "",
+    revealed: bool = False,
+) -> Done:
     number = len(rows)
     # The last round opens the page on the standings (the end of the game).
     anchor = "#standings" if state.keeper.summary(rows)["over"] else "#totals"
     message = f"{state.word.capitalize()} {number} added."
     label = f"{state.word} {number} added{note}"[:80]
-    change = _commit(state, rows, "add", number - 1, None, rows[-1], label)
+    change = _commit(state, rows, "add", number - 1, None, rows[-1], label, revealed)
     retries.note(state.sheet, kept or retries.Kept(), message, anchor, change)
     return Done(state.sheet.code, message, anchor)
 
@@ -261,7 +277,7 @@ def keep_step(
         raise Refused(error) from None
     if new_rows is not None:
         store.save_pending(state.sheet, None)
-        return _added(state, new_rows, kept, note)
+        return _added(state, new_rows, kept, note, through_a_reveal(state, done))
     store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
     message = f"{word.capitalize()} {len(rows) + 1}: {label} saved."
     retries.note(state.sheet, kept or retries.Kept(), message, "#entry-heading")
@@ -319,7 +335,8 @@ def add_round(code: str, shown: Shown, boxes: Mapping[str, Any]) -> Done:
             new_rows = keeper.add(rows, keeper.read(boxes))
         except IllegalAction as error:
             raise Refused(error) from None
-        done = _added(state, new_rows, shown.kept)
+        revealed = through_a_reveal(state, state.pending["done"])
+        done = _added(state, new_rows, shown.kept, revealed=revealed)
     return done
 
 
@@ -397,11 +414,16 @@ def redo(code: str, shown: Shown) -> Done:
 
 
 def undo_stop(state: State, change: ScoreChange | None) -> str | None:
-    """Why ``change`` may not be undone, or None: on a sheet the players joined, a round
-    added went through a sealed step's reveal, and undo stops at a reveal (correct the
-    round with Edit). The keeper's page shows this instead of offering the undo."""
+    """Why ``change`` may not be undone, or None: a round added through a sealed step's
+    reveal (its players entered it on their phones), and undo stops at a reveal (correct
+    the round with Edit). A round the keeper entered whole may be undone, joined sheet or
+    not. The keeper's page shows this instead of offering the undo."""
     sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
-    if change is None or change.kind != "add" or not sealed or not joined(state.sheet):
+    if change is None or change.kind != "add" or not sealed:
+        return None
+    # A change logged before the mark was kept: a joined sheet's round stands for one.
+    revealed = joined(state.sheet) if change.revealed is None else change.revealed
+    if not revealed:
         return None
     which = change.label.split(" added")[0]
     return (

@@ -97,9 +97,16 @@ def save_rows(sheet: ScoreSheet, rows: list[Any]) -> None:
 
 
 def log_change(
-    sheet: ScoreSheet, kind: str, position: int, before: Any, after: Any, label: str
+    sheet: ScoreSheet,
+    kind: str,
+    position: int,
+    before: Any,
+    after: Any,
+    label: str,
+    revealed: bool = False,
 ) -> ScoreChange:
-    """Log a change; a new change clears the undone ones (nothing left to redo)."""
+    """Log a change; a new change clears the undone ones (nothing left to redo).
+    ``revealed``: an added round that went through a sealed step's reveal."""
     for change in [c for c in sheet.changes if c.undone]:
         sheet.changes.remove(change)
     # Numbered after every change ever logged, so a cleared number is never reused.
@@ -116,6 +123,7 @@ def log_change(
         after=after,
         label=label,
         undone=False,
+        revealed=revealed,
     )
     sheet.changes.append(change)
     return change

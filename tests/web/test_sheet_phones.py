@@ -397,3 +397,40 @@ def test_the_phones_are_offered_the_rematch_under_the_same_name(app):
     join = phones.view(1)["rematch"]
     taken = app.test_client().post(f"/score/join/{join}/seats", json={"player": 1})
     assert taken.status_code == 200
+
+
+def test_a_round_the_keeper_entered_whole_on_a_joined_sheet_may_be_undone(app):
+    """Only a round that went through a reveal stops undo: one the keeper entered whole
+    (no phone entered or saw its bids first) goes back like any other."""
+    phones = shoot(app)
+    data = {f"bids-{i}": str(b) for i, b in enumerate([1, 2, 3, 4])}
+    data |= {f"tricks-{i}": str(t) for i, t in enumerate([1, 2, 3, 4])}
+    added = phones.keeper.post(f"/score/{phones.code}/rounds", data=data | {"position": "0"})
+    assert added.status_code == 302
+    page = phones.keeper.get(f"/score/{phones.code}").get_data(as_text=True)
+    assert "Undo stops at the reveal" not in page and 'class="undo-form"' in page
+    undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
+    assert undo.status_code == 302
+    assert phones.rows() == []
+    # The next deal, entered by the phones, goes through the reveal: undo stops there.
+    play_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    assert phones.rows() == [{"bids": [1, 2, 3, 4], "tricks": [1, 2, 3, 4]}]
+    undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "2"})
+    assert undo.status_code == 409 and "Undo stops at the reveal" in undo.get_data(as_text=True)
+
+
+def test_a_round_logged_before_the_reveal_mark_was_kept_still_stops_undo(app):
+    """Changes logged before ``ScoreChange.revealed`` existed have None: on a joined sheet
+    they are taken as revealed, as every such round was then."""
+    from companion.database import db
+    from companion.models import ScoreChange
+
+    phones = shoot(app)
+    play_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    with app.app_context():
+        for change in db.session.query(ScoreChange).all():
+            assert change.revealed is True
+            change.revealed = None
+        db.session.commit()
+    undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
+    assert undo.status_code == 409 and "Undo stops at the reveal" in undo.get_data(as_text=True)
