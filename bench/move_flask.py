@@ -2,7 +2,9 @@
 socket), with the rate limits on (Redis storage unless ``--storage``) or off, and the
 use case stubbed (``moves.act`` answers a kept envelope), so what is measured is Flask,
 the hooks, the body's check, the limits and the answer's encoding, not the game.
-``--route view`` measures a seat's view GET instead, not stubbed (it reads the table).
+``--route view`` measures a seat's view GET instead, not stubbed (it reads the table);
+``--route page --path /offline`` one page (the HTML a phone opens, rendered whole: the
+bench's "trivial request").
 
 Prints the best of ``--repeats`` rounds of ``--requests`` requests, in microseconds of
 ``time.process_time()`` a request, and the Redis round trips of the limits on one request
@@ -58,7 +60,9 @@ def seated_table(app, game: str) -> tuple[str, str, dict]:
 
 def request_environ(route: str, code: str, token: str, env: dict) -> dict:
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
-    if route == "view":
+    if route.startswith("/"):  # a page, as a phone's browser asks for it
+        builder = EnvironBuilder(path=route, headers={"Accept": "text/html"})
+    elif route == "view":
         builder = EnvironBuilder(path=f"/api/tables/{code}/view", headers=headers)
     else:
         body = {"action": env["legal"][0], "version": env["version"]}
@@ -95,7 +99,8 @@ def limit_round_trips(app, environ: dict) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--storage", default="redis://127.0.0.1:6379/0", help="or 'off'")
-    parser.add_argument("--route", choices=("move", "view"), default="move")
+    parser.add_argument("--route", choices=("move", "view", "page"), default="move")
+    parser.add_argument("--path", default="/offline", help="with --route page: the page")
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--game", help="a game's slug (by default the first registered one)")
@@ -111,7 +116,8 @@ def main() -> None:
         code, token, env = seated_table(app, args.game or next(iter(GAMES)))
         if args.route == "move":
             moves.act = lambda *_args, **_kwargs: env  # the use case stubbed
-        environ = request_environ(args.route, code, token, env)
+        route = args.path if args.route == "page" else args.route
+        environ = request_environ(route, code, token, env)
         assert call(app, environ) == 200
         trips = limit_round_trips(app, environ) if storage and "redis" in storage else "-"
         rounds = []
@@ -121,7 +127,7 @@ def main() -> None:
                 call(app, environ)
             rounds.append((time.process_time() - start) / args.requests * 1e6)
     print(
-        f"{companion.__file__}: {args.route}, limits {args.storage}: "
+        f"{companion.__file__}: {route}, limits {args.storage}: "
         f"best {min(rounds):.0f} us a request (rounds {', '.join(f'{r:.0f}' for r in rounds)}), "
         f"limit round trips {trips}"
     )
