@@ -51,8 +51,9 @@ def files_may_change(app: Flask) -> bool:
 
 def _kept(key: tuple, build):
     """``build()``, kept by this app for the life of the process under ``key`` (with the
-    request's script root: a URL names it), unless files may change meanwhile or no
-    request is being answered (``url_for`` then gives whole URLs)."""
+    request's script root: a URL names it; the server sets it, never the client, so the
+    keys stay as few as the files), unless files may change meanwhile or no request is
+    being answered (``url_for`` then gives whole URLs)."""
     app = current_app
     if not has_request_context() or files_may_change(app):
         return build()
