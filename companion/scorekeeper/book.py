@@ -15,18 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from ..events import announce, sheet_changed
 from ..games import GAMES, Game, IllegalAction
-from ..games.base import Sheet
+from ..games.base import Sheet, Step
 from ..models import ScoreChange, ScoreSheet
 from . import retries, store
 from .boxes import joined, sealed_message
 from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
-from .rounds import apply, fingerprint, first_broken, pending_of
+from .rounds import apply, fingerprint, first_broken
+from .state import Done, Shown, State, keeper_of
 
 
 def score_slugs() -> list[str]:
@@ -40,79 +39,6 @@ def game_of(slug: str) -> Game:
     if game is None or game.sheet_class is None:
         raise NotFound()
     return game
-
-
-def keeper_of(sheet: ScoreSheet) -> Sheet:
-    """The game's sheet for these players and options (it judges every round)."""
-    return GAMES[sheet.game].sheet(sheet.players, sheet.options)
-
-
-@dataclass
-class State:
-    """A sheet and its rounds, as a use case checks them and a page shows them."""
-
-    sheet: ScoreSheet
-    keeper: Sheet
-    rows: list[Any]
-    saved_rounds: int | None = None  # set when a change stores the rounds (then announced)
-    announce: bool = False  # a change of the phones or the open step (then announced)
-
-    @cached_property
-    def summary(self) -> dict[str, Any]:
-        return self.keeper.summary(self.rows)
-
-    @property
-    def game(self) -> Game:
-        return GAMES[self.sheet.game]
-
-    @property
-    def word(self) -> str:
-        return self.keeper.spec.round_word
-
-    @property
-    def over(self) -> bool:
-        return bool(self.summary["over"])
-
-    @property
-    def pending(self) -> dict[str, Any]:
-        """The round in progress of a game entered step by step."""
-        return pending_of(self.sheet.pending, self.rows)
-
-    def round_at(self, number: int) -> tuple[int, Any] | None:
-        """Round ``number`` (from 1) as (index from 0, facts); None if there is none."""
-        if 1 <= number <= len(self.rows):
-            return number - 1, self.rows[number - 1]
-        return None
-
-    def last_done(self) -> ScoreChange | None:
-        return store.last_done(self.sheet)
-
-    def first_undone(self) -> ScoreChange | None:
-        return store.first_undone(self.sheet)
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What the page showed when its form was made: the ``position`` the change applies
-    to (a round from 0, or the number of the change an undo button named) and, for a
-    change of something already there, its ``version`` (:func:`rounds.fingerprint`)."""
-
-    position: int | None
-    version: str | None = None
-    kept: retries.Kept = retries.Kept()  # a kept entry's key, digest, reference
-
-    @property
-    def key(self) -> str | None:
-        return self.kept.key
-
-
-@dataclass(frozen=True)
-class Done:
-    """A change made: the sheet to go back to, what to tell the player, where on the page."""
-
-    code: str
-    message: str = ""
-    anchor: str = ""
 
 
 # -- reads --------------------------------------------------------------------------------
@@ -233,12 +159,15 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def through_a_reveal(state: State, done: list[str]) -> bool:
-    """Whether a round added with its steps ``done`` went through a sealed step's reveal:
-    on a sheet the players joined, a sealed step is theirs and is shown to every phone
-    once all of it is in (a sheet nobody joined seals nothing)."""
+def revealed_step(state: State, done: list[str]) -> Step | None:
+    """The first sealed step among the steps ``done`` of the round in progress, on a sheet
+    the players joined, or None. Such a step is theirs and is shown to every phone once all
+    of it is in: a round added through it went through a reveal, and the round in progress
+    may no longer be thrown away (a sheet nobody joined seals nothing)."""
+    if not joined(state.sheet):
+        return None
     steps = [state.keeper.step_named(name) for name in done]
-    return joined(state.sheet) and any(step is not None and step.sealed for step in steps)
+    return next((step for step in steps if step is not None and step.sealed), None)
 
 
 def _added(
@@ -277,7 +206,8 @@ def keep_step(
         raise Refused(error) from None
     if new_rows is not None:
         store.save_pending(state.sheet, None)
-        return _added(state, new_rows, kept, note, through_a_reveal(state, done))
+        revealed = revealed_step(state, done) is not None
+        return _added(state, new_rows, kept, note, revealed)
     store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
     message = f"{word.capitalize()} {len(rows) + 1}: {label} saved."
     retries.note(state.sheet, kept or retries.Kept(), message, "#entry-heading")
@@ -335,7 +265,7 @@ def add_round(code: str, shown: Shown, boxes: Mapping[str, Any]) -> Done:
             new_rows = keeper.add(rows, keeper.read(boxes))
         except IllegalAction as error:
             raise Refused(error) from None
-        revealed = through_a_reveal(state, state.pending["done"])
+        revealed = revealed_step(state, state.pending["done"]) is not None
         done = _added(state, new_rows, shown.kept, revealed=revealed)
     return done
 
@@ -511,9 +441,9 @@ def clear_steps(code: str) -> Done:
     """Throw away the round in progress (its steps saved so far)."""
     with _changing(code, replayed=False) as state:
         message = ""
-        sealed = [s for s in map(state.keeper.step_named, state.pending["done"]) if s and s.sealed]
-        if joined(state.sheet) and sealed:
-            raise WrongMoment(sealed_message(sealed[0]))
+        sealed = revealed_step(state, state.pending["done"])
+        if sealed is not None:
+            raise WrongMoment(sealed_message(sealed))
         if state.sheet.pending is not None:
             store.save_pending(state.sheet, None)
             message = f"The {state.word} in progress was cleared."

@@ -173,7 +173,9 @@ def test_a_new_version_waits_until_the_player_asks(make_app, browser, tmp_path):
     reload, and only the player's tap swaps the version and reloads."""
     static = tmp_path / "static"
     shutil.copytree(Path(__file__).resolve().parents[2] / "static", static)
-    app = make_app(TESTING=False)
+    # The release below changes a file under this running server, so it must not keep
+    # the versions it worked out (a real release starts new processes).
+    app = make_app(TESTING=False, TEMPLATES_AUTO_RELOAD=True)
     app.static_folder = str(static)
     server = Server(app)
     try:

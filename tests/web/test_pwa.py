@@ -151,7 +151,10 @@ def test_service_worker_version_follows_the_static_files(make_app, tmp_path):
     assert before == worker_lists(client.get("/sw.js").get_data(as_text=True))
     css = static / "css" / "app.css"
     css.write_text(css.read_text() + "\n/* changed */\n")
-    after = worker_lists(client.get("/sw.js").get_data(as_text=True))
+    # A release starts new processes: a process keeps the versions it worked out.
+    released = make_app()
+    released.static_folder = str(static)
+    after = worker_lists(released.test_client().get("/sw.js").get_data(as_text=True))
     assert after["VERSION"] != before["VERSION"]
     changed = set(after["STATIC_URLS"]) ^ set(before["STATIC_URLS"])
     assert {url.split("?")[0] for url in changed} == {"/static/css/app.css"}
