@@ -5,7 +5,7 @@ one use case of :mod:`.phones` and answers; what a viewer sees is :mod:`.boxes`'
 
 Phone API (``/score/join/<join>/…``): ``names`` (GET), ``seats`` (POST ``{"player": i}``
 -> ``{"seat", "token"}``), ``move`` and ``leave`` (POST, bearer), ``view`` (GET, bearer),
-``boxes`` (POST ``{"step", "key", "text", "seen"}``, bearer), ``ticket`` (GET, bearer)
+``boxes`` (POST ``{"step", "key", "text", "seen", "round"}``, bearer), ``ticket`` (GET, bearer)
 and ``events`` (server-sent events, ``?ticket=``).
 """
 
@@ -136,7 +136,7 @@ def phone_box(join: str):
         sheet = phones.joined_sheet(join)
         seat = phones.seat_of(sheet, token)
         args = (data.get("step"), data.get("key"), data.get("text"), data.get("seen"))
-        message = phones.enter_box(sheet.code, seat, *args)
+        message = phones.enter_box(sheet.code, seat, *args, data.get("round"))
         return {"message": message, "view": with_table(phones.look_phone(join, token), join)}
 
     return api(work)
@@ -256,14 +256,11 @@ def keeper_request(code: str, request_id: int):
 def keeper_box(code: str):
     """The keeper enters (or corrects) any box of the step in progress."""
     form = request.form
-    seen = form.get("seen", "")
+    seen, number = (form.get(name, "") for name in ("seen", "round"))
     seen_rev = int(seen) if seen.isdigit() else None
-    return keeper_form(
-        code,
-        lambda: phones.enter_box(
-            code, boxes.KEEPER, form.get("step"), form.get("key"), form.get("text"), seen_rev
-        ),
-    )
+    args = (form.get("step"), form.get("key"), form.get("text"), seen_rev)
+    number = int(number) if number.isdigit() else None
+    return keeper_form(code, lambda: phones.enter_box(code, boxes.KEEPER, *args, number))
 
 
 @bp.post("/<code>/phones/<int:player>/free")

@@ -202,22 +202,35 @@ def free(code: str, player: int) -> book.Done:
     return book.Done(state.sheet.code, f"{name}'s name is free: {name} can join again.", "#phones")
 
 
-def enter_box(code: str, who: int, step_name: Any, key: Any, text: Any, seen: Any) -> str:
-    """Box ``key`` of step ``step_name`` entered as ``text`` by ``who`` (a seat, or
+def enter_box(
+    code: str, who: int, step_name: Any, key: Any, text: Any, seen: Any, number: Any = None
+) -> str:
+    """Box ``key`` of step ``step_name`` of round ``number`` (from 1; None: not sent, as
+    by a page from before it was) entered as ``text`` by ``who`` (a seat, or
     ``boxes.KEEPER``), who saw it at revision ``seen``. Returns what to tell the sender.
-    :class:`PhoneError` (nothing changed) for a stale step or box, another's box, a bad
-    value; the words never carry another's sealed entry."""
+    :class:`PhoneError` (nothing changed) for a stale round, step or box, another's box, a
+    bad value; the words never carry another's sealed entry."""
     for value, what in ((step_name, "step"), (key, "key"), (text, "text")):
         if not isinstance(value, str) or len(value) > 80:
             raise PhoneError(f"Send the {what} as text.", 400)
     if seen is not None and not is_whole(seen):
         raise PhoneError("Send the box's revision you saw as a whole number.", 400)
+    if number is not None and not is_whole(number):
+        raise PhoneError("Send the round you saw as a whole number.", 400)
     with book.changing(code) as state:
         if state.over:
             raise PhoneError(f"This game is over: there is no {state.word} left to enter.", 409)
         keeper, pending = state.keeper, state.pending
         step = boxes.the_step(keeper, pending)
         record = boxes.opened(state.sheet.open_boxes, pending, step)
+        # An empty box is at revision 0 in every round: the round tells a bid sent for
+        # one deal from the same box of the next (the keeper added or undid a round).
+        now_at = pending["position"] + 1
+        if number is not None and number != now_at:
+            raise PhoneError(
+                f"The sheet moved on to {state.word} {now_at}: look at it again before entering.",
+                409,
+            )
         if step is None or step.name != step_name:
             now = f"the {step.label}" if step is not None else "nothing"
             raise PhoneError(f"The sheet moved on: it is now waiting for {now}.", 409)

@@ -150,7 +150,7 @@ function mineForm(step, box, round) {
         api(root.dataset.boxes, {
           token,
           method: "POST",
-          body: { step: step.name, key: box.key, text: input.value, seen: box.rev },
+          body: { step: step.name, key: box.key, text: input.value, seen: box.rev, round },
         }),
       );
       say(answer.message);

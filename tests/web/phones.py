@@ -54,11 +54,16 @@ class Phones:
         step = self.view(player)["step"]
         return step["name"], next(b for b in step["boxes"] if b["key"] == key)
 
-    def enter(self, player: int, key: str, text: Any, *, seen: int | None = None, step=None):
-        """Player ``player``'s phone enters box ``key`` (as it saw it unless told)."""
-        name, box = self.box(player, key)
-        body = {"step": step or name, "key": key, "text": str(text)}
+    def enter(
+        self, player: int, key: str, text: Any, *, seen: int | None = None, step=None, at=None
+    ):
+        """Player ``player``'s phone enters box ``key`` of round ``at`` (each as it saw
+        them unless told), as ``phone.js`` sends it."""
+        view = self.view(player)
+        box = next(b for b in view["step"]["boxes"] if b["key"] == key)
+        body = {"step": step or view["step"]["name"], "key": key, "text": str(text)}
         body["seen"] = box["rev"] if seen is None else seen
+        body["round"] = view["round"] if at is None else at
         return self.client().post(
             f"/score/join/{self.join}/boxes", json=body, headers=self.auth(player)
         )
@@ -74,7 +79,7 @@ class Phones:
         view = self.keeper_view()
         step = view["step"]
         box = next(b for b in step["boxes"] if b["key"] == key)
-        data = {"step": step["name"], "key": key, "text": str(text)}
+        data = {"step": step["name"], "key": key, "text": str(text), "round": view["round"]}
         data["seen"] = str(box["rev"] if seen is None else seen)
         return self.keeper.post(f"/score/{self.code}/boxes", data=data)
 

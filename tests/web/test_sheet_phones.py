@@ -399,9 +399,10 @@ def test_the_phones_are_offered_the_rematch_under_the_same_name(app):
     assert taken.status_code == 200
 
 
-def test_a_round_the_keeper_entered_whole_on_a_joined_sheet_may_be_undone(app):
+def test_a_round_the_keeper_entered_whole_on_a_joined_sheet_may_be_undone(race_app):
     """Only a round that went through a reveal stops undo: one the keeper entered whole
     (no phone entered or saw its bids first) goes back like any other."""
+    app = race_app
     phones = shoot(app)
     data = {f"bids-{i}": str(b) for i, b in enumerate([1, 2, 3, 4])}
     data |= {f"tricks-{i}": str(t) for i, t in enumerate([1, 2, 3, 4])}
@@ -419,9 +420,10 @@ def test_a_round_the_keeper_entered_whole_on_a_joined_sheet_may_be_undone(app):
     assert undo.status_code == 409 and "Undo stops at the reveal" in undo.get_data(as_text=True)
 
 
-def test_a_round_logged_before_the_reveal_mark_was_kept_still_stops_undo(app):
+def test_a_round_logged_before_the_reveal_mark_was_kept_still_stops_undo(race_app):
     """Changes logged before ``ScoreChange.revealed`` existed have None: on a joined sheet
     they are taken as revealed, as every such round was then."""
+    app = race_app
     from companion.database import db
     from companion.models import ScoreChange
 
@@ -434,3 +436,75 @@ def test_a_round_logged_before_the_reveal_mark_was_kept_still_stops_undo(app):
         db.session.commit()
     undo = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
     assert undo.status_code == 409 and "Undo stops at the reveal" in undo.get_data(as_text=True)
+
+
+def keeper_deal(phones: Phones, bids, tricks):
+    """The keeper enters a whole deal with the whole-round form."""
+    data = {f"bids-{i}": str(b) for i, b in enumerate(bids)}
+    data |= {f"tricks-{i}": str(t) for i, t in enumerate(tricks)}
+    position = str(len(phones.rows()))
+    answer = phones.keeper.post(f"/score/{phones.code}/rounds", data=data | {"position": position})
+    assert answer.status_code == 302
+
+
+def test_a_box_sent_for_a_round_the_sheet_has_left_changes_nothing(app):
+    """An empty box is at revision 0 in every round: the round the phone saw tells a bid
+    sent for deal 1 from deal 2's. The keeper adds deal 1 whole meanwhile: the late bid
+    is refused and deal 2's box stays empty (before, it became deal 2's bid)."""
+    phones = shoot(app)
+    assert phones.view(0)["round"] == 1
+    keeper_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    late = phones.enter(0, "bids-0", 2, at=1)
+    assert late.status_code == 409
+    assert (
+        late.get_json()["error"]
+        == "The sheet moved on to deal 2: look at it again before entering."
+    )
+    _, box = phones.box(0, "bids-0")
+    assert phones.view(0)["round"] == 2 and not box["in"]
+    stale = {"step": "bids", "key": "bids-0", "text": "2", "seen": "0", "round": "1"}
+    answer = phones.keeper.post(f"/score/{phones.code}/boxes", data=stale)
+    assert answer.status_code == 303
+    _, box = phones.box(0, "bids-0")
+    assert not box["in"]
+    for bad in ("1", 1.5, True, [1]):
+        sent = {"step": "bids", "key": "bids-0", "text": "2", "seen": 0, "round": bad}
+        answer = phones.client().post(
+            f"/score/join/{phones.join}/boxes", json=sent, headers=phones.auth(0)
+        )
+        assert answer.status_code == 400, bad
+    assert phones.enter(0, "bids-0", 2).status_code == 200  # the round it sees now
+
+
+def test_a_bid_and_the_keepers_undo_at_once_never_move_the_bid_to_another_deal(race_app):
+    """The keeper undoes the deal they entered whole while a phone bids for the next one,
+    released together: the undo goes through, and the bid is either refused (the sheet
+    moved back to deal 1) or entered for deal 2 and dropped with it: deal 1's box stays
+    empty either way. On SQLite and on PostgreSQL."""
+    app, answers = race_app, set()
+    for _ in range(6):
+        phones = shoot(app, join=(0, 1))
+        keeper_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+        view = phones.view(0)
+        start, got = threading.Barrier(2), {}
+
+        def bid(view=view, phones=phones, start=start, got=got):
+            start.wait(10)
+            got["bid"] = phones.enter(0, "bids-0", 2, seen=0, at=view["round"]).status_code
+
+        def undo(phones=phones, start=start, got=got):
+            start.wait(10)
+            answer = phones.keeper.post(f"/score/{phones.code}/undo", data={"change": "1"})
+            got["undo"] = answer.status_code
+
+        threads = [threading.Thread(target=bid), threading.Thread(target=undo)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert got["undo"] == 302 and got["bid"] in (200, 409), got
+        answers.add(got["bid"])
+        assert phones.rows() == []
+        now = phones.view(0)
+        assert now["round"] == 1
+        assert not next(b for b in now["step"]["boxes"] if b["key"] == "bids-0")["in"]
