@@ -18,6 +18,7 @@ from typing import Any
 from flask import request
 
 from ..games import GAMES
+from ..games.spec import is_whole
 from .errors import TableError
 
 MAX_JSON_DEPTH = 16
@@ -38,10 +39,6 @@ def too_deep(raw: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
         else:
             depth -= 1
     return False
-
-
-def is_whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def whole(name: str, value: Any, body: dict) -> None:
