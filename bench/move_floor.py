@@ -17,8 +17,8 @@ processes, from /proc), the same less what the held streams cost with nobody mov
 delivered, move -> every phone's event.
 
 ``--real`` then runs ``bench/web.py`` with the same tables, phones, seconds, interval and
-idle (``--setup scaled --game shoot --phones-only --limits``), so the two figures come
-from the same run, one after the other.
+idle (``--setup scaled --phones-only --limits``, and ``--game`` when given), so the two
+figures come from the same run, one after the other.
 
 The 2 ms goal of issue 29 is for the real app's move: a floor near it says the goal is
 out of reach of this serving design whatever the app's own code costs.
@@ -237,6 +237,7 @@ def main() -> None:
     parser.add_argument("--grace", type=float, default=5)
     parser.add_argument("--open-timeout", type=float, default=600)
     parser.add_argument("--real", action="store_true", help="then bench/web.py, same load")
+    parser.add_argument("--game", help="the real app's game (bench/web.py's --game)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = max(soft, min(hard, 4 * args.tables * args.phones + 1024))
@@ -252,12 +253,13 @@ def main() -> None:
     sys.stdout.flush()
     if args.real:
         command = [
-            sys.executable, str(HERE / "web.py"), "--setup", "scaled", "--game", "shoot",
+            sys.executable, str(HERE / "web.py"), "--setup", "scaled",
             "--tables", str(args.tables), "--phones", str(args.phones),
             "--seconds", str(args.seconds), "--interval", str(args.interval),
             "--idle", str(args.idle), "--open-timeout", str(args.open_timeout),
             "--phones-only", "--limits",
         ]  # fmt: skip
+        command += ["--game", args.game] if args.game else []
         subprocess.run(command, check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
