@@ -234,6 +234,7 @@ def init_app(app: Flask) -> Limiter:
 
     # One limiter per app: its limits are registered by view name, and tests build many apps.
     limiter = Limiter(get_remote_address, app=app)
+    drop_the_request_pass(app, limiter)
     plain = dict(app.view_functions)
     rules_of: dict[str, list[Rule]] = {}
     for scope, rule in RULES.items():
@@ -258,6 +259,20 @@ def init_app(app: Flask) -> Limiter:
     app.extensions["companion.limiter"] = limiter  # the limits hold it only weakly
     app.after_request(retry_after)
     return limiter
+
+
+def drop_the_request_pass(app: Flask, limiter: Limiter) -> None:
+    """Every limit here is a view's, tested by the view's own wrapper. Flask-Limiter also
+    tests, before every request, the limits set for the whole app (default, application
+    and meta limits): this app sets none, so that pass can refuse nothing, yet it works
+    out the view's limits on every request (0.1 ms of a move, bench/README.md, session
+    39). It is taken out unless one of those is configured."""
+    whole_app = ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION", "RATELIMIT_META")
+    if any(app.config.get(name) for name in whole_app):
+        return
+    passes = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in passes:
+        passes.remove(limiter._check_request_limit)
 
 
 def skipped_when(

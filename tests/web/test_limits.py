@@ -503,3 +503,25 @@ def test_a_view_skips_the_limiters_wrapper_only_for_an_exempt_request_with_limit
     assert asked == [True, False]
     assert skipped_when(off, exempt(True), limited, plain)() == "limited"
     assert asked == [True, False]
+
+
+def test_no_limit_for_the_whole_app_so_no_pass_before_every_request(make_app):
+    """Every limit is a view's, tested by its wrapper: Flask-Limiter's own pass before
+    every request (the whole app's limits) is taken out, and the views' limits still
+    refuse. Given a limit for the whole app, the pass stays and that limit holds."""
+    app = make_app(**ON, RATELIMIT_LOOKUP="2 per minute")
+    limiter = app.extensions["companion.limiter"]
+    assert limiter._check_request_limit not in app.before_request_funcs.get(None, [])
+    guesser = phone(app)
+    assert [guesser.get(f"/api/tables/{c}/view").status_code for c in ("AAAAA2", "BBBBB3")] == [
+        404,
+        404,
+    ]
+    assert_api_429(guesser.get("/api/tables/CCCCC4/view"))
+
+    app = make_app(**ON, RATELIMIT_DEFAULT="3 per minute")
+    limiter = app.extensions["companion.limiter"]
+    assert limiter._check_request_limit in app.before_request_funcs[None]
+    visitor = phone(app, "198.51.100.9")
+    assert [visitor.get("/rules").status_code for _ in range(3)] == [200, 200, 200]
+    assert visitor.get("/rules").status_code == 429
