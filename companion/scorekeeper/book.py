@@ -125,6 +125,9 @@ def _changing(code: str, replayed: bool = True) -> Iterator[State]:
 
 changing = _changing  # the phones' use cases (:mod:`.phones`) run in the same transaction
 
+# The logged changes whose undo or redo adds or removes a round (an edit changes none).
+COUNTED = ("add", "delete")
+
 
 def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -> None:
     """The stale check, the one place it is made: :class:`Stale` unless the form was made
@@ -168,6 +171,21 @@ def revealed_step(state: State, done: list[str]) -> Step | None:
         return None
     steps = [state.keeper.step_named(name) for name in done]
     return next((step for step in steps if step is not None and step.sealed), None)
+
+
+def count_stop(state: State) -> str | None:
+    """Why no round may be added or removed by a delete, an undo or a redo now, or None:
+    the round in progress went through a sealed step's reveal, and changing the count of
+    rounds would throw it away (as clearing it would). Finishing it lifts the stop; a
+    correction (Edit) changes no count and is never stopped by it."""
+    step = revealed_step(state, state.pending["done"])
+    if step is None:
+        return None
+    word, number = state.word, state.pending["position"] + 1
+    return (
+        f"The {step.label} of {word} {number} were revealed to everyone: finish {word} "
+        f"{number} before a {word} is added or removed. Meanwhile correct a {word} with Edit."
+    )
 
 
 def _added(
@@ -323,6 +341,9 @@ def delete_round(code: str, number: int, shown: Shown) -> Done:
             "Check it below before deleting it.",
             facts,
         )
+        stop = count_stop(state)
+        if stop:
+            raise WrongMoment(stop)
         try:
             new_rows = state.keeper.check(state.keeper.delete(state.rows, index))
         except IllegalAction as error:
@@ -347,7 +368,11 @@ def undo_stop(state: State, change: ScoreChange | None) -> str | None:
     """Why ``change`` may not be undone, or None: a round added through a sealed step's
     reveal (its players entered it on their phones), and undo stops at a reveal (correct
     the round with Edit). A round the keeper entered whole may be undone, joined sheet or
-    not. The keeper's page shows this instead of offering the undo."""
+    not. Nor is a round added or removed while the round in progress went through a
+    reveal (:func:`count_stop`). The keeper's page shows this instead of offering the
+    undo."""
+    if change is not None and change.kind in COUNTED and count_stop(state):
+        return count_stop(state)
     sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
     if change is None or change.kind != "add" or not sealed:
         return None
@@ -362,6 +387,12 @@ def undo_stop(state: State, change: ScoreChange | None) -> str | None:
     )
 
 
+def redo_stop(state: State, change: ScoreChange | None) -> str | None:
+    """Why ``change`` may not be redone now, or None (:func:`count_stop`); the keeper's
+    page shows this instead of offering the redo."""
+    return count_stop(state) if change is not None and change.kind in COUNTED else None
+
+
 def _step_log(code: str, shown: Shown, redo: bool) -> Done:
     verb = "redone" if redo else "undone"
     with _changing(code) as state:
@@ -373,7 +404,7 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
             "Check it and try again if needed.",
         )
         assert change is not None  # _fresh refused a missing one (position None)
-        stop = None if redo else undo_stop(state, change)
+        stop = redo_stop(state, change) if redo else undo_stop(state, change)
         if stop:
             raise WrongMoment(stop)
         old, new = (change.before, change.after) if redo else (change.after, change.before)

@@ -21,7 +21,7 @@ from ..games.base import Sheet
 from ..games.spec import Spec
 from ..models import ScoreChange, ScoreSheet
 from . import show
-from .book import State, state_of, undo_stop
+from .book import State, redo_stop, state_of, undo_stop
 from .boxes import joined
 from .cells import round_cells, step_lines, stored_facts
 from .entry import next_round_form, stamp, step_form
@@ -161,6 +161,7 @@ class SheetPage:
             "last_change": self.last_change,
             "undo_stop": undo_stop(self.state, self.last_change),
             "redo_change": self.redo_change,
+            "redo_stop": redo_stop(self.state, self.redo_change),
             "change_form": ChangeForm() if self.keeping else None,
         }
 

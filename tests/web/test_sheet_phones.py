@@ -508,3 +508,67 @@ def test_a_bid_and_the_keepers_undo_at_once_never_move_the_bid_to_another_deal(r
         now = phones.view(0)
         assert now["round"] == 1
         assert not next(b for b in now["step"]["boxes"] if b["key"] == "bids-0")["in"]
+
+
+def test_a_round_in_progress_whose_bids_were_revealed_is_never_thrown_away(race_app):
+    """Deal 2's bids are revealed to every phone: a change that adds or removes a deal
+    (deleting deal 1, undoing it, redoing an undone one) would throw deal 2 away with
+    them, so it is refused, as clearing deal 2 is, until deal 2 is in. A correction
+    (Edit) changes no count and goes through. On SQLite and on PostgreSQL."""
+    from companion.scorekeeper.rounds import fingerprint
+
+    app = race_app
+    phones = shoot(app)
+    play_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    for player, bid in enumerate([0, 1, 2, 3]):
+        assert phones.enter(player, f"bids-{player}", bid).status_code == 200
+    assert phones.view(0)["revealed"]["round"] == 2
+    code, keeper = phones.code, phones.keeper
+    deal_1 = {"bids": [1, 2, 3, 4], "tricks": [1, 2, 3, 4]}
+    stale_guard = {"position": "0", "version": fingerprint(0, deal_1)}
+    refused = "The bids of deal 2 were revealed to everyone"
+    answer = keeper.post(f"/score/{code}/rounds/1/delete", data=stale_guard)
+    assert answer.status_code == 409 and refused in answer.get_data(as_text=True)
+    answer = keeper.post(f"/score/{code}/undo", data={"change": "1"})
+    assert answer.status_code == 409
+    page = keeper.get(f"/score/{code}").get_data(as_text=True)
+    assert refused in page and 'class="undo-form"' not in page
+    assert phones.rows() == [deal_1]
+    assert phones.view(0)["round"] == 2 and phones.view(0)["step"]["name"] == "tricks"
+    # A correction of deal 1 goes through; deal 2 stays where it was.
+    edit = {f"bids-{i}": str(b) for i, b in enumerate([1, 2, 3, 4])}
+    edit |= {f"tricks-{i}": str(t) for i, t in enumerate([2, 1, 3, 4])}
+    answer = keeper.post(f"/score/{code}/rounds/1/edit", data=edit | stale_guard)
+    assert answer.status_code == 302
+    assert phones.view(0)["round"] == 2 and phones.view(0)["step"]["name"] == "tricks"
+    # Once deal 2 is in, a deal may be deleted again.
+    for player, took in enumerate([0, 1, 2, 6]):
+        assert phones.enter(player, f"tricks-{player}", took).status_code == 200
+    deal_2 = {"bids": [0, 1, 2, 3], "tricks": [0, 1, 2, 6]}
+    assert phones.rows() == [{"bids": [1, 2, 3, 4], "tricks": [2, 1, 3, 4]}, deal_2]
+    answer = keeper.post(
+        f"/score/{code}/rounds/2/delete",
+        data={"position": "1", "version": fingerprint(1, deal_2)},
+    )
+    assert answer.status_code == 302 and len(phones.rows()) == 1
+
+
+def test_a_redo_that_would_throw_away_revealed_bids_waits(race_app):
+    """The keeper enters deal 1 whole and undoes it; the phones then bid deal 1 again and
+    the bids are revealed. Redoing "deal 1 added" would throw those bids away: it is not
+    offered, and refused if sent; once the deal is in, the redo is gone with it."""
+    app = race_app
+    phones = shoot(app)
+    keeper_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    code, keeper = phones.code, phones.keeper
+    assert keeper.post(f"/score/{code}/undo", data={"change": "1"}).status_code == 302
+    page = keeper.get(f"/score/{code}").get_data(as_text=True)
+    assert 'class="redo-form"' in page
+    for player, bid in enumerate([0, 1, 2, 3]):
+        assert phones.enter(player, f"bids-{player}", bid).status_code == 200
+    refused = "The bids of deal 1 were revealed to everyone"
+    page = keeper.get(f"/score/{code}").get_data(as_text=True)
+    assert 'class="redo-form"' not in page and refused in page
+    answer = keeper.post(f"/score/{code}/redo", data={"change": "1"})
+    assert answer.status_code == 409 and refused in answer.get_data(as_text=True)
+    assert phones.rows() == [] and phones.view(0)["step"]["name"] == "tricks"
