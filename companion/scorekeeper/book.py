@@ -19,13 +19,14 @@ from typing import Any
 
 from ..events import announce, sheet_changed
 from ..games import GAMES, Game, IllegalAction
-from ..games.base import Sheet, Step
+from ..games.base import Sheet
 from ..models import ScoreChange, ScoreSheet
 from . import retries, store
-from .boxes import joined, sealed_message
+from .boxes import forgotten, joined, sealed_message
 from .errors import BrokenSheet, NotFound, Refused, ScoreError, Stale, WrongMoment
 from .rounds import apply, fingerprint, first_broken
 from .state import Done, Shown, State, keeper_of
+from .stops import count_stop, dropped_note, redo_stop, revealed_step, undo_stop
 
 
 def score_slugs() -> list[str]:
@@ -125,9 +126,6 @@ def _changing(code: str, replayed: bool = True) -> Iterator[State]:
 
 changing = _changing  # the phones' use cases (:mod:`.phones`) run in the same transaction
 
-# The logged changes whose undo or redo adds or removes a round (an edit changes none).
-COUNTED = ("add", "delete")
-
 
 def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -> None:
     """The stale check, the one place it is made: :class:`Stale` unless the form was made
@@ -140,6 +138,10 @@ def _fresh(shown: Shown, position: int | None, message: str, facts: Any = ...) -
 
 
 def _save(state: State, rows: list[Any]) -> None:
+    """Store ``rows``. A change that adds or removes a round makes the round in progress
+    another round: what was entered for it is thrown away with it."""
+    if len(rows) != len(state.rows):
+        _forget_entries(state)
     store.save_rows(state.sheet, rows)
     state.saved_rounds = len(rows)
 
@@ -162,30 +164,12 @@ def round_of(state: State, number: int) -> tuple[int, Any]:
     return found
 
 
-def revealed_step(state: State, done: list[str]) -> Step | None:
-    """The first sealed step among the steps ``done`` of the round in progress, on a sheet
-    the players joined, or None. Such a step is theirs and is shown to every phone once all
-    of it is in: a round added through it went through a reveal, and the round in progress
-    may no longer be thrown away (a sheet nobody joined seals nothing)."""
-    if not joined(state.sheet):
-        return None
-    steps = [state.keeper.step_named(name) for name in done]
-    return next((step for step in steps if step is not None and step.sealed), None)
-
-
-def count_stop(state: State) -> str | None:
-    """Why no round may be added or removed by a delete, an undo or a redo now, or None:
-    the round in progress went through a sealed step's reveal, and changing the count of
-    rounds would throw it away (as clearing it would). Finishing it lifts the stop; a
-    correction (Edit) changes no count and is never stopped by it."""
-    step = revealed_step(state, state.pending["done"])
-    if step is None:
-        return None
-    word, number = state.word, state.pending["position"] + 1
-    return (
-        f"The {step.label} of {word} {number} were revealed to everyone: finish {word} "
-        f"{number} before a {word} is added or removed. Meanwhile correct a {word} with Edit."
-    )
+def _forget_entries(state: State) -> None:
+    """Drop what was entered for the round in progress (its saved steps, its boxes on the
+    phones), so that it never comes back if the count of rounds does."""
+    store.save_pending(state.sheet, None)
+    if isinstance(state.sheet.open_boxes, dict):
+        store.save_open(state.sheet, forgotten(state.sheet.open_boxes))
 
 
 def _added(
@@ -223,7 +207,6 @@ def keep_step(
     except IllegalAction as error:
         raise Refused(error) from None
     if new_rows is not None:
-        store.save_pending(state.sheet, None)
         revealed = revealed_step(state, done) is not None
         return _added(state, new_rows, kept, note, revealed)
     store.save_pending(state.sheet, {"position": len(rows), "done": done, "boxes": boxes})
@@ -348,8 +331,9 @@ def delete_round(code: str, number: int, shown: Shown) -> Done:
             new_rows = state.keeper.check(state.keeper.delete(state.rows, index))
         except IllegalAction as error:
             raise Refused(error, f"This {word} can't be deleted: {error.message}") from None
+        note = dropped_note(state, new_rows)
         _commit(state, new_rows, "delete", index, facts, None, f"{word} {number} deleted")
-        done = Done(state.sheet.code, f"{word.capitalize()} {number} deleted.")
+        done = Done(state.sheet.code, f"{word.capitalize()} {number} deleted.{note}")
     return done
 
 
@@ -362,35 +346,6 @@ def undo(code: str, shown: Shown) -> Done:
 def redo(code: str, shown: Shown) -> Done:
     """Make the last undone change again."""
     return _step_log(code, shown, redo=True)
-
-
-def undo_stop(state: State, change: ScoreChange | None) -> str | None:
-    """Why ``change`` may not be undone, or None: a round added through a sealed step's
-    reveal (its players entered it on their phones), and undo stops at a reveal (correct
-    the round with Edit). A round the keeper entered whole may be undone, joined sheet or
-    not. Nor is a round added or removed while the round in progress went through a
-    reveal (:func:`count_stop`). The keeper's page shows this instead of offering the
-    undo."""
-    if change is not None and change.kind in COUNTED and count_stop(state):
-        return count_stop(state)
-    sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
-    if change is None or change.kind != "add" or not sealed:
-        return None
-    # A change logged before the mark was kept: a joined sheet's round stands for one.
-    revealed = joined(state.sheet) if change.revealed is None else change.revealed
-    if not revealed:
-        return None
-    which = change.label.split(" added")[0]
-    return (
-        f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed to "
-        "everyone. Correct the round with Edit instead."
-    )
-
-
-def redo_stop(state: State, change: ScoreChange | None) -> str | None:
-    """Why ``change`` may not be redone now, or None (:func:`count_stop`); the keeper's
-    page shows this instead of offering the redo."""
-    return count_stop(state) if change is not None and change.kind in COUNTED else None
 
 
 def _step_log(code: str, shown: Shown, redo: bool) -> Done:
@@ -413,9 +368,10 @@ def _step_log(code: str, shown: Shown, redo: bool) -> Done:
         except IllegalAction as error:
             message = f"“{change.label}” can't be {verb}: {error.message}"
             raise Refused(error, message, status=409) from None
+        note = dropped_note(state, new_rows)
         store.mark_undone(change, not redo)
         _save(state, new_rows)
-        done = Done(state.sheet.code, f"{verb.capitalize()}: {change.label}.", "#totals")
+        done = Done(state.sheet.code, f"{verb.capitalize()}: {change.label}.{note}", "#totals")
     return done
 
 

@@ -304,6 +304,13 @@ def closed_sealed(keeper: Sheet, pending: Mapping[str, Any], name: str) -> bool:
     return step is not None and step.sealed and name in pending["done"]
 
 
+def forgotten(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The open step's record once its round is thrown away (a round was added or removed
+    under it): no round, no box, its revision count and last reveal kept, so the next
+    round's record starts afresh (:func:`opened`) and a stale entry is never taken back."""
+    return {**record, "position": None, "step": None, "boxes": {}, "by_keeper": [], "problem": ""}
+
+
 def joined(sheet: Any) -> bool:
     """Whether a sheet's players enter on their phones (a phone holds a name, or a box
     was entered box by box): then a sealed step is theirs to enter and, once revealed,

@@ -26,10 +26,10 @@ from .book import (
     _save,
     game_of,
     round_of,
-    undo_stop,
 )
 from .errors import NotFound, Refused, WrongMoment
 from .rounds import apply
+from .stops import count_stop, dropped_note, undo_stop
 
 DRAFT = "DRAFT"  # the code in a draft page's addresses, until the sheet is sent
 
@@ -66,7 +66,7 @@ def _undo_in(state: State, shown: Shown) -> Done:
         message = f"“{change.label}” can't be undone: {error.message}"
         raise Refused(error, message, status=409) from None
     last = state.last_done()
-    message = f"Undone: {change.label}."
+    message = f"Undone: {change.label}.{dropped_note(state, new_rows)}"
     if last is not None and last.seq == change.seq:
         store.mark_undone(change, True)
         _save(state, new_rows)
@@ -100,13 +100,17 @@ def _delete_in(state: State, number: int, shown: Shown, seen: int | None) -> Don
         retries.note(sheet, kept, message, "#totals")
         return Done(sheet.code, message, "#totals")
     index, facts = round_of(state, now + 1)
+    stop = count_stop(state)  # kept offline or not, a revealed round in progress stays
+    if stop:
+        raise WrongMoment(stop)
     try:
         new_rows = state.keeper.check(state.keeper.delete(state.rows, index))
     except IllegalAction as error:
         raise Refused(error, f"This {word} can't be deleted: {error.message}") from None
     label = f"{word} {index + 1} deleted"
+    note = dropped_note(state, new_rows)
     made = _commit(state, new_rows, "delete", index, facts, None, label)
-    message = f"{word.capitalize()} {index + 1} deleted."
+    message = f"{word.capitalize()} {index + 1} deleted.{note}"
     retries.note(sheet, kept, message, "#totals", made)
     return Done(sheet.code, message, "#totals")
 

@@ -21,13 +21,14 @@ from ..games.base import Sheet
 from ..games.spec import Spec
 from ..models import ScoreChange, ScoreSheet
 from . import show
-from .book import State, redo_stop, state_of, undo_stop
+from .book import State, state_of
 from .boxes import joined
 from .cells import round_cells, step_lines, stored_facts
 from .entry import next_round_form, stamp, step_form
 from .errors import BrokenSheet
 from .forms import ChangeForm, ConfirmForm, RoundForm
 from .rounds import has_choose
+from .stops import redo_stop, undo_stop
 
 
 @dataclass

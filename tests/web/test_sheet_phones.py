@@ -572,3 +572,26 @@ def test_a_redo_that_would_throw_away_revealed_bids_waits(race_app):
     answer = keeper.post(f"/score/{code}/redo", data={"change": "1"})
     assert answer.status_code == 409 and refused in answer.get_data(as_text=True)
     assert phones.rows() == [] and phones.view(0)["step"]["name"] == "tricks"
+
+
+def test_an_undo_that_throws_away_unrevealed_entries_says_so(app):
+    """Bea has bid for deal 2, nobody else yet (nothing revealed), when the keeper undoes
+    deal 1: the undo goes through and its message says deal 2's entries were cleared;
+    Bea's box is empty again, for deal 1."""
+    phones = shoot(app)
+    keeper_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    assert phones.enter(1, "bids-1", 3).status_code == 200
+    answer = phones.keeper.post(
+        f"/score/{phones.code}/undo", data={"change": "1"}, follow_redirects=True
+    )
+    text = answer.get_data(as_text=True)
+    assert "Undone: deal 1 added. What was entered for deal 2 was cleared: enter it again." in text
+    _, box = phones.box(1, "bids-1")
+    assert phones.view(1)["round"] == 1 and not box["in"]
+    # Nothing was entered for deal 1 meanwhile: the next undo's message says nothing more.
+    keeper_deal(phones, [1, 2, 3, 4], [1, 2, 3, 4])
+    answer = phones.keeper.post(
+        f"/score/{phones.code}/undo", data={"change": "1"}, follow_redirects=True
+    )
+    text = answer.get_data(as_text=True)
+    assert "Undone: deal 1 added." in text and "was cleared" not in text
