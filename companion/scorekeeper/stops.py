@@ -56,6 +56,12 @@ def dropped_note(state: State, rows: list) -> str:
     return f" What was entered for {word} {number} was cleared: enter it again."
 
 
+def redo_stop(state: State, change: ScoreChange | None) -> str | None:
+    """Why ``change`` may not be redone now, or None (:func:`count_stop`); the keeper's
+    page shows this instead of offering the redo."""
+    return count_stop(state) if change is not None and change.kind in COUNTED else None
+
+
 def undo_stop(state: State, change: ScoreChange | None) -> str | None:
     """Why ``change`` may not be undone, or None: a round added through a sealed step's
     reveal (its players entered it on their phones), and undo stops at a reveal (correct
@@ -63,8 +69,9 @@ def undo_stop(state: State, change: ScoreChange | None) -> str | None:
     not. Nor is a round added or removed while the round in progress went through a
     reveal (:func:`count_stop`). The keeper's page shows this instead of offering the
     undo."""
-    if change is not None and change.kind in COUNTED and count_stop(state):
-        return count_stop(state)
+    stop = redo_stop(state, change)  # adding or removing a round: the same stop as a redo's
+    if stop:
+        return stop
     sealed = [s for s in state.keeper.spec.sheet_steps if s.sealed]
     if change is None or change.kind != "add" or not sealed:
         return None
@@ -77,9 +84,3 @@ def undo_stop(state: State, change: ScoreChange | None) -> str | None:
         f"Undo stops at the reveal: the {sealed[0].label} of {which} were revealed to "
         "everyone. Correct the round with Edit instead."
     )
-
-
-def redo_stop(state: State, change: ScoreChange | None) -> str | None:
-    """Why ``change`` may not be redone now, or None (:func:`count_stop`); the keeper's
-    page shows this instead of offering the redo."""
-    return count_stop(state) if change is not None and change.kind in COUNTED else None
