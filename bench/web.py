@@ -204,6 +204,7 @@ class Server:
         root: Path = ROOT,
         profile: Path | None = None,
         limits: bool = False,
+        one_process: bool = False,
     ):
         self.setup = setup
         self.profile = profile
@@ -236,15 +237,17 @@ class Server:
                 f"postgresql://{HOST}:5432/test?options=-csearch_path%3D{self.schema}"
             )
             self.database_url = env["DATABASE_URL"].replace("postgresql:", "postgresql+psycopg:")
-            env["REDIS_URL"] = f"redis://{HOST}:6379/15"
+            if not one_process:
+                env["REDIS_URL"] = f"redis://{HOST}:6379/15"
             command = [tool("gunicorn")]
+            workers = "1" if one_process else "2"
             if profile is not None:  # the same settings, with a cProfile switch per worker
                 env["BENCH_PROFILE_DIR"] = str(profile)
-                command += ["-c", str(ROOT / "bench" / "profile_gunicorn.py"), "--workers", "2"]
+                command += ["-c", str(ROOT / "bench" / "profile_gunicorn.py"), "--workers", workers]
             elif (root / "gunicorn.conf.py").exists():
-                command += ["-c", str(root / "gunicorn.conf.py"), "--workers", "2"]
+                command += ["-c", str(root / "gunicorn.conf.py"), "--workers", workers]
             else:
-                command += ["--worker-class", "gthread", "--workers", "2", "--threads", "32"]
+                command += ["--worker-class", "gthread", "--workers", workers, "--threads", "32"]
             command += ["--bind", f"{HOST}:{self.port}", "wsgi:app"]
         self.log = open(workdir / f"{setup}-{root.name}.log", "w")  # noqa: SIM115 (in stop)
         self.process = subprocess.Popen(
@@ -1137,7 +1140,7 @@ def snapshot_part(game_slug: str, players: int, at: tuple[int, ...] = (10, 200))
 
 
 async def run(setup: str, args, workdir: Path, root: Path = ROOT) -> None:
-    server = Server(setup, workdir, root, args.profile, args.limits)
+    server = Server(setup, workdir, root, args.profile, args.limits, args.one_process)
     try:
         http = Http(server.port)
         if args.rates_only:
@@ -1291,6 +1294,12 @@ def main() -> None:
         "--profile",
         type=Path,
         help="scaled only: cProfile each worker during the play, files into this folder",
+    )
+    parser.add_argument(
+        "--one-process",
+        action="store_true",
+        help="scaled only: one gevent worker and no REDIS_URL (live updates in process, the "
+        "limits in memory): what a move costs when a table's phones and moves share a process",
     )
     parser.add_argument("--rate-seconds", type=float, default=4)
     parser.add_argument("--long", type=int, default=210, help="actions in the long game")
