@@ -256,11 +256,15 @@ def keeper_request(code: str, request_id: int):
 def keeper_box(code: str):
     """The keeper enters (or corrects) any box of the step in progress."""
     form = request.form
-    seen, number = (form.get(name, "") for name in ("seen", "round"))
-    seen_rev = int(seen) if seen.isdigit() else None
-    args = (form.get("step"), form.get("key"), form.get("text"), seen_rev)
-    number = int(number) if number.isdigit() else None
-    return keeper_form(code, lambda: phones.enter_box(code, boxes.KEEPER, *args, number))
+    seen, number = (whole_or_sent(form.get(name, "")) for name in ("seen", "round"))
+    args = (form.get("step"), form.get("key"), form.get("text"), seen, number)
+    return keeper_form(code, lambda: phones.enter_box(code, boxes.KEEPER, *args))
+
+
+def whole_or_sent(text: str) -> int | str | None:
+    """A form field's whole number; None when left out; else the text as sent, which the
+    use case refuses with its own words (a form's fields are all text)."""
+    return int(text) if text.isdigit() else (text or None)
 
 
 @bp.post("/<code>/phones/<int:player>/free")

@@ -50,7 +50,7 @@ def dropped_note(state: State, rows: list) -> str:
     (``book._save``)."""
     pending, record = state.pending, state.sheet.open_boxes
     on_phones = isinstance(record, dict) and record.get("position") == pending["position"]
-    if len(rows) == len(state.rows) or not (pending["done"] or on_phones and record["boxes"]):
+    if len(rows) == len(state.rows) or not (pending["done"] or on_phones and record.get("boxes")):
         return ""
     word, number = state.word, pending["position"] + 1
     return f" What was entered for {word} {number} was cleared: enter it again."

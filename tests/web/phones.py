@@ -10,6 +10,11 @@ from typing import Any
 from .pages import new_sheet
 
 
+def box_in(step: dict[str, Any], key: str) -> dict[str, Any]:
+    """Box ``key`` of a viewed step."""
+    return next(b for b in step["boxes"] if b["key"] == key)
+
+
 @dataclass
 class Phones:
     """A sheet whose players join with their own phones. ``keeper`` is the client that
@@ -52,7 +57,7 @@ class Phones:
 
     def box(self, player: int, key: str):
         step = self.view(player)["step"]
-        return step["name"], next(b for b in step["boxes"] if b["key"] == key)
+        return step["name"], box_in(step, key)
 
     def enter(
         self, player: int, key: str, text: Any, *, seen: int | None = None, step=None, at=None
@@ -60,7 +65,7 @@ class Phones:
         """Player ``player``'s phone enters box ``key`` of round ``at`` (each as it saw
         them unless told), as ``phone.js`` sends it."""
         view = self.view(player)
-        box = next(b for b in view["step"]["boxes"] if b["key"] == key)
+        box = box_in(view["step"], key)
         body = {"step": step or view["step"]["name"], "key": key, "text": str(text)}
         body["seen"] = box["rev"] if seen is None else seen
         body["round"] = view["round"] if at is None else at
@@ -78,7 +83,7 @@ class Phones:
     def keeper_enter(self, key: str, text: Any, *, seen: int | None = None):
         view = self.keeper_view()
         step = view["step"]
-        box = next(b for b in step["boxes"] if b["key"] == key)
+        box = box_in(step, key)
         data = {"step": step["name"], "key": key, "text": str(text), "round": view["round"]}
         data["seen"] = str(box["rev"] if seen is None else seen)
         return self.keeper.post(f"/score/{self.code}/boxes", data=data)
